@@ -1,0 +1,58 @@
+/**
+ * Service settings, from the environment (and CLI flags, which win). Every setting is
+ * listed in the README; a malformed value is refused at start-up, not guessed at.
+ */
+export type BackendName = 'duckdb' | 'bigquery';
+
+export interface Settings {
+  endpointsDir: string;
+  dbPath: string;
+  port: number;
+  host: string;
+  /** Empty when CANNERY_API_KEYS is unset; `serve` then generates one and prints it. */
+  apiKeys: string[];
+  backend: BackendName;
+  queryTimeoutMs: number;
+  duckdbMemoryLimit: string | undefined;
+  duckdbThreads: number | undefined;
+}
+
+export const DEFAULTS = {
+  endpointsDir: './endpoints',
+  dbPath: './data/cannery.duckdb',
+  port: 4000,
+  host: '127.0.0.1',
+  queryTimeoutMs: 25_000,
+} as const;
+
+type Env = Record<string, string | undefined>;
+
+export function readSettings(env: Env = process.env): Settings {
+  return {
+    endpointsDir: env.CANNERY_ENDPOINTS || DEFAULTS.endpointsDir,
+    dbPath: env.CANNERY_DB || DEFAULTS.dbPath,
+    port: integer(env, 'PORT', DEFAULTS.port, 0, 65535),
+    host: env.HOST || DEFAULTS.host,
+    apiKeys: (env.CANNERY_API_KEYS ?? '').split(',').map((key) => key.trim()).filter(Boolean),
+    backend: backendName(env.CANNERY_BACKEND),
+    queryTimeoutMs: integer(env, 'CANNERY_QUERY_TIMEOUT_MS', DEFAULTS.queryTimeoutMs, 1, 3_600_000),
+    duckdbMemoryLimit: env.CANNERY_DUCKDB_MEMORY_LIMIT || undefined,
+    duckdbThreads: env.CANNERY_DUCKDB_THREADS ? integer(env, 'CANNERY_DUCKDB_THREADS', 1, 1, 1024) : undefined,
+  };
+}
+
+export function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new Error(`${name} must be a whole number from ${min} to ${max} (got "${raw}")`);
+  }
+  return value;
+}
+
+function backendName(raw: string | undefined): BackendName {
+  if (raw === undefined || raw === '' || raw === 'duckdb') return 'duckdb';
+  if (raw === 'bigquery') return 'bigquery';
+  throw new Error(`CANNERY_BACKEND must be duckdb or bigquery (got "${raw}")`);
+}

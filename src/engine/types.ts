@@ -1,0 +1,75 @@
+/** The shapes that flow config -> sql -> engine -> backends. Plain data, no behaviour. */
+
+export type ParamType = 'string' | 'integer' | 'number' | 'boolean';
+
+/**
+ * Extra checks a string parameter can carry. `regex`: a valid RE2 pattern.
+ * `date-time`: an ISO 8601 timestamp with `Z` or an offset, bound in canonical UTC form.
+ */
+export type ParamFormat = 'regex' | 'date-time';
+
+export interface ParamSpec {
+  type: ParamType;
+  required: boolean;
+  description?: string;
+  enum?: string[];
+  format?: ParamFormat;
+}
+
+export type CacheSettings = false | { ttl_seconds: number; warm_every_seconds?: number };
+
+/** One endpoint file, as validated against schemas/endpoint.schema.json. */
+export interface EndpointDefinition {
+  id: string;
+  name: string;
+  description: string;
+  language: 'bq_sql';
+  query: string;
+  params: Record<string, ParamSpec>;
+  max_rows: number;
+  cache: CacheSettings;
+  sandbox: boolean;
+  redact_pii: boolean;
+}
+
+/** Where a definition came from, so every problem can name a file and a line. */
+export interface SourceLocation {
+  file: string;
+  line: number;
+}
+
+/** A problem found while loading, analysing or compiling an endpoint file. */
+export interface Problem extends SourceLocation {
+  message: string;
+  field?: string;
+}
+
+/** What static analysis learns from the SQL (from the AST, never from the text). */
+export interface QueryAnalysis {
+  params: string[];
+  ctes: string[];
+  sources: string[];
+}
+
+/** A bound parameter value, already validated and normalised; null is "absent". */
+export type BoundValue = string | number | boolean | null;
+export type BoundParams = Record<string, BoundValue>;
+
+/** An endpoint ready to serve: validated, analysed and compiled for the active backend. */
+export interface CompiledEndpoint {
+  definition: EndpointDefinition;
+  file: string;
+  analysis: QueryAnalysis;
+  /** The parsed query (kept for sandbox queries, which replace its final selection). */
+  statement: Record<string, unknown>;
+  /** Executable SQL for the active backend, parameters still as placeholders. */
+  sql: string;
+  /** The parameters that SQL binds. */
+  sqlParameters: string[];
+  /** Hash of the definition; changes whenever the file's meaning changes. */
+  version: string;
+}
+
+/** A row on the wire: values already in the wire format of DESIGN.md. */
+export type WireValue = string | number | boolean | null | WireValue[] | { [key: string]: WireValue };
+export type WireRow = Record<string, WireValue>;
