@@ -1,0 +1,48 @@
+/**
+ * The one place SQL text becomes an AST: node-sql-parser with its BigQuery grammar.
+ * Only the BigQuery build is loaded, which keeps start-up fast.
+ */
+import { createRequire } from 'node:module';
+import type { Parser as ParserType } from 'node-sql-parser';
+
+const require = createRequire(import.meta.url);
+const { Parser } = require('node-sql-parser/build/bigquery.js') as { Parser: new () => ParserType };
+const parser = new Parser();
+
+/** A parsed statement. node-sql-parser's own typings do not cover its BigQuery AST, so nodes are walked structurally. */
+export type AstNode = Record<string, unknown>;
+
+export interface SqlLocation {
+  /** 1-based line within the SQL text. */
+  line: number;
+  column: number;
+}
+
+export class SqlSyntaxError extends Error {
+  readonly location: SqlLocation | undefined;
+  constructor(message: string, location: SqlLocation | undefined) {
+    super(message);
+    this.name = 'SqlSyntaxError';
+    this.location = location;
+  }
+}
+
+interface PegError {
+  message: string;
+  location?: { start: { line: number; column: number } };
+  found?: string | null;
+}
+
+/** Parses BigQuery SQL into statements; each node carries `loc` so problems can name a line. */
+export function parseBigQuery(sql: string): AstNode[] {
+  try {
+    const ast = parser.astify(sql, { database: 'bigquery', parseOptions: { includeLocations: true } });
+    return (Array.isArray(ast) ? ast : [ast]) as unknown as AstNode[];
+  } catch (error) {
+    const peg = error as PegError;
+    const start = peg.location?.start;
+    const found = peg.found === undefined ? '' : peg.found === null ? 'end of input' : `"${peg.found}"`;
+    const message = found ? `SQL syntax error near ${found}` : `SQL syntax error: ${peg.message}`;
+    throw new SqlSyntaxError(message, start ? { line: start.line, column: start.column } : undefined);
+  }
+}
