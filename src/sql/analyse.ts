@@ -10,6 +10,8 @@ import { walk } from './walk.js';
 export interface SqlProblem {
   message: string;
   location: SqlLocation | undefined;
+  /** A declared parameter the problem is about, so it can be reported at its declaration. */
+  declaredParam?: string;
 }
 
 export interface Reference {
@@ -102,6 +104,7 @@ export function checkParameterUse(references: Reference[], declared: readonly st
     problems.push({
       message: `param "${name}" is declared but the query never uses @${name}${didYouMean(name, used)}`,
       location: undefined,
+      declaredParam: name,
     });
   }
   return problems;

@@ -330,7 +330,9 @@ export function translateToDuckDb(statement: AstNode, options: TranslateOptions)
       const list = only ? `(${query((only as AstNode).ast as AstNode, scope)})` : `(${items.map((item) => expression(item, scope)).join(', ')})`;
       return `(${left} ${operator} ${list})`;
     }
-    return `(${left} ${operator} ${expression(right, scope)})`;
+    // BigQuery's LIKE treats a backslash as the escape character; DuckDB's has none unless told.
+    const escape = operator === 'LIKE' || operator === 'NOT LIKE' ? " ESCAPE '\\'" : '';
+    return `(${left} ${operator} ${expression(right, scope)}${escape})`;
   }
 
   function unary(node: AstNode, scope: Scope): string {
@@ -370,7 +372,9 @@ export function translateToDuckDb(statement: AstNode, options: TranslateOptions)
   function extract(node: AstNode, scope: Scope): string {
     const args = isNode(node.args) ? node.args : {};
     const field = String(args.field ?? '').toLowerCase();
-    const source = expression(args.source, scope);
+    // `EXTRACT(HOUR FROM TIMESTAMP '...')`: the parser keeps the literal's type beside it.
+    const literalType = typeof args.cast_type === 'string' ? CAST_TYPES[args.cast_type.toUpperCase()] : undefined;
+    const source = literalType ? `CAST(${expression(args.source, scope)} AS ${literalType})` : expression(args.source, scope);
     switch (field) {
       case 'dayofweek':
         // BigQuery counts Sunday as 1; DuckDB as 0.

@@ -1,0 +1,119 @@
+/**
+ * The embedded backend: DuckDB running the translated BigQuery SQL.
+ *
+ * After set-up the instance is sealed: external access off (no file, network or extension
+ * access) and configuration locked, so no query can re-open it. Each query runs on its own
+ * connection, which is what lets a timeout interrupt exactly that query.
+ */
+import { mkdir } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { DuckDBInstance, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
+import { CanneryError } from '../engine/errors.js';
+import { EXECUTION_TIME_PARAM } from '../sql/dialect.js';
+import { duckDbDialect } from '../sql/duckdb/dialect.js';
+import { BUILT_IN_SOURCES, type SourceDescriptor } from '../config/sources.js';
+import { ensureSourceTables } from '../data/source-tables.js';
+import { toWireValue } from './duckdb-values.js';
+import type { Backend, QueryRequest, QueryResult } from './types.js';
+import type { WireRow } from '../engine/types.js';
+
+export interface DuckDbOptions {
+  /** A database file, or ':memory:'. */
+  path: string;
+  sources?: readonly SourceDescriptor[];
+  /** DuckDB memory_limit, e.g. '2GB'. */
+  memoryLimit?: string;
+  threads?: number;
+}
+
+/** Settings every connection needs for BigQuery semantics. */
+export const BIGQUERY_COMPATIBLE_SETTINGS: Record<string, string> = {
+  // BigQuery sorts NULLs first ascending and last descending; DuckDB's default is always last.
+  default_null_order: 'nulls_first_on_asc_last_on_desc',
+};
+
+export async function openDuckDb(options: DuckDbOptions): Promise<DuckDBInstance> {
+  if (options.path !== ':memory:') await mkdir(dirname(options.path), { recursive: true });
+  const config: Record<string, string> = { ...BIGQUERY_COMPATIBLE_SETTINGS };
+  if (options.memoryLimit) config.memory_limit = options.memoryLimit;
+  if (options.threads) config.threads = String(options.threads);
+  try {
+    const instance = await DuckDBInstance.create(options.path, config);
+    const connection = await instance.connect();
+    try {
+      // TimeZone needs the ICU extension, which is loaded only once the instance exists.
+      await connection.run("SET GLOBAL TimeZone = 'UTC'");
+    } finally {
+      connection.closeSync();
+    }
+    return instance;
+  } catch (error) {
+    throw new Error(`cannot open DuckDB database ${options.path}: ${(error as Error).message}`, { cause: error });
+  }
+}
+
+export async function createDuckDbBackend(options: DuckDbOptions): Promise<Backend> {
+  const sources = options.sources ?? BUILT_IN_SOURCES;
+  const instance = await openDuckDb(options);
+  const setup = await instance.connect();
+  try {
+    await ensureSourceTables(setup, sources);
+    await setup.run('SET enable_external_access = false');
+    await setup.run('SET lock_configuration = true');
+  } finally {
+    setup.closeSync();
+  }
+  return {
+    name: 'duckdb',
+    dialect: duckDbDialect(sources.map((source) => source.name)),
+    run: (request) => runQuery(instance, request),
+    async close() {
+      instance.closeSync();
+    },
+  };
+}
+
+async function runQuery(instance: DuckDBInstance, request: QueryRequest): Promise<QueryResult> {
+  const connection = await instance.connect();
+  const started = performance.now();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    connection.interrupt();
+  }, request.timeoutMs);
+  try {
+    const reader = await connection.streamAndReadUntil(request.sql, request.maxRows, bindings(request));
+    const rows = reader.convertRowObjects(toWireValue) as WireRow[];
+    if (rows.length > request.maxRows) rows.length = request.maxRows;
+    return { rows, backendMs: performance.now() - started };
+  } catch (error) {
+    if (timedOut) {
+      throw new CanneryError('query_timeout', `${request.endpointName}: the query did not finish within ${request.timeoutMs} ms`);
+    }
+    throw new CanneryError('query_failed', `${request.endpointName}: the query failed: ${firstLine((error as Error).message)}`, { cause: error });
+  } finally {
+    clearTimeout(timer);
+    closeQuietly(connection);
+  }
+}
+
+function bindings(request: QueryRequest): Record<string, DuckDBValue> {
+  const values: Record<string, DuckDBValue> = {};
+  for (const name of request.parameters) {
+    values[name] = name === EXECUTION_TIME_PARAM ? request.now.toISOString() : (request.values[name] ?? null);
+  }
+  return values;
+}
+
+/** DuckDB appends the offending SQL (translated, with our internal names) after the first line; callers get the cause only. */
+function firstLine(message: string): string {
+  return message.split('\n')[0]!.trim();
+}
+
+function closeQuietly(connection: DuckDBConnection): void {
+  try {
+    connection.closeSync();
+  } catch {
+    // Closing after an interrupt can report the interrupt again; the connection is gone either way.
+  }
+}

@@ -1,0 +1,31 @@
+/** One interface for every backend: run compiled SQL with bound parameters, return wire rows. */
+import type { SqlDialect } from '../sql/dialect.js';
+import type { BoundParams, WireRow } from '../engine/types.js';
+
+export interface QueryRequest {
+  sql: string;
+  /** Names the SQL binds, from the compile step. */
+  parameters: readonly string[];
+  /** Validated values of every declared parameter; null is absent. */
+  values: BoundParams;
+  /** Execution time; what BigQuery's CURRENT_TIMESTAMP means for this query. */
+  now: Date;
+  /** No more rows than this are fetched. */
+  maxRows: number;
+  timeoutMs: number;
+  /** Names the endpoint, for backends that label jobs. */
+  endpointName: string;
+}
+
+export interface QueryResult {
+  rows: WireRow[];
+  /** Time the backend spent, in milliseconds. */
+  backendMs: number;
+}
+
+export interface Backend {
+  readonly name: 'duckdb' | 'bigquery';
+  readonly dialect: SqlDialect;
+  run(request: QueryRequest): Promise<QueryResult>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,39 @@
+/** The one place error codes become HTTP statuses and JSON error bodies. */
+import { CanneryError, type ErrorCode } from '../engine/errors.js';
+
+const STATUS: Record<ErrorCode, number> = {
+  unauthorized: 401,
+  endpoint_not_found: 404,
+  not_found: 404,
+  method_not_allowed: 405,
+  missing_parameter: 400,
+  invalid_parameter: 400,
+  unknown_parameter: 400,
+  sandbox_not_enabled: 400,
+  sandbox_violation: 400,
+  invalid_header: 400,
+  query_failed: 502,
+  query_timeout: 504,
+  internal: 500,
+};
+
+export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+
+export function statusOf(code: ErrorCode): number {
+  return STATUS[code];
+}
+
+/** Anything that is not a CanneryError is our bug: the caller gets a 500 without internals. */
+export function toCanneryError(error: unknown): CanneryError {
+  if (error instanceof CanneryError) return error;
+  return new CanneryError('internal', 'internal error; the server log has the details', { cause: error });
+}
+
+export function errorResponse(error: CanneryError, headers: Record<string, string> = {}): Response {
+  const body: { code: ErrorCode; message: string; param?: string } = { code: error.code, message: error.message };
+  if (error.param !== undefined) body.param = error.param;
+  return new Response(JSON.stringify({ error: body }), {
+    status: statusOf(error.code),
+    headers: { 'content-type': JSON_CONTENT_TYPE, ...headers },
+  });
+}
