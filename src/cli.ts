@@ -1,0 +1,45 @@
+#!/usr/bin/env node
+/** `cannery`: serve | check | run | import | seed. A thin shell over config, engine and data. */
+import { parseArgs } from 'node:util';
+import { commands } from './cli/commands.js';
+
+const USAGE = `usage: cannery <command> [options]
+
+commands:
+  serve    [--endpoints DIR] [--db FILE] [--port N] [--host H] [--demo]
+           serve every endpoint over HTTP (--demo: seed the database first if it does not exist)
+  check    [--endpoints DIR]
+           validate every endpoint file and its SQL; exit 1 on any problem
+  run      NAME [key=value ...] [--endpoints DIR] [--db FILE]
+           run one endpoint and print its result as JSON
+  import   --db FILE --source NAME [FILE.ndjson | -]
+           load NDJSON log events into a source's table, creating or widening it
+  seed     --db FILE [--events N]
+           write realistic demo data for all nine sources (N edge events, default 50000)
+
+settings come from the environment too; see the README.`;
+
+async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    console.log(USAGE);
+    return name === undefined ? 1 : 0;
+  }
+  const command = commands[name];
+  if (!command) {
+    console.error(`cannery: unknown command "${name}"\n\n${USAGE}`);
+    return 1;
+  }
+  const { values, positionals } = parseArgs({ args: rest, options: command.options, allowPositionals: true, strict: true });
+  return command.run(values as Record<string, string | boolean | undefined>, positionals);
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    if (code !== -1) process.exitCode = code;
+  },
+  (error: unknown) => {
+    console.error(`cannery: ${error instanceof Error ? error.message : String(error)}`);
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,22 @@
+/** The CLI's commands; each returns an exit code (or -1 to keep running, for `serve`). */
+import type { ParseArgsConfig } from 'node:util';
+import { checkCommand } from './check.js';
+import { importCommand } from './import.js';
+import { runCommand } from './run.js';
+import { seedCommand } from './seed.js';
+import { serveCommand } from './serve.js';
+
+export type Flags = Record<string, string | boolean | undefined>;
+
+export interface Command {
+  options: NonNullable<ParseArgsConfig['options']>;
+  run(flags: Flags, positionals: string[]): Promise<number>;
+}
+
+export const commands: Record<string, Command> = {
+  serve: serveCommand,
+  check: checkCommand,
+  run: runCommand,
+  import: importCommand,
+  seed: seedCommand,
+};

@@ -1,0 +1,30 @@
+/** `cannery run NAME key=value ...`: one endpoint, result as JSON on stdout. */
+import { isCanneryError } from '../engine/errors.js';
+import { openService } from '../runtime.js';
+import type { Command } from './commands.js';
+import { settingsWithFlags } from './flags.js';
+
+export const runCommand: Command = {
+  options: { endpoints: { type: 'string' }, db: { type: 'string' } },
+  async run(flags, positionals) {
+    const [name, ...assignments] = positionals;
+    if (!name) throw new Error('usage: cannery run NAME [key=value ...]');
+    const params = assignments.map((assignment): [string, string] => {
+      const equals = assignment.indexOf('=');
+      if (equals < 1) throw new Error(`expected key=value, got "${assignment}"`);
+      return [assignment.slice(0, equals), assignment.slice(equals + 1)];
+    });
+    const service = await openService(settingsWithFlags(flags));
+    try {
+      const outcome = await service.query(service.resolve(name), params);
+      console.log(JSON.stringify({ result: outcome.rows }, null, 2));
+      return 0;
+    } catch (error) {
+      if (!isCanneryError(error)) throw error;
+      console.error(JSON.stringify({ error: { code: error.code, message: error.message, param: error.param } }));
+      return 1;
+    } finally {
+      await service.backend.close();
+    }
+  },
+};

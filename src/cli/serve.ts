@@ -1,0 +1,58 @@
+/** `cannery serve`: the HTTP service. With --demo, seeds the database on first run. */
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import type { CompiledEndpoint } from '../engine/types.js';
+import { createApp, QUERY_PATH } from '../http/app.js';
+import { listen } from '../http/server.js';
+import { openService } from '../runtime.js';
+import type { Command } from './commands.js';
+import { settingsWithFlags } from './flags.js';
+import { DEMO_EDGE_EVENTS, seedDatabase } from './seed.js';
+import { MAIN_DEMO_PROJECT } from '../data/seed.js';
+
+export const serveCommand: Command = {
+  options: {
+    endpoints: { type: 'string' },
+    db: { type: 'string' },
+    port: { type: 'string' },
+    host: { type: 'string' },
+    demo: { type: 'boolean' },
+  },
+  async run(flags) {
+    const settings = settingsWithFlags(flags);
+    if (flags.demo && settings.backend === 'duckdb' && !existsSync(settings.dbPath)) {
+      console.log(`cannery: first run, seeding demo data into ${settings.dbPath} ...`);
+      await seedDatabase(settings.dbPath, DEMO_EDGE_EVENTS);
+    }
+    const generatedKey = settings.apiKeys.length === 0 ? randomBytes(18).toString('base64url') : undefined;
+    const apiKeys = generatedKey ? [generatedKey] : settings.apiKeys;
+    const service = await openService(settings);
+    for (const problem of service.registry.problems) console.error(`cannery: ${problem.file}:${problem.line}: ${problem.message}`);
+    const server = await listen(createApp({ service, apiKeys }), settings);
+
+    console.log(`cannery: serving ${service.registry.endpoints.length} endpoint(s) from ${settings.endpointsDir} on ${server.url} (${service.backend.name})`);
+    if (generatedKey) console.log(`cannery: CANNERY_API_KEYS is unset; generated API key for this run: ${generatedKey}`);
+    const key = generatedKey ?? '<your key>';
+    for (const endpoint of service.registry.endpoints) console.log(curlExample(server.url, key, endpoint));
+
+    const stop = async () => {
+      await server.close();
+      await service.backend.close();
+      process.exit(0);
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+    return -1;
+  },
+};
+
+/** A ready-to-paste call with plausible values for the required parameters. */
+function curlExample(baseUrl: string, key: string, endpoint: CompiledEndpoint): string {
+  const query = new URLSearchParams();
+  for (const [name, spec] of Object.entries(endpoint.definition.params)) {
+    if (!spec.required) continue;
+    query.set(name, spec.enum?.[0] ?? (name === 'project' ? MAIN_DEMO_PROJECT : `<${name}>`));
+  }
+  const url = `${baseUrl}${QUERY_PATH}${endpoint.definition.name}?${query}`;
+  return `  curl -H 'X-API-KEY: ${key}' '${url}'`;
+}
