@@ -1,0 +1,176 @@
+/**
+ * `cannery check`, the GitOps gate, as CI runs it: the built CLI in a child process.
+ * `npm test` builds dist/ first (pretest).
+ */
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
+const SHIPPED = fileURLToPath(new URL('../../endpoints', import.meta.url));
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function cannery(args: string[], options: { cwd?: string; env?: Record<string, string> } = {}): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], {
+      cwd: options.cwd ?? tmpdir(),
+      env: { PATH: process.env.PATH ?? '', ...options.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+function endpointText(name: string, params: string[], query: string[]): string {
+  return [
+    `id: ${randomUUID()}`,
+    `name: ${name}`,
+    'description: A check test endpoint.',
+    'language: bq_sql',
+    'max_rows: 100',
+    'cache: false',
+    'sandbox: false',
+    'redact_pii: false',
+    ...(params.length ? ['params:', ...params.map((line) => `  ${line}`)] : ['params: {}']),
+    'query: |',
+    ...query.map((line) => `  ${line}`),
+    '',
+  ].join('\n');
+}
+
+function lineOf(text: string, needle: string): number {
+  const index = text.split('\n').findIndex((line) => line.includes(needle));
+  if (index < 0) throw new Error(`"${needle}" is not in the file`);
+  return index + 1;
+}
+
+const made: string[] = [];
+async function folder(files: Record<string, string>): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'cannery-check-'));
+  made.push(dir);
+  for (const [name, text] of Object.entries(files)) await writeFile(join(dir, name), text);
+  return dir;
+}
+afterAll(() => Promise.all(made.map((dir) => rm(dir, { recursive: true, force: true }))));
+
+const PROBLEM_LINE = /^(.+\.ya?ml):(\d+): (.+)$/;
+
+describe('cannery check', () => {
+  beforeAll(() => {
+    if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run npm run build first`);
+  });
+
+  it('exits 0 on the shipped endpoints/, printing no problems', async () => {
+    const run = await cannery(['check', '--endpoints', SHIPPED]);
+    expect(run).toMatchObject({ code: 0, stdout: '' });
+    expect(run.stderr).toContain('ok: 2 endpoint(s)');
+  });
+
+  it('reads CANNERY_ENDPOINTS when no flag is given', async () => {
+    const run = await cannery(['check'], { env: { CANNERY_ENDPOINTS: SHIPPED } });
+    expect(run.code).toBe(0);
+  });
+
+  it('needs no database: nothing is written', async () => {
+    const cwd = await folder({});
+    const run = await cannery(['check', '--endpoints', SHIPPED], { cwd });
+    expect(run.code).toBe(0);
+    expect(await readdir(cwd)).toEqual([]);
+  });
+
+  describe('on a broken folder', () => {
+    const files: Record<string, string> = {
+      'good.yaml': endpointText('check.good', [], ['select t.id from `cloudflare.logs.prod` as t']),
+      'table.yaml': endpointText('check.table', [], ['select t.id', 'from `cloudflare.logs.prd` as t']),
+      'params.yaml': endpointText('check.params', ['project: { type: string, required: true }'], ['select t.id', 'from `cloudflare.logs.prod` as t', 'where t.project = @projct']),
+      'statements.yaml': endpointText('check.statements', [], ['select 1 as a;', 'delete from `cloudflare.logs.prod` where true']),
+      'write.yaml': endpointText('check.write', [], ['delete from `cloudflare.logs.prod` where true']),
+      'syntax.yaml': endpointText('check.syntax', [], ['select t.id', 'from `cloudflare.logs.prod` as t', 'where t.id = = 1']),
+      'function.yaml': endpointText('check.function', [], ['select', "  json_extract(t.event_message, '$.a') as a", 'from `cloudflare.logs.prod` as t']),
+      'schema.yaml': endpointText('check.schema', [], ['select 1 as a']).replace('max_rows: 100', 'max_rows: lots'),
+      'yaml.yaml': 'id: [unclosed\nname: check.yaml\n',
+    };
+    const expected: [file: string, needle: string, fragment: string][] = [
+      ['table.yaml', 'cloudflare.logs.prd', 'did you mean "cloudflare.logs.prod"?'],
+      ['params.yaml', '@projct', '@projct is used in the query but not declared in params (did you mean "project"?)'],
+      ['params.yaml', 'project: {', 'param "project" is declared but the query never uses @project'],
+      ['statements.yaml', 'select 1 as a;', 'expected exactly one SELECT statement, found 2'],
+      ['write.yaml', 'delete from', 'only a read-only SELECT is allowed, found DELETE'],
+      ['syntax.yaml', '= = 1', 'SQL syntax error'],
+      ['function.yaml', 'json_extract', 'unsupported SQL: function JSON_EXTRACT'],
+      ['schema.yaml', 'max_rows', 'max_rows'],
+    ];
+    let dir: string;
+    let run: Run;
+    beforeAll(async () => {
+      dir = await folder(files);
+      run = await cannery(['check', '--endpoints', dir]);
+    });
+
+    it('exits 1', () => {
+      expect(run.code).toBe(1);
+    });
+
+    it('prints only file:line: message lines on stdout', () => {
+      const lines = run.stdout.trimEnd().split('\n');
+      for (const line of lines) expect(line).toMatch(PROBLEM_LINE);
+    });
+
+    it('prints one line per problem, at the file line of the problem', () => {
+      const lines = run.stdout.trimEnd().split('\n');
+      for (const [file, needle, fragment] of expected) {
+        const prefix = `${join(dir, file)}:${lineOf(files[file]!, needle)}: `;
+        expect(lines.filter((line) => line.startsWith(prefix) && line.includes(fragment)), `${prefix}...${fragment}`).toHaveLength(1);
+      }
+    });
+
+    it('reports the YAML syntax error with its file', () => {
+      expect(run.stdout.split('\n').filter((line) => line.startsWith(`${join(dir, 'yaml.yaml')}:`)).length).toBeGreaterThanOrEqual(1);
+    });
+
+    it('names no problem for the good file, and no other lines', () => {
+      const lines = run.stdout.trimEnd().split('\n');
+      expect(lines.some((line) => line.startsWith(join(dir, 'good.yaml')))).toBe(false);
+      const yamlLines = lines.filter((line) => line.startsWith(`${join(dir, 'yaml.yaml')}:`)).length;
+      expect(lines).toHaveLength(expected.length + yamlLines);
+    });
+
+    it('summarises on stderr', () => {
+      const problems = run.stdout.trimEnd().split('\n').length;
+      expect(run.stderr).toContain(`${problems} problem(s) in 8 file(s); 1 endpoint(s) ok`);
+    });
+  });
+
+  it('exits 1 with a message when the folder does not exist', async () => {
+    const run = await cannery(['check', '--endpoints', join(tmpdir(), `cannery-missing-${randomUUID()}`)]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/does not exist/);
+  });
+
+  it('exits 1 on an unknown flag', async () => {
+    const run = await cannery(['check', '--bogus']);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/bogus/);
+  });
+
+  it('an empty folder is ok', async () => {
+    const run = await cannery(['check', '--endpoints', await folder({})]);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain('ok: 0 endpoint(s)');
+  });
+});

@@ -1,0 +1,84 @@
+/**
+ * A real cannery over a real socket: fixtures imported into a real DuckDB file with the
+ * `import` code path, the real endpoints (or a temporary folder of them), the real h3 app.
+ */
+import { mkdtemp, rm, writeFile, mkdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { openDuckDb } from '../../src/backends/duckdb.js';
+import { readSettings } from '../../src/config/settings.js';
+import { importNdjson } from '../../src/data/import.js';
+import { createApp } from '../../src/http/app.js';
+import { listen } from '../../src/http/server.js';
+import { openService } from '../../src/runtime.js';
+import type { Service } from '../../src/engine/service.js';
+
+export const TEST_KEY = 'test-key-1';
+export const SHIPPED_ENDPOINTS = new URL('../../endpoints/', import.meta.url).pathname;
+
+export type Fixtures = Record<string, object[]>;
+
+export interface TestService {
+  url: string;
+  service: Service;
+  dir: string;
+  get(path: string, headers?: Record<string, string>): Promise<Response>;
+  /** GET with the test key; the parsed JSON body and the status. */
+  call(path: string, headers?: Record<string, string>): Promise<{ status: number; body: any; response: Response }>;
+  close(): Promise<void>;
+}
+
+export interface TestServiceOptions {
+  fixtures?: Fixtures;
+  /** Endpoint files by file name; when absent the shipped endpoints/ folder is served. */
+  endpoints?: Record<string, string>;
+  clock?: () => Date;
+  timeoutMs?: number;
+}
+
+export async function loadFixtures(dbPath: string, fixtures: Fixtures): Promise<void> {
+  const instance = await openDuckDb({ path: dbPath });
+  const connection = await instance.connect();
+  try {
+    for (const [source, events] of Object.entries(fixtures)) {
+      const text = events.map((event) => JSON.stringify(event)).join('\n');
+      await importNdjson(connection, source, Readable.from([text]));
+    }
+  } finally {
+    connection.closeSync();
+    instance.closeSync();
+  }
+}
+
+export async function writeEndpoints(dir: string, files: Record<string, string>): Promise<string> {
+  await mkdir(dir, { recursive: true });
+  for (const [name, text] of Object.entries(files)) await writeFile(join(dir, name), text);
+  return dir;
+}
+
+export async function startTestService(options: TestServiceOptions = {}): Promise<TestService> {
+  const dir = await mkdtemp(join(tmpdir(), 'cannery-test-'));
+  const dbPath = join(dir, 'test.duckdb');
+  if (options.fixtures) await loadFixtures(dbPath, options.fixtures);
+  const endpointsDir = options.endpoints ? await writeEndpoints(join(dir, 'endpoints'), options.endpoints) : SHIPPED_ENDPOINTS;
+  const settings = { ...readSettings({}), dbPath, endpointsDir, queryTimeoutMs: options.timeoutMs ?? 10_000 };
+  const service = await openService(settings, options.clock);
+  const server = await listen(createApp({ service, apiKeys: [TEST_KEY, 'second-key'], logError: () => {} }), { port: 0, host: '127.0.0.1' });
+  const get = (path: string, headers: Record<string, string> = {}) => fetch(server.url + path, { headers });
+  return {
+    url: server.url,
+    service,
+    dir,
+    get,
+    async call(path, headers = {}) {
+      const response = await get(path, { 'x-api-key': TEST_KEY, ...headers });
+      return { status: response.status, body: await response.json(), response };
+    },
+    async close() {
+      await server.close();
+      await service.backend.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
