@@ -25,11 +25,32 @@ export interface TranslateOptions {
   rowCap?: number;
 }
 
-/** Names visible while translating one SELECT: CTEs, and UNNEST aliases (which DuckDB sees as columns). */
+/** Names visible while translating one SELECT: CTEs, and UNNEST aliases. */
 interface Scope {
   ctes: ReadonlySet<string>;
-  unnestAliases: ReadonlySet<string>;
+  /** UNNEST alias (lower case) -> the SQL that names one element. */
+  unnestAliases: ReadonlyMap<string, string>;
+  /** Element columns the projection form adds to the base relation, hidden from `SELECT *`. */
+  projected: readonly ProjectedUnnest[];
   parent: Scope | undefined;
+}
+
+interface ProjectedUnnest {
+  alias: string;
+  column: string;
+  reference: string;
+}
+
+/**
+ * How a FROM list is emitted. BigQuery's `t CROSS JOIN UNNEST(t.a) AS x CROSS JOIN UNNEST(x.b) AS y`
+ * chain is emitted as nested projections `(SELECT *, UNNEST(..) AS _u_x FROM t) AS t`: DuckDB
+ * plans a chain of UNNEST joins as joins, 20-40x slower than unnesting in a projection.
+ * `chain` is how many leading items (base + UNNESTs) take that form; the rest are joins.
+ */
+interface FromPlan {
+  items: AstNode[];
+  chain: number;
+  baseAlias: string | undefined;
 }
 
 const CAST_TYPES: Record<string, string> = {
@@ -65,9 +86,21 @@ const SET_OPERATIONS: Record<string, string> = {
   'except distinct': 'EXCEPT',
 };
 
-/** The DuckDB name of the column that holds an UNNEST alias's element. */
-function unnestRelation(alias: string): string {
+/** The internal name of the relation (join form) or column (projection form) of an UNNEST alias. */
+function unnestName(alias: string): string {
   return quoteIdentifier(`_u_${alias}`);
+}
+
+function isTrue(node: unknown): boolean {
+  return isNode(node) && node.type === 'bool' && node.value === true;
+}
+
+/** An UNNEST that can be a projection: a lateral cross join, or a LEFT JOIN ... ON TRUE. */
+function projectableUnnest(item: AstNode): boolean {
+  if (item.type !== 'unnest' || typeof item.as !== 'string') return false;
+  const join = typeof item.join === 'string' ? item.join.toUpperCase() : undefined;
+  if (join === undefined || join === 'CROSS JOIN' || join === 'INNER JOIN' || join === 'JOIN') return item.on === undefined || item.on === null || isTrue(item.on);
+  return (join === 'LEFT JOIN' || join === 'LEFT OUTER JOIN') && isTrue(item.on);
 }
 
 export function translateToDuckDb(statement: AstNode, options: TranslateOptions): string {
@@ -75,11 +108,12 @@ export function translateToDuckDb(statement: AstNode, options: TranslateOptions)
     throw new UnsupportedConstruct(what, (node && locationOf(node)) ?? location);
   };
 
-  function isUnnestAlias(name: string, scope: Scope | undefined): boolean {
+  function unnestReference(name: string, scope: Scope | undefined): string | undefined {
     for (let current = scope; current; current = current.parent) {
-      if (current.unnestAliases.has(name.toLowerCase())) return true;
+      const reference = current.unnestAliases.get(name.toLowerCase());
+      if (reference !== undefined) return reference;
     }
-    return false;
+    return undefined;
   }
 
   function isCte(name: string, scope: Scope | undefined): boolean {
@@ -92,51 +126,71 @@ export function translateToDuckDb(statement: AstNode, options: TranslateOptions)
   function query(select: AstNode, parent: Scope | undefined, rowCap?: number): string {
     const members = setOperationMembers(select);
     const ctes = withClauses(select);
-    const scope: Scope = { ctes: new Set(ctes.map((cte) => cte.name.toLowerCase())), unnestAliases: new Set(), parent };
+    const scope: Scope = { ctes: new Set(ctes.map((cte) => cte.name.toLowerCase())), unnestAliases: new Map(), projected: [], parent };
     // CTEs see the ones defined before them (and themselves are not recursive).
     const withSql = ctes.length
       ? 'WITH ' + ctes.map((cte) => `${quoteIdentifier(cte.name)} AS (${query(cte.stmt, scope)})`).join(', ') + ' '
       : '';
     // For a set operation the parser hangs ORDER BY / LIMIT on the last member; they apply to the whole.
     const last = members[members.length - 1]!;
+    let lastScope = scope;
     const body = members
       .map((member, index) => {
         const core = selectCore(member, scope);
-        if (index === 0) return core;
+        lastScope = core.scope;
+        if (index === 0) return core.sql;
         const operation = String(members[index - 1]!.set_op ?? '').toLowerCase();
         const duckOperation = SET_OPERATIONS[operation] ?? unsupported(`set operation ${operation.toUpperCase() || 'UNION'} (write UNION ALL or UNION DISTINCT)`, member);
-        return `${duckOperation} ${core}`;
+        return `${duckOperation} ${core.sql}`;
       })
       .join(' ');
-    const lastScope = members.length > 1 ? scope : scopeOfSelect(last, scope);
+    // ORDER BY after a set operation sees the result's columns, not a member's FROM.
+    if (members.length > 1) lastScope = scope;
     return withSql + body + orderBy(last.orderby, lastScope) + limit(last.limit, rowCap, last);
   }
 
-  function scopeOfSelect(select: AstNode, parent: Scope): Scope {
-    const aliases = new Set<string>();
-    if (Array.isArray(select.from)) {
-      for (const item of select.from.filter(isNode)) {
-        if (item.type === 'unnest' && typeof item.as === 'string') aliases.add(item.as.toLowerCase());
-      }
-    }
-    return { ctes: new Set(), unnestAliases: aliases, parent };
+  function planFrom(select: AstNode): FromPlan {
+    const items = Array.isArray(select.from) ? select.from.filter(isNode) : [];
+    const base = items[0];
+    if (!base || base.type === 'unnest') return { items, chain: 0, baseAlias: undefined };
+    let chain = 1;
+    while (chain < items.length && projectableUnnest(items[chain]!)) chain++;
+    const baseAlias = identifierText(base.as) ?? (base.expr === undefined ? tableName(base) : undefined);
+    // A subquery needs an alias to be wrapped; without one the UNNESTs stay joins.
+    return chain > 1 && baseAlias !== undefined ? { items, chain, baseAlias } : { items, chain: 0, baseAlias: undefined };
   }
 
-  function selectCore(select: AstNode, parent: Scope): string {
+  function scopeOf(plan: FromPlan, parent: Scope): Scope {
+    const aliases = new Map<string, string>();
+    const projected: ProjectedUnnest[] = [];
+    plan.items.forEach((item, index) => {
+      if (item.type !== 'unnest' || typeof item.as !== 'string') return;
+      const inChain = index < plan.chain;
+      const reference = inChain
+        ? `${quoteIdentifier(plan.baseAlias!)}.${unnestName(item.as)}`
+        : `${unnestName(item.as)}.${quoteIdentifier(item.as)}`;
+      aliases.set(item.as.toLowerCase(), reference);
+      if (inChain) projected.push({ alias: item.as, column: unnestName(item.as), reference });
+    });
+    return { ctes: new Set(), unnestAliases: aliases, projected, parent };
+  }
+
+  function selectCore(select: AstNode, parent: Scope): { sql: string; scope: Scope } {
     if (select.type !== 'select') unsupported(`${String(select.type).toUpperCase()} statement`, select);
-    const scope = scopeOfSelect(select, parent);
+    const plan = planFrom(select);
+    const scope = scopeOf(plan, parent);
     const parts = ['SELECT'];
     if (select.distinct) parts.push('DISTINCT');
     if (!Array.isArray(select.columns)) unsupported('SELECT without columns', select);
     parts.push((select.columns as unknown[]).filter(isNode).map((column) => selectItem(column, scope)).join(', '));
-    if (Array.isArray(select.from) && select.from.length) parts.push('FROM ' + fromList(select.from.filter(isNode), scope));
+    if (plan.items.length) parts.push('FROM ' + fromList(plan, scope));
     if (select.where) parts.push('WHERE ' + expression(select.where, scope));
     const groupBy = groupByItems(select.groupby);
     if (groupBy.length) parts.push('GROUP BY ' + groupBy.map((item) => expression(item, scope)).join(', '));
     if (select.having) parts.push('HAVING ' + expression(select.having, scope));
     if (select.qualify) unsupported('QUALIFY', select);
     if (select.window) unsupported('WINDOW clause', select);
-    return parts.join(' ');
+    return { sql: parts.join(' '), scope };
   }
 
   function groupByItems(groupby: unknown): unknown[] {
@@ -153,13 +207,25 @@ export function translateToDuckDb(statement: AstNode, options: TranslateOptions)
       return `${expression(expr, scope)} EXCLUDE (${names.join(', ')})`;
     }
     if (!isNode(expr)) return unsupported('select item', column);
+    if (expr.type === 'column_ref' && identifierText(expr.column) === '*' && scope.projected.length) return starWithProjections(expr, scope);
     const alias = identifierText(column.as);
     return expression(expr, scope) + (alias ? ` AS ${quoteIdentifier(alias)}` : '');
   }
 
-  function fromList(items: AstNode[], scope: Scope): string {
+  /** BigQuery's `*` includes UNNEST aliases as columns named by the alias; `t.*` only t's columns. */
+  function starWithProjections(star: AstNode, scope: Scope): string {
+    const hidden = `EXCLUDE (${scope.projected.map((projection) => projection.column).join(', ')})`;
+    const table = identifierText(star.table);
+    if (table) return `${quoteIdentifier(table)}.* ${hidden}`;
+    return [`* ${hidden}`, ...scope.projected.map((projection) => `${projection.reference} AS ${quoteIdentifier(projection.alias)}`)].join(', ');
+  }
+
+  function fromList(plan: FromPlan, scope: Scope): string {
+    const { items, chain } = plan;
+    const head = chain > 1 ? projectedChain(plan, scope) : undefined;
     return items
       .map((item, index) => {
+        if (head !== undefined && index < chain) return index === 0 ? head : '';
         const relation = fromItem(item, scope);
         if (index === 0) return relation;
         const join = typeof item.join === 'string' ? item.join.toUpperCase() : undefined;
@@ -172,7 +238,22 @@ export function translateToDuckDb(statement: AstNode, options: TranslateOptions)
           : '';
         return `${join} ${relation}${on}${using}`;
       })
+      .filter(Boolean)
       .join(' ');
+  }
+
+  /** The base relation with each chained UNNEST as one more projection level, all under the base's alias. */
+  function projectedChain(plan: FromPlan, scope: Scope): string {
+    const alias = quoteIdentifier(plan.baseAlias!);
+    let relation = fromItem(plan.items[0]!, scope);
+    for (const item of plan.items.slice(1, plan.chain)) {
+      const array = expression(item.expr, scope);
+      const join = typeof item.join === 'string' ? item.join.toUpperCase() : '';
+      // LEFT JOIN UNNEST keeps a row (with a NULL element) for a NULL or empty array.
+      const elements = join.startsWith('LEFT') ? `(CASE WHEN len(${array}) > 0 THEN ${array} ELSE [NULL] END)` : array;
+      relation = `(SELECT *, UNNEST(${elements}) AS ${unnestName(String(item.as))} FROM ${relation}) AS ${alias}`;
+    }
+    return relation;
   }
 
   function fromItem(item: AstNode, scope: Scope): string {
@@ -180,7 +261,7 @@ export function translateToDuckDb(statement: AstNode, options: TranslateOptions)
     if (item.type === 'unnest') {
       if (!alias) return unsupported('UNNEST in FROM without an alias (write UNNEST(x) AS name)', item);
       if (!isNode(item.expr)) return unsupported('UNNEST argument', item);
-      return `UNNEST(${expression(item.expr, scope)}) AS ${unnestRelation(alias)}(${quoteIdentifier(alias)})`;
+      return `UNNEST(${expression(item.expr, scope)}) AS ${unnestName(alias)}(${quoteIdentifier(alias)})`;
     }
     const aliasSql = alias ? ` AS ${quoteIdentifier(alias)}` : '';
     if (isNode(item.expr)) {
@@ -188,15 +269,21 @@ export function translateToDuckDb(statement: AstNode, options: TranslateOptions)
       if (!sub) return unsupported('table expression in FROM', item);
       return `(${query(sub, scope)})${aliasSql}`;
     }
-    const table = identifierText(item.table);
-    if (table === undefined) return unsupported('FROM item', item);
+    const name = tableName(item);
+    if (name === undefined) return unsupported('FROM item', item);
     const db = identifierText(item.db);
-    const name = db ? `${db}.${table}` : table;
     if (!db && isCte(name, scope)) return quoteIdentifier(name) + aliasSql;
     const relation = options.relationFor(name);
     if (relation === undefined) return unsupported(`table \`${name}\` (neither a known source nor a CTE)`, item);
     // Without an explicit alias BigQuery lets `t.col` qualify by the table's last name part.
     return relation + (alias ? aliasSql : ` AS ${quoteIdentifier(name)}`);
+  }
+
+  function tableName(item: AstNode): string | undefined {
+    const table = identifierText(item.table);
+    if (table === undefined) return undefined;
+    const db = identifierText(item.db);
+    return db ? `${db}.${table}` : table;
   }
 
   function orderBy(items: unknown, scope: Scope): string {
@@ -290,13 +377,11 @@ export function translateToDuckDb(statement: AstNode, options: TranslateOptions)
     const fields = Array.isArray(node.subFields) ? node.subFields.map((field) => quoteIdentifier(String(field))) : [];
     const columnSql = name === '*' ? '*' : quoteIdentifier(name);
     let head: string[];
-    if (table === undefined || table === null) {
-      head = name !== '*' && isUnnestAlias(name, scope) ? [unnestRelation(name), columnSql] : [columnSql];
-    } else if (isUnnestAlias(table, scope)) {
-      head = [unnestRelation(table), quoteIdentifier(table), columnSql];
-    } else {
-      head = [quoteIdentifier(table), columnSql];
-    }
+    const tableAlias = table ? unnestReference(table, scope) : undefined;
+    const columnAlias = !table && name !== '*' ? unnestReference(name, scope) : undefined;
+    if (tableAlias !== undefined) head = [tableAlias, columnSql];
+    else if (columnAlias !== undefined) head = [columnAlias];
+    else head = table ? [quoteIdentifier(table), columnSql] : [columnSql];
     return [...head, ...fields].join('.');
   }
 
