@@ -208,7 +208,9 @@ export function translateToDuckDb(statement: AstNode, options: TranslateOptions)
     }
     if (!isNode(expr)) return unsupported('select item', column);
     if (expr.type === 'column_ref' && identifierText(expr.column) === '*' && scope.projected.length) return starWithProjections(expr, scope);
-    const alias = identifierText(column.as);
+    // A bare UNNEST alias is emitted under its internal name; the column keeps the alias's name.
+    const bareAlias = expr.type === 'column_ref' && !expr.table ? identifierText(expr.column) : undefined;
+    const alias = identifierText(column.as) ?? (bareAlias && unnestReference(bareAlias, scope) ? bareAlias : undefined);
     return expression(expr, scope) + (alias ? ` AS ${quoteIdentifier(alias)}` : '');
   }
 
