@@ -5,7 +5,7 @@ import { BUILT_IN_SOURCES, sourceNames } from '../config/sources.js';
 import { importNdjson } from '../data/import.js';
 import type { Command } from './commands.js';
 import { settingsWithFlags } from './flags.js';
-import { didYouMean } from '../sql/suggest.js';
+import { didYouMean } from '../config/spelling.js';
 
 export const importCommand: Command = {
   options: { db: { type: 'string' }, source: { type: 'string' } },

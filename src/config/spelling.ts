@@ -25,3 +25,9 @@ function editDistance(a: string, b: string): number {
   }
   return previous[b.length] ?? 0;
 }
+
+/** ` (did you mean "x"?)`, or nothing when no candidate is close. */
+export function didYouMean(word: string, candidates: Iterable<string>): string {
+  const closest = closestSpelling(word, [...candidates]);
+  return closest === undefined ? '' : ` (did you mean "${closest}"?)`;
+}

@@ -3,7 +3,7 @@
  * query runs. Values are only ever bound, never spliced into SQL.
  */
 import { RE2JS } from 're2js';
-import { didYouMean } from '../sql/suggest.js';
+import { didYouMean } from '../config/spelling.js';
 import { CanneryError } from './errors.js';
 import type { BoundParams, BoundValue, EndpointDefinition, ParamSpec } from './types.js';
 import { normaliseTimestamp } from './timestamp.js';

@@ -4,7 +4,7 @@
  */
 import { isNode, tableReferenceName, withClauses } from './ast.js';
 import type { AstNode, SqlLocation } from './parse.js';
-import { didYouMean } from './suggest.js';
+import { didYouMean } from '../config/spelling.js';
 import { walk } from './walk.js';
 
 export interface SqlProblem {
