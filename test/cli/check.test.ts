@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { endpointText, lineOf } from '../support/endpoint-text.js';
 
 const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 const SHIPPED = fileURLToPath(new URL('../../endpoints', import.meta.url));
@@ -36,28 +37,6 @@ function cannery(args: string[], options: { cwd?: string; env?: Record<string, s
   });
 }
 
-function endpointText(name: string, params: string[], query: string[]): string {
-  return [
-    `id: ${randomUUID()}`,
-    `name: ${name}`,
-    'description: A check test endpoint.',
-    'language: bq_sql',
-    'max_rows: 100',
-    'cache: false',
-    'sandbox: false',
-    'redact_pii: false',
-    ...(params.length ? ['params:', ...params.map((line) => `  ${line}`)] : ['params: {}']),
-    'query: |',
-    ...query.map((line) => `  ${line}`),
-    '',
-  ].join('\n');
-}
-
-function lineOf(text: string, needle: string): number {
-  const index = text.split('\n').findIndex((line) => line.includes(needle));
-  if (index < 0) throw new Error(`"${needle}" is not in the file`);
-  return index + 1;
-}
 
 const made: string[] = [];
 async function folder(files: Record<string, string>): Promise<string> {

@@ -2,7 +2,6 @@
  * The static checks of pipeline steps 2-3 (analyse, compile) on endpoint files: every problem
  * carries a message that says what is wrong and the file line where it is.
  */
-import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,37 +12,16 @@ import { compileEndpoint, type CompileContext } from '../../src/engine/compile.j
 import { loadRegistry, type Registry } from '../../src/engine/registry.js';
 import type { Problem } from '../../src/engine/types.js';
 import { duckDbDialect } from '../../src/sql/duckdb/dialect.js';
+import { endpointText as endpointFile, lineOf } from '../support/endpoint-text.js';
 import { SHIPPED_ENDPOINTS } from '../support/service.js';
 
 const sources = sourceNames(BUILT_IN_SOURCES);
 const context: CompileContext = { dialect: duckDbDialect(sources), sources };
 
 let nameCounter = 0;
-/** An endpoint file; params and query are lists of lines. Each file gets a fresh UUID and its own name. */
+/** Each file gets its own name. */
 function endpointText(params: string[], query: string[], name = `static.case-${++nameCounter}`): string {
-  const id = randomUUID();
-  return [
-    '# yaml-language-server: $schema=../schemas/endpoint.schema.json',
-    `id: ${id}`,
-    `name: ${name}`,
-    'description: A static-check test endpoint.',
-    'language: bq_sql',
-    'max_rows: 100',
-    'cache: false',
-    'sandbox: false',
-    'redact_pii: false',
-    ...(params.length ? ['params:', ...params.map((line) => `  ${line}`)] : ['params: {}']),
-    'query: |',
-    ...query.map((line) => `  ${line}`),
-    '',
-  ].join('\n');
-}
-
-/** The 1-based file line of the first line containing `needle`. */
-function lineOf(text: string, needle: string): number {
-  const index = text.split('\n').findIndex((line) => line.includes(needle));
-  if (index < 0) throw new Error(`"${needle}" is not in the file`);
-  return index + 1;
+  return endpointFile(name, params, query);
 }
 
 function compileText(text: string, file = 'case.yaml') {
