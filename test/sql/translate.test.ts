@@ -253,3 +253,9 @@ describe('row cap', () => {
     expect(dialect.compile(statement!, { rowCap: 10 }).sql).toMatch(/LIMIT 3$/);
   });
 });
+
+describe('trailing commas (BigQuery allows them in a SELECT list)', () => {
+  it('in the final select and in a CTE', async () => {
+    expect(await one('with c as (select 1 as a, 2 as b,) select a, b, from c')).toEqual({ a: 1, b: 2 });
+  });
+});
