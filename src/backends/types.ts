@@ -1,6 +1,6 @@
 /** One interface for every backend: run compiled SQL with bound parameters, return wire rows. */
 import type { SqlDialect } from '../sql/dialect.js';
-import type { BoundParams, WireRow } from '../engine/types.js';
+import type { BoundParams, ParamSpec, WireRow } from '../engine/types.js';
 
 export interface QueryRequest {
   sql: string;
@@ -8,6 +8,8 @@ export interface QueryRequest {
   parameters: readonly string[];
   /** Validated values of every declared parameter; null is absent. */
   values: BoundParams;
+  /** The declared parameters' specs, for backends that bind typed values. */
+  specs: Readonly<Record<string, ParamSpec>>;
   /** Execution time; what BigQuery's CURRENT_TIMESTAMP means for this query. */
   now: Date;
   /** No more rows than this are fetched. */

@@ -54,6 +54,7 @@ export function createService(options: ServiceOptions): Service {
         sql: endpoint.sql,
         parameters: endpoint.sqlParameters,
         values: request.values,
+        specs: definition.params,
         now: clock(),
         maxRows: definition.max_rows,
         timeoutMs: options.timeoutMs,
