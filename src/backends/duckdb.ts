@@ -90,7 +90,11 @@ async function runQuery(instance: DuckDBInstance, request: QueryRequest): Promis
     if (timedOut) {
       throw new CanneryError('query_timeout', `${request.endpointName}: the query did not finish within ${request.timeoutMs} ms`);
     }
-    throw new CanneryError('query_failed', `${request.endpointName}: the query failed: ${firstLine((error as Error).message)}`, { cause: error });
+    const message = firstLine((error as Error).message);
+    throw new CanneryError('query_failed', `${request.endpointName}: the query failed: ${message}`, {
+      cause: error,
+      queryRejected: QUERY_REJECTIONS.test(message),
+    });
   } finally {
     clearTimeout(timer);
     closeQuietly(connection);
@@ -104,6 +108,9 @@ function bindings(request: QueryRequest): Record<string, DuckDBValue> {
   }
   return values;
 }
+
+/** DuckDB's error classes that mean "this query (or a value in it) is wrong", not "the database failed". */
+const QUERY_REJECTIONS = /^(Binder|Parser|Catalog|Conversion|Invalid Input|Out of Range|Not implemented) Error/;
 
 /** DuckDB appends the offending SQL (translated, with our internal names) after the first line; callers get the cause only. */
 function firstLine(message: string): string {

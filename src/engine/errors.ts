@@ -17,15 +17,27 @@ export type ErrorCode =
   | 'query_timeout'
   | 'internal';
 
+export interface CanneryErrorOptions {
+  param?: string;
+  cause?: unknown;
+  /**
+   * The backend refused the query text itself (names, types, values), as opposed to failing
+   * to run it. For a caller's sandbox SQL that is the caller's mistake (400), not ours (502).
+   */
+  queryRejected?: boolean;
+}
+
 export class CanneryError extends Error {
   readonly code: ErrorCode;
   readonly param: string | undefined;
+  readonly queryRejected: boolean;
 
-  constructor(code: ErrorCode, message: string, options: { param?: string; cause?: unknown } = {}) {
+  constructor(code: ErrorCode, message: string, options: CanneryErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'CanneryError';
     this.code = code;
     this.param = options.param;
+    this.queryRejected = options.queryRejected ?? false;
   }
 }
 

@@ -2,9 +2,10 @@
  * The serve pipeline below HTTP: resolve endpoint -> validate params -> backend -> rows.
  * HTTP and the CLI's `run` are thin shells over this.
  */
-import type { Backend } from '../backends/types.js';
+import type { Backend, QueryRequest, QueryResult } from '../backends/types.js';
 import { CanneryError } from './errors.js';
 import { readRequestParams } from './params.js';
+import { compileSandboxQuery } from './sandbox.js';
 import type { Registry } from './registry.js';
 import type { CompiledEndpoint, WireRow } from './types.js';
 
@@ -29,6 +30,18 @@ export interface Service {
   query(endpoint: CompiledEndpoint, params: Iterable<[string, string]>): Promise<QueryOutcome>;
 }
 
+/** Runs a query; a sandbox query the backend refuses is the caller's mistake, reported as such. */
+async function runOnBackend(backend: Backend, sandboxed: boolean, request: QueryRequest): Promise<QueryResult> {
+  try {
+    return await backend.run(request);
+  } catch (error) {
+    if (sandboxed && error instanceof CanneryError && error.queryRejected) {
+      throw new CanneryError('invalid_parameter', `sql cannot run: ${error.message}`, { param: 'sql', cause: error });
+    }
+    throw error;
+  }
+}
+
 export function createService(options: ServiceOptions): Service {
   const clock = options.clock ?? (() => new Date());
   return {
@@ -44,15 +57,13 @@ export function createService(options: ServiceOptions): Service {
     async query(endpoint, params) {
       const { definition } = endpoint;
       const request = readRequestParams(definition, params);
-      if (request.sql !== undefined) {
-        if (!definition.sandbox) {
-          throw new CanneryError('sandbox_not_enabled', `${definition.name} does not accept sql: query sandboxing is not enabled for it`, { param: 'sql' });
-        }
-        throw new CanneryError('sandbox_violation', 'sandbox queries (the sql parameter) are not supported by this server yet', { param: 'sql' });
-      }
-      const result = await options.backend.run({
-        sql: endpoint.sql,
-        parameters: endpoint.sqlParameters,
+      const compiled =
+        request.sql === undefined
+          ? { sql: endpoint.sql, parameters: endpoint.sqlParameters }
+          : compileSandboxQuery(endpoint, request.sql, options.backend.dialect);
+      const result = await runOnBackend(options.backend, request.sql !== undefined, {
+        sql: compiled.sql,
+        parameters: compiled.parameters,
         values: request.values,
         specs: definition.params,
         now: clock(),

@@ -364,10 +364,16 @@ describe('parameters', () => {
     expect(body).toEqual({ result: [{ id: 'e00' }, { id: 'e01' }] });
   });
 
-  it('sql on a sandboxed endpoint is a 400 (not a 500) while sandbox queries are not served', async () => {
-    const result = await send(`${Q}logs.all?project=p1&sql=${encodeURIComponent('select id from edge_logs')}`, withKey());
+  it('sql on a sandboxed endpoint runs over its CTEs', async () => {
+    const result = await send(`${Q}logs.all?project=p1&sql=${encodeURIComponent('select count(*) as n from edge_logs')}`, withKey());
+    expect(result.status).toBe(200);
+    expect(result.body.result).toHaveLength(1);
+  });
+
+  it('sql reading a source table is 400 sandbox_violation naming param sql', async () => {
+    const result = await send(`${Q}logs.all?project=p1&sql=${encodeURIComponent('select * from `cloudflare.logs.prod`')}`, withKey());
     expect(result.status).toBe(400);
-    expect(result.body.error.param).toBe('sql');
+    expect(result.body.error).toMatchObject({ code: 'sandbox_violation', param: 'sql' });
   });
 });
 

@@ -162,3 +162,6 @@ export const WINDOW_FUNCTIONS: ReadonlyMap<string, string> = new Map([
   ['lag', 'lag'],
   ['lead', 'lead'],
 ]);
+
+/** Every function a sandbox query may call: exactly what the translator supports. */
+export const SANDBOX_FUNCTIONS: ReadonlySet<string> = new Set(['exists', ...FUNCTIONS.keys(), ...AGGREGATES.keys(), ...WINDOW_FUNCTIONS.keys()]);

@@ -160,7 +160,7 @@ export function translateToDuckDb(statement: AstNode, options: TranslateOptions)
     return chain > 1 && baseAlias !== undefined ? { items, chain, baseAlias } : { items, chain: 0, baseAlias: undefined };
   }
 
-  function scopeOf(plan: FromPlan, parent: Scope): Scope {
+  function scopeOf(plan: FromPlan, parent: Scope | undefined): Scope {
     const aliases = new Map<string, string>();
     const projected: ProjectedUnnest[] = [];
     plan.items.forEach((item, index) => {
@@ -182,7 +182,8 @@ export function translateToDuckDb(statement: AstNode, options: TranslateOptions)
     const parts = ['SELECT'];
     if (select.distinct) parts.push('DISTINCT');
     if (!Array.isArray(select.columns)) unsupported('SELECT without columns', select);
-    parts.push((select.columns as unknown[]).filter(isNode).map((column) => selectItem(column, scope)).join(', '));
+    const anonymous = { count: 0 };
+    parts.push((select.columns as unknown[]).filter(isNode).map((column) => selectItem(column, scope, anonymous)).join(', '));
     if (plan.items.length) parts.push('FROM ' + fromList(plan, scope));
     if (select.where) parts.push('WHERE ' + expression(select.where, scope));
     const groupBy = groupByItems(select.groupby);
@@ -199,7 +200,7 @@ export function translateToDuckDb(statement: AstNode, options: TranslateOptions)
     return [];
   }
 
-  function selectItem(column: AstNode, scope: Scope): string {
+  function selectItem(column: AstNode, scope: Scope, anonymous: { count: number }): string {
     const expr = column.expr;
     if (column.type === 'except' && isNode(expr)) {
       const excluded = Array.isArray(column.expr_list) ? column.expr_list.filter(isNode) : [];
@@ -210,7 +211,9 @@ export function translateToDuckDb(statement: AstNode, options: TranslateOptions)
     if (expr.type === 'column_ref' && identifierText(expr.column) === '*' && scope.projected.length) return starWithProjections(expr, scope);
     // A bare UNNEST alias is emitted under its internal name; the column keeps the alias's name.
     const bareAlias = expr.type === 'column_ref' && !expr.table ? identifierText(expr.column) : undefined;
-    const alias = identifierText(column.as) ?? (bareAlias && unnestReference(bareAlias, scope) ? bareAlias : undefined);
+    const implicit = expr.type === 'column_ref' ? (bareAlias && unnestReference(bareAlias, scope) ? bareAlias : undefined) : `f${anonymous.count++}_`;
+    // BigQuery names an unaliased expression f0_, f1_, ... (counting only such columns).
+    const alias = identifierText(column.as) ?? implicit;
     return expression(expr, scope) + (alias ? ` AS ${quoteIdentifier(alias)}` : '');
   }
 
@@ -228,7 +231,7 @@ export function translateToDuckDb(statement: AstNode, options: TranslateOptions)
     return items
       .map((item, index) => {
         if (head !== undefined && index < chain) return index === 0 ? head : '';
-        const relation = fromItem(item, scope);
+        const relation = fromItem(item, scopeBefore(plan, index, scope));
         if (index === 0) return relation;
         const join = typeof item.join === 'string' ? item.join.toUpperCase() : undefined;
         // A comma before UNNEST is a lateral cross join in BigQuery; DuckDB spells it out.
@@ -245,11 +248,20 @@ export function translateToDuckDb(statement: AstNode, options: TranslateOptions)
   }
 
   /** The base relation with each chained UNNEST as one more projection level, all under the base's alias. */
+  /**
+   * The names a FROM item's own expressions see: only the items before it. In
+   * `unnest(metadata) as metadata` the argument is the column, not the alias being defined.
+   */
+  function scopeBefore(plan: FromPlan, index: number, scope: Scope): Scope {
+    return scopeOf({ ...plan, items: plan.items.slice(0, index) }, scope.parent);
+  }
+
   function projectedChain(plan: FromPlan, scope: Scope): string {
     const alias = quoteIdentifier(plan.baseAlias!);
-    let relation = fromItem(plan.items[0]!, scope);
-    for (const item of plan.items.slice(1, plan.chain)) {
-      const array = expression(item.expr, scope);
+    let relation = fromItem(plan.items[0]!, scopeBefore(plan, 0, scope));
+    for (let index = 1; index < plan.chain; index++) {
+      const item = plan.items[index]!;
+      const array = expression(item.expr, scopeBefore(plan, index, scope));
       const join = typeof item.join === 'string' ? item.join.toUpperCase() : '';
       // LEFT JOIN UNNEST keeps a row (with a NULL element) for a NULL or empty array.
       const elements = join.startsWith('LEFT') ? `(CASE WHEN len(${array}) > 0 THEN ${array} ELSE [NULL] END)` : array;
@@ -372,7 +384,10 @@ export function translateToDuckDb(statement: AstNode, options: TranslateOptions)
     const table = identifierText(node.table);
     const column = node.column;
     if (isNode(column) && Array.isArray(column.offset) && column.offset.length > 0) {
-      return subscripts(expression(column.expr, scope), column.offset.filter(isNode), scope);
+      // `t.a[OFFSET(0)].b`: the parser nests the array under `column`, with `.b` as a text suffix.
+      const array = isNode(column.expr) ? { ...column.expr, table: column.expr.table ?? node.table } : column.expr;
+      const suffix = typeof column.suffix === 'string' ? column.suffix.split('.').filter(Boolean).map(quoteIdentifier) : [];
+      return [subscripts(expression(array, scope), column.offset.filter(isNode), scope), ...suffix].join('.');
     }
     const name = identifierText(column);
     if (name === undefined) return unsupported('column reference', node);
