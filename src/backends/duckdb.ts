@@ -11,6 +11,7 @@ import { DuckDBInstance, type DuckDBConnection, type DuckDBValue } from '@duckdb
 import { CanneryError } from '../engine/errors.js';
 import { EXECUTION_TIME_PARAM } from '../sql/dialect.js';
 import { duckDbDialect } from '../sql/duckdb/dialect.js';
+import { sourceColumnsLookup } from '../sql/duckdb/shapes.js';
 import { BUILT_IN_SOURCES, type SourceDescriptor } from '../config/sources.js';
 import { ensureSourceTables } from '../data/source-tables.js';
 import { toWireValue } from './duckdb-values.js';
@@ -65,7 +66,7 @@ export async function createDuckDbBackend(options: DuckDbOptions): Promise<Backe
   }
   return {
     name: 'duckdb',
-    dialect: duckDbDialect(sources.map((source) => source.name)),
+    dialect: duckDbDialect(sources.map((source) => source.name), sourceColumnsLookup(sources)),
     run: (request) => runQuery(instance, request),
     async close() {
       instance.closeSync();

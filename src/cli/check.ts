@@ -4,6 +4,7 @@ import { readSettings } from '../config/settings.js';
 import { BUILT_IN_SOURCES, sourceNames } from '../config/sources.js';
 import { loadRegistry } from '../engine/registry.js';
 import { duckDbDialect } from '../sql/duckdb/dialect.js';
+import { sourceColumnsLookup } from '../sql/duckdb/shapes.js';
 import type { Command } from './commands.js';
 
 export const checkCommand: Command = {
@@ -11,7 +12,8 @@ export const checkCommand: Command = {
   async run(flags) {
     const dir = typeof flags.endpoints === 'string' ? flags.endpoints : readSettings().endpointsDir;
     const sources = sourceNames(BUILT_IN_SOURCES);
-    const registry = await loadRegistry(dir, { dialect: duckDbDialect(sources), sources });
+    const dialect = duckDbDialect(sources, sourceColumnsLookup(BUILT_IN_SOURCES));
+    const registry = await loadRegistry(dir, { dialect, sources });
     for (const problem of registry.problems) console.log(formatProblem(problem));
     const files = new Set(registry.problems.map((problem) => problem.file)).size;
     if (registry.problems.length) {

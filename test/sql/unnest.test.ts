@@ -9,6 +9,7 @@ import { openDuckDb } from '../../src/backends/duckdb.js';
 import { toWireValue } from '../../src/backends/duckdb-values.js';
 import type { WireRow } from '../../src/engine/types.js';
 import { duckDbDialect } from '../../src/sql/duckdb/dialect.js';
+import { sourceColumnsLookup } from '../../src/sql/duckdb/shapes.js';
 import { parseBigQuery } from '../../src/sql/parse.js';
 
 let instance: DuckDBInstance;
@@ -108,5 +109,41 @@ describe('UNNEST chains', () => {
   it('an UNNEST in a correlated subquery sees the outer row', async () => {
     const rows = await bq("select t.id, (select count(*) from unnest(t.metadata) as m where m.level = 'info') as infos from logs t order by 1");
     expect(rows.map((row) => row.infos)).toEqual([1, 0, 0, 0, 0]);
+  });
+});
+
+describe('unqualified struct fields through an UNNEST alias (BigQuery name resolution)', () => {
+  const shaped = duckDbDialect(
+    ['logs', 'owners'],
+    sourceColumnsLookup([{ name: 'logs', metadata: { request: { path: 'string' }, level: 'string' } }]),
+  );
+  async function run(sql: string): Promise<WireRow[]> {
+    const [statement] = parseBigQuery(sql);
+    const reader = await connection.runAndReadAll(shaped.compile(statement!, { rowCap: 1000 }).sql);
+    return reader.convertRowObjects(toWireValue) as WireRow[];
+  }
+
+  it('resolves a field of the innermost alias', async () => {
+    const rows = await run("select t.id, path from logs t cross join unnest(t.metadata) as m cross join unnest(m.request) as r where path like '%rest%'");
+    expect(rows).toEqual([{ id: 'a', path: '/rest/1' }]);
+  });
+
+  it('resolves a field of an outer alias too, through a CTE that passes the column on', async () => {
+    const rows = await run('with c as (select t.id, t.metadata from logs t) select id, level from c, unnest(metadata) as m order by id');
+    expect(rows).toEqual([
+      { id: 'a', level: 'info' },
+      { id: 'b', level: 'error' },
+      { id: 'c', level: 'warn' },
+    ]);
+  });
+
+  it('an UNNEST without an alias still exposes its fields', async () => {
+    const rows = await run("select level from logs t cross join unnest(t.metadata) where level = 'warn'");
+    expect(rows).toEqual([{ level: 'warn' }]);
+  });
+
+  it('a column of the table wins over a field of the same name', async () => {
+    const rows = await run("select id from logs t cross join unnest(t.metadata) as m where id = 'b'");
+    expect(rows).toEqual([{ id: 'b' }]);
   });
 });

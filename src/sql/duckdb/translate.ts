@@ -13,6 +13,7 @@ import type { AstNode, SqlLocation } from '../parse.js';
 import { AGGREGATES, FUNCTIONS, WINDOW_FUNCTIONS } from './functions.js';
 import { decodeBigQueryString, quoteIdentifier, quoteString } from './literals.js';
 import { UnsupportedConstruct } from './unsupported.js';
+import { elementOf, fieldOf, hasField, SCALAR, UNKNOWN, type Columns, type Shape } from './shapes.js';
 
 export interface TranslateOptions {
   /** The DuckDB relation (already quoted) a logical source name maps to. */
@@ -23,16 +24,26 @@ export interface TranslateOptions {
   now: () => string;
   /** At most this many rows from the outermost query. */
   rowCap?: number;
+  /** The columns of a logical source, for BigQuery's unqualified struct-field names. */
+  sourceColumns?(source: string): Columns;
 }
 
 /** Names visible while translating one SELECT: CTEs, and UNNEST aliases. */
 interface Scope {
-  ctes: ReadonlySet<string>;
-  /** UNNEST alias (lower case) -> the SQL that names one element. */
-  unnestAliases: ReadonlyMap<string, string>;
+  /** CTE name (lower case) -> its output columns, where known. */
+  ctes: ReadonlyMap<string, Columns>;
+  /** UNNEST alias (lower case) -> the SQL that names one element, and the element's shape. */
+  unnestAliases: ReadonlyMap<string, UnnestAlias>;
+  /** FROM relations of this SELECT by alias (lower case) -> their columns, where known. */
+  relations: ReadonlyMap<string, Columns>;
   /** Element columns the projection form adds to the base relation, hidden from `SELECT *`. */
   projected: readonly ProjectedUnnest[];
   parent: Scope | undefined;
+}
+
+interface UnnestAlias {
+  reference: string;
+  element: Shape;
 }
 
 interface ProjectedUnnest {
@@ -108,12 +119,68 @@ export function translateToDuckDb(statement: AstNode, options: TranslateOptions)
     throw new UnsupportedConstruct(what, (node && locationOf(node)) ?? location);
   };
 
-  function unnestReference(name: string, scope: Scope | undefined): string | undefined {
+  function unnestAlias(name: string, scope: Scope | undefined): UnnestAlias | undefined {
     for (let current = scope; current; current = current.parent) {
-      const reference = current.unnestAliases.get(name.toLowerCase());
-      if (reference !== undefined) return reference;
+      const alias = current.unnestAliases.get(name.toLowerCase());
+      if (alias !== undefined) return alias;
     }
     return undefined;
+  }
+
+  function unnestReference(name: string, scope: Scope | undefined): string | undefined {
+    return unnestAlias(name, scope)?.reference;
+  }
+
+  function cteColumns(name: string, scope: Scope | undefined): Columns {
+    for (let current = scope; current; current = current.parent) {
+      if (current.ctes.has(name.toLowerCase())) return current.ctes.get(name.toLowerCase());
+    }
+    return undefined;
+  }
+
+  /**
+   * BigQuery resolves an unqualified name to a column of a FROM relation, else to a field of an
+   * UNNEST alias's struct element. DuckDB knows only the first; this finds the second, when the
+   * relations' columns are known and none of them has the name. Returns the element's SQL.
+   */
+  function unnestFieldOwner(name: string, scope: Scope): string | undefined {
+    const key = name.toLowerCase();
+    for (const columns of scope.relations.values()) {
+      if (columns === undefined || columns.has(key)) return undefined;
+    }
+    const aliases = [...scope.unnestAliases.values()].reverse();
+    return aliases.find((alias) => hasField(alias.element, key))?.reference;
+  }
+
+  /** The shape of an expression, as far as column references and field access tell. */
+  function shapeOf(node: unknown, scope: Scope): Shape {
+    if (!isNode(node)) return UNKNOWN;
+    if (node.type !== 'column_ref') return SCALAR;
+    // Subscripted arrays (`a[OFFSET(0)]`) are not modelled.
+    if (isNode(node.column) && Array.isArray(node.column.offset) && node.column.offset.length > 0) return UNKNOWN;
+    const table = identifierText(node.table);
+    const name = identifierText(node.column);
+    if (name === undefined || name === '*') return UNKNOWN;
+    let shape: Shape;
+    if (table) {
+      const alias = unnestAlias(table, scope);
+      const relation = scope.relations.get(table.toLowerCase());
+      shape = alias ? fieldOf(alias.element, name) : (relation?.get(name.toLowerCase()) ?? UNKNOWN);
+    } else {
+      const alias = unnestAlias(name, scope);
+      shape = alias ? alias.element : columnShape(name, scope);
+    }
+    const fields = Array.isArray(node.subFields) ? node.subFields.map(String) : [];
+    return fields.reduce(fieldOf, shape);
+  }
+
+  function columnShape(name: string, scope: Scope): Shape {
+    for (const columns of scope.relations.values()) {
+      const shape = columns?.get(name.toLowerCase());
+      if (shape) return shape;
+    }
+    const owner = [...scope.unnestAliases.values()].reverse().find((alias) => hasField(alias.element, name));
+    return owner ? fieldOf(owner.element, name) : UNKNOWN;
   }
 
   function isCte(name: string, scope: Scope | undefined): boolean {
@@ -124,20 +191,30 @@ export function translateToDuckDb(statement: AstNode, options: TranslateOptions)
   }
 
   function query(select: AstNode, parent: Scope | undefined, rowCap?: number): string {
+    return translatedQuery(select, parent, rowCap).sql;
+  }
+
+  /** A query's SQL and, where known, its output columns (so a CTE's columns are known to its readers). */
+  function translatedQuery(select: AstNode, parent: Scope | undefined, rowCap?: number): { sql: string; columns: Columns } {
     const members = setOperationMembers(select);
-    const ctes = withClauses(select);
-    const scope: Scope = { ctes: new Set(ctes.map((cte) => cte.name.toLowerCase())), unnestAliases: new Map(), projected: [], parent };
+    const ctes = new Map<string, Columns>();
+    const scope: Scope = { ctes, unnestAliases: new Map(), relations: new Map(), projected: [], parent };
     // CTEs see the ones defined before them (and themselves are not recursive).
-    const withSql = ctes.length
-      ? 'WITH ' + ctes.map((cte) => `${quoteIdentifier(cte.name)} AS (${query(cte.stmt, scope)})`).join(', ') + ' '
-      : '';
+    const cteSql = withClauses(select).map((cte) => {
+      const translated = translatedQuery(cte.stmt, scope);
+      ctes.set(cte.name.toLowerCase(), translated.columns);
+      return `${quoteIdentifier(cte.name)} AS (${translated.sql})`;
+    });
+    const withSql = cteSql.length ? `WITH ${cteSql.join(', ')} ` : '';
     // For a set operation the parser hangs ORDER BY / LIMIT on the last member; they apply to the whole.
     const last = members[members.length - 1]!;
     let lastScope = scope;
+    let columns: Columns;
     const body = members
       .map((member, index) => {
         const core = selectCore(member, scope);
         lastScope = core.scope;
+        if (index === 0) columns = core.columns;
         if (index === 0) return core.sql;
         const operation = String(members[index - 1]!.set_op ?? '').toLowerCase();
         const duckOperation = SET_OPERATIONS[operation] ?? unsupported(`set operation ${operation.toUpperCase() || 'UNION'} (write UNION ALL or UNION DISTINCT)`, member);
@@ -146,11 +223,14 @@ export function translateToDuckDb(statement: AstNode, options: TranslateOptions)
       .join(' ');
     // ORDER BY after a set operation sees the result's columns, not a member's FROM.
     if (members.length > 1) lastScope = scope;
-    return withSql + body + orderBy(last.orderby, lastScope) + limit(last.limit, rowCap, last);
+    return { sql: withSql + body + orderBy(last.orderby, lastScope) + limit(last.limit, rowCap, last), columns };
   }
 
   function planFrom(select: AstNode): FromPlan {
-    const items = Array.isArray(select.from) ? select.from.filter(isNode) : [];
+    // An UNNEST without an alias still makes its struct fields visible by name; it gets a hidden one.
+    const items = (Array.isArray(select.from) ? select.from.filter(isNode) : []).map((item, index) =>
+      item.type === 'unnest' && !item.as ? { ...item, as: `_unnest_${index}` } : item,
+    );
     const base = items[0];
     if (!base || base.type === 'unnest') return { items, chain: 0, baseAlias: undefined };
     let chain = 1;
@@ -160,22 +240,62 @@ export function translateToDuckDb(statement: AstNode, options: TranslateOptions)
     return chain > 1 && baseAlias !== undefined ? { items, chain, baseAlias } : { items, chain: 0, baseAlias: undefined };
   }
 
+  /** The names a SELECT's FROM list defines, item by item (an UNNEST's shape needs the items before it). */
   function scopeOf(plan: FromPlan, parent: Scope | undefined): Scope {
-    const aliases = new Map<string, string>();
+    const aliases = new Map<string, UnnestAlias>();
+    const relations = new Map<string, Columns>();
     const projected: ProjectedUnnest[] = [];
+    const scope: Scope = { ctes: new Map(), unnestAliases: aliases, relations, projected, parent };
     plan.items.forEach((item, index) => {
-      if (item.type !== 'unnest' || typeof item.as !== 'string') return;
+      if (item.type !== 'unnest') {
+        const name = item.expr === undefined ? tableName(item) : undefined;
+        const alias = identifierText(item.as) ?? name;
+        if (alias !== undefined) relations.set(alias.toLowerCase(), name === undefined ? undefined : relationColumns(name, item, parent));
+        return;
+      }
+      if (typeof item.as !== 'string') return;
       const inChain = index < plan.chain;
       const reference = inChain
         ? `${quoteIdentifier(plan.baseAlias!)}.${unnestName(item.as)}`
         : `${unnestName(item.as)}.${quoteIdentifier(item.as)}`;
-      aliases.set(item.as.toLowerCase(), reference);
+      aliases.set(item.as.toLowerCase(), { reference, element: elementOf(shapeOf(item.expr, scope)) });
       if (inChain) projected.push({ alias: item.as, column: unnestName(item.as), reference });
     });
-    return { ctes: new Set(), unnestAliases: aliases, projected, parent };
+    return scope;
   }
 
-  function selectCore(select: AstNode, parent: Scope): { sql: string; scope: Scope } {
+  function relationColumns(name: string, item: AstNode, scope: Scope | undefined): Columns {
+    if (!item.db && isCte(name, scope)) return cteColumns(name, scope);
+    return options.sourceColumns?.(name);
+  }
+
+  /** Output columns of a SELECT, where every item's name and shape can be told. */
+  function outputColumns(select: AstNode, scope: Scope): Columns {
+    const columns = new Map<string, Shape>();
+    let anonymous = 0;
+    for (const column of Array.isArray(select.columns) ? select.columns.filter(isNode) : []) {
+      const expr = column.expr;
+      if (!isNode(expr) || column.type === 'except') return undefined;
+      if (expr.type === 'column_ref' && identifierText(expr.column) === '*') {
+        const table = identifierText(expr.table);
+        const sources = table ? [scope.relations.get(table.toLowerCase())] : [...scope.relations.values()];
+        for (const relation of sources) {
+          if (relation === undefined) return undefined;
+          for (const [name, shape] of relation) columns.set(name, shape);
+        }
+        if (!table) for (const projection of scope.projected) columns.set(projection.alias.toLowerCase(), unnestAlias(projection.alias, scope)!.element);
+        continue;
+      }
+      const fields = Array.isArray(expr.subFields) ? expr.subFields.map(String) : [];
+      const implicit = expr.type === 'column_ref' ? (fields[fields.length - 1] ?? identifierText(expr.column)) : `f${anonymous++}_`;
+      const name = identifierText(column.as) ?? implicit;
+      if (name === undefined) return undefined;
+      columns.set(name.toLowerCase(), shapeOf(expr, scope));
+    }
+    return columns;
+  }
+
+  function selectCore(select: AstNode, parent: Scope): { sql: string; scope: Scope; columns: Columns } {
     if (select.type !== 'select') unsupported(`${String(select.type).toUpperCase()} statement`, select);
     const plan = planFrom(select);
     const scope = scopeOf(plan, parent);
@@ -191,7 +311,7 @@ export function translateToDuckDb(statement: AstNode, options: TranslateOptions)
     if (select.having) parts.push('HAVING ' + expression(select.having, scope));
     if (select.qualify) unsupported('QUALIFY', select);
     if (select.window) unsupported('WINDOW clause', select);
-    return { sql: parts.join(' '), scope };
+    return { sql: parts.join(' '), scope, columns: outputColumns(select, scope) };
   }
 
   function groupByItems(groupby: unknown): unknown[] {
@@ -273,9 +393,10 @@ export function translateToDuckDb(statement: AstNode, options: TranslateOptions)
   function fromItem(item: AstNode, scope: Scope): string {
     const alias = identifierText(item.as);
     if (item.type === 'unnest') {
-      if (!alias) return unsupported('UNNEST in FROM without an alias (write UNNEST(x) AS name)', item);
       if (!isNode(item.expr)) return unsupported('UNNEST argument', item);
-      return `UNNEST(${expression(item.expr, scope)}) AS ${unnestName(alias)}(${quoteIdentifier(alias)})`;
+      // planFrom gave every UNNEST an alias.
+      const name = String(item.as);
+      return `UNNEST(${expression(item.expr, scope)}) AS ${unnestName(name)}(${quoteIdentifier(name)})`;
     }
     const aliasSql = alias ? ` AS ${quoteIdentifier(alias)}` : '';
     if (isNode(item.expr)) {
@@ -398,7 +519,11 @@ export function translateToDuckDb(statement: AstNode, options: TranslateOptions)
     const columnAlias = !table && name !== '*' ? unnestReference(name, scope) : undefined;
     if (tableAlias !== undefined) head = [tableAlias, columnSql];
     else if (columnAlias !== undefined) head = [columnAlias];
-    else head = table ? [quoteIdentifier(table), columnSql] : [columnSql];
+    else if (table) head = [quoteIdentifier(table), columnSql];
+    else {
+      const owner = name === '*' ? undefined : unnestFieldOwner(name, scope);
+      head = owner === undefined ? [columnSql] : [owner, columnSql];
+    }
     return [...head, ...fields].join('.');
   }
 

@@ -1,0 +1,57 @@
+/**
+ * What the translator knows of a value's structure, for BigQuery name resolution that DuckDB
+ * does not do itself: in BigQuery an UNNEST of an array of structs makes the struct's fields
+ * visible as unqualified names (`... unnest(m.request) as r where path like '%rest%'`).
+ * Only what is known is modelled; anything else is `unknown` and left to DuckDB.
+ */
+import type { FieldShape, RecordShape, SourceDescriptor } from '../../config/sources.js';
+
+export type Shape =
+  | { kind: 'unknown' }
+  | { kind: 'scalar' }
+  | { kind: 'array'; element: Shape }
+  | { kind: 'struct'; fields: ReadonlyMap<string, Shape> };
+
+/** A relation's columns by lower-case name; undefined when they are not known. */
+export type Columns = ReadonlyMap<string, Shape> | undefined;
+
+export const UNKNOWN: Shape = { kind: 'unknown' };
+export const SCALAR: Shape = { kind: 'scalar' };
+
+/** Nested records are stored as repeated records, so each one is an array of structs. */
+function recordShape(record: RecordShape): Shape {
+  return { kind: 'array', element: { kind: 'struct', fields: new Map(Object.entries(record).map(([name, field]) => [name.toLowerCase(), fieldShape(field)])) } };
+}
+
+function fieldShape(field: FieldShape): Shape {
+  return typeof field === 'string' ? SCALAR : recordShape(field);
+}
+
+/** The columns every table of a source has. */
+export function sourceColumns(source: SourceDescriptor): ReadonlyMap<string, Shape> {
+  return new Map<string, Shape>([
+    ['id', SCALAR],
+    ['timestamp', SCALAR],
+    ['event_message', SCALAR],
+    ['project', SCALAR],
+    ['metadata', recordShape(source.metadata)],
+  ]);
+}
+
+export function fieldOf(shape: Shape, name: string): Shape {
+  return shape.kind === 'struct' ? (shape.fields.get(name.toLowerCase()) ?? UNKNOWN) : UNKNOWN;
+}
+
+export function elementOf(shape: Shape): Shape {
+  return shape.kind === 'array' ? shape.element : UNKNOWN;
+}
+
+export function hasField(shape: Shape, name: string): boolean {
+  return shape.kind === 'struct' && shape.fields.has(name.toLowerCase());
+}
+
+/** Looks up the columns of a source by name, for the translator. */
+export function sourceColumnsLookup(sources: readonly SourceDescriptor[]): (source: string) => Columns {
+  const byName = new Map(sources.map((source) => [source.name, sourceColumns(source)]));
+  return (source) => byName.get(source);
+}
