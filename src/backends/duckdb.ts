@@ -25,6 +25,8 @@ export interface DuckDbOptions {
   /** DuckDB memory_limit, e.g. '2GB'. */
   memoryLimit?: string;
   threads?: number;
+  /** Open without write access (what the service does once the tables exist). */
+  readOnly?: boolean;
 }
 
 /** Settings every connection needs for BigQuery semantics. */
@@ -38,6 +40,7 @@ export async function openDuckDb(options: DuckDbOptions): Promise<DuckDBInstance
   const config: Record<string, string> = { ...BIGQUERY_COMPATIBLE_SETTINGS };
   if (options.memoryLimit) config.memory_limit = options.memoryLimit;
   if (options.threads) config.threads = String(options.threads);
+  if (options.readOnly) config.access_mode = 'READ_ONLY';
   try {
     const instance = await DuckDBInstance.create(options.path, config);
     const connection = await instance.connect();
@@ -53,17 +56,23 @@ export async function openDuckDb(options: DuckDbOptions): Promise<DuckDBInstance
   }
 }
 
+/**
+ * The serving instance: tables ensured with write access, then (for a file) reopened read-only,
+ * and sealed. Even a query that slipped past the sandbox checks can then read only the
+ * database's own tables and write nothing.
+ */
 export async function createDuckDbBackend(options: DuckDbOptions): Promise<Backend> {
   const sources = options.sources ?? BUILT_IN_SOURCES;
-  const instance = await openDuckDb(options);
-  const setup = await instance.connect();
-  try {
-    await ensureSourceTables(setup, sources);
-    await setup.run('SET enable_external_access = false');
-    await setup.run('SET lock_configuration = true');
-  } finally {
-    setup.closeSync();
+  let instance = await openDuckDb(options);
+  await withConnection(instance, (connection) => ensureSourceTables(connection, sources));
+  if (options.path !== ':memory:') {
+    instance.closeSync();
+    instance = await openDuckDb({ ...options, readOnly: true });
   }
+  await withConnection(instance, async (connection) => {
+    await connection.run('SET enable_external_access = false');
+    await connection.run('SET lock_configuration = true');
+  });
   return {
     name: 'duckdb',
     dialect: duckDbDialect(sources.map((source) => source.name), sourceColumnsLookup(sources)),
@@ -72,6 +81,15 @@ export async function createDuckDbBackend(options: DuckDbOptions): Promise<Backe
       instance.closeSync();
     },
   };
+}
+
+async function withConnection<T>(instance: DuckDBInstance, work: (connection: DuckDBConnection) => Promise<T>): Promise<T> {
+  const connection = await instance.connect();
+  try {
+    return await work(connection);
+  } finally {
+    connection.closeSync();
+  }
 }
 
 async function runQuery(instance: DuckDBInstance, request: QueryRequest): Promise<QueryResult> {
