@@ -10,6 +10,8 @@ import {
   DuckDBTimestampValue,
   DuckDBTimestampTZValue,
   DuckDBTimeValue,
+  DuckDBIntervalValue,
+  DuckDBBlobValue,
   DuckDBTypeId,
   JSDuckDBValueConverter,
   type DuckDBValueConverter,
@@ -49,6 +51,18 @@ export function datetimeText(micros: bigint): string {
   return `${dateText(Number(days))}T${time}${fraction === 0n ? '' : `.${pad(fraction, 6)}`}`;
 }
 
+/** BigQuery's canonical INTERVAL text: `Y-M D H:M:S[.F]`. */
+function intervalText(value: DuckDBIntervalValue): string {
+  const years = Math.trunc(value.months / 12);
+  const months = value.months % 12;
+  const negative = value.micros < 0n;
+  const micros = negative ? -value.micros : value.micros;
+  const seconds = micros / 1_000_000n;
+  const fraction = micros % 1_000_000n;
+  const time = `${negative ? '-' : ''}${seconds / 3600n}:${(seconds / 60n) % 60n}:${seconds % 60n}${fraction === 0n ? '' : `.${pad(fraction, 6)}`}`;
+  return `${years}-${Math.abs(months)} ${value.days} ${time}`;
+}
+
 /** INT64 as a JSON number, as BigQuery's REST API clients (and Logflare's) expect. */
 function integerNumber(value: unknown): number {
   return Number(value as bigint);
@@ -81,6 +95,8 @@ const wireConverters = {
   [DuckDBTypeId.TIMESTAMP]: (value: unknown) => datetimeText((value as DuckDBTimestampValue).micros),
   [DuckDBTypeId.DATE]: (value: unknown) => dateText((value as DuckDBDateValue).days),
   [DuckDBTypeId.TIME]: (value: unknown) => datetimeText((value as DuckDBTimeValue).micros).slice(11),
+  [DuckDBTypeId.INTERVAL]: (value: unknown) => intervalText(value as DuckDBIntervalValue),
+  [DuckDBTypeId.BLOB]: (value: unknown) => Buffer.from((value as DuckDBBlobValue).bytes).toString('base64'),
   [DuckDBTypeId.LIST]: arrayFromListValue,
   [DuckDBTypeId.ARRAY]: arrayFromArrayValue,
   [DuckDBTypeId.STRUCT]: objectFromStructValue,

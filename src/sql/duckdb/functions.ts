@@ -51,12 +51,23 @@ function truncate(call: FunctionCall): string {
   return `date_trunc('${part}', ${call.args[0]})`;
 }
 
+/** BigQuery reads position 0 as 1; DuckDB would start one character before the string. */
+function substring(call: FunctionCall): string {
+  arity(call, 2, 3);
+  const [text, position, length] = call.args;
+  const start = `(CASE WHEN ${position} = 0 THEN 1 ELSE ${position} END)`;
+  return `substring(${[text, start, length].filter(Boolean).join(', ')})`;
+}
+
 function shift(operator: '+' | '-'): Emitter {
   return (call) => {
     arity(call, 2);
     return `(${call.args[0]} ${operator} ${call.args[1]})`;
   };
 }
+
+/** Format elements that mean the same in BigQuery and DuckDB's strftime. */
+const SAME_FORMAT_ELEMENTS = new Set(['%Y', '%y', '%m', '%d', '%H', '%I', '%M', '%S', '%p', '%j', '%a', '%A', '%b', '%B', '%z', '%Z', '%%']);
 
 /** BigQuery format elements that differ from DuckDB's strftime. */
 const FORMAT_ELEMENTS: Record<string, string> = {
@@ -68,19 +79,26 @@ const FORMAT_ELEMENTS: Record<string, string> = {
   '%E3S': '%S.%g',
   '%E*S': '%S.%f',
   '%Ez': '%z',
-  '%s': '%s',
 };
 
 function formatTimestamp(call: FunctionCall): string {
   arity(call, 2, 3);
   const literal = /^'((?:[^']|'')*)'$/.exec(call.args[0]!);
   if (!literal) throw new UnsupportedConstruct('FORMAT_TIMESTAMP with a non-literal format', call.location);
+  const unsupportedElement = /%(E[36*]S|Ez|[A-Za-z%])/g;
+  for (const [element] of literal[1]!.matchAll(unsupportedElement)) {
+    if (!(element in FORMAT_ELEMENTS) && !SAME_FORMAT_ELEMENTS.has(element)) {
+      throw new UnsupportedConstruct(`FORMAT_TIMESTAMP element ${element} (supported: ${[...SAME_FORMAT_ELEMENTS, ...Object.keys(FORMAT_ELEMENTS)].join(' ')})`, call.location);
+    }
+  }
   const format = literal[1]!.replace(/%E[36*]S|%Ez|%[FTRD]/g, (element) => FORMAT_ELEMENTS[element] ?? element);
   const zone = call.args[2] ?? `'UTC'`;
   return `strftime(timezone(${zone}, ${call.args[1]}), '${format}')`;
 }
 
 export const FUNCTIONS: ReadonlyMap<string, Emitter> = new Map<string, Emitter>([
+  // Logic: the parser reads `NOT (x)` as a call.
+  ['not', (call) => { arity(call, 1); return `(NOT ${call.args[0]})`; }],
   // Conditionals
   ['coalesce', (call) => { arity(call, 1, 64); return `coalesce(${call.args.join(', ')})`; }],
   ['ifnull', (call) => { arity(call, 2); return `coalesce(${call.args.join(', ')})`; }],
@@ -106,8 +124,8 @@ export const FUNCTIONS: ReadonlyMap<string, Emitter> = new Map<string, Emitter>(
   ['ltrim', same('ltrim', 1, 2)],
   ['rtrim', same('rtrim', 1, 2)],
   ['strpos', same('strpos', 2)],
-  ['substr', same('substring', 2, 3)],
-  ['substring', same('substring', 2, 3)],
+  ['substr', substring],
+  ['substring', substring],
   ['replace', same('replace', 3)],
   ['split', (call) => { arity(call, 1, 2); return `string_split(${call.args[0]}, ${call.args[1] ?? `','`})`; }],
   // BigQuery's CONCAT is NULL if any argument is NULL, like DuckDB's || (DuckDB's concat skips NULLs).

@@ -106,6 +106,11 @@ function isTrue(node: unknown): boolean {
   return isNode(node) && node.type === 'bool' && node.value === true;
 }
 
+function offsetAliasOf(item: AstNode): string | undefined {
+  if (!isNode(item.with_offset)) return undefined;
+  return identifierText(item.with_offset.as) ?? 'offset';
+}
+
 /** An UNNEST that can be a projection: a lateral cross join, or a LEFT JOIN ... ON TRUE. */
 function projectableUnnest(item: AstNode): boolean {
   if (item.type !== 'unnest' || typeof item.as !== 'string') return false;
@@ -223,7 +228,11 @@ export function translateToDuckDb(statement: AstNode, options: TranslateOptions)
       .join(' ');
     // ORDER BY after a set operation sees the result's columns, not a member's FROM.
     if (members.length > 1) lastScope = scope;
-    return { sql: withSql + body + orderBy(last.orderby, lastScope) + limit(last.limit, rowCap, last), columns };
+    const limitSql = limit(last.limit, rowCap, last);
+    // BigQuery keeps no order from a CTE or subquery unless it is limited; DuckDB would still sort
+    // every row (slow, and it blocks top-N pushdown into the scan), so only orders that matter are kept.
+    const ordered = parent === undefined || limitSql !== '';
+    return { sql: withSql + body + (ordered ? orderBy(last.orderby, lastScope) : '') + limitSql, columns };
   }
 
   function planFrom(select: AstNode): FromPlan {
@@ -287,8 +296,9 @@ export function translateToDuckDb(statement: AstNode, options: TranslateOptions)
         continue;
       }
       const fields = Array.isArray(expr.subFields) ? expr.subFields.map(String) : [];
-      const implicit = expr.type === 'column_ref' ? (fields[fields.length - 1] ?? identifierText(expr.column)) : `f${anonymous++}_`;
-      const name = identifierText(column.as) ?? implicit;
+      const explicit = identifierText(column.as);
+      const implicit = explicit === undefined && expr.type !== 'column_ref' ? `f${anonymous++}_` : (fields[fields.length - 1] ?? identifierText(expr.column));
+      const name = explicit ?? implicit;
       if (name === undefined) return undefined;
       columns.set(name.toLowerCase(), shapeOf(expr, scope));
     }
@@ -310,6 +320,8 @@ export function translateToDuckDb(statement: AstNode, options: TranslateOptions)
     if (groupBy.length) parts.push('GROUP BY ' + groupBy.map((item) => expression(item, scope)).join(', '));
     if (select.having) parts.push('HAVING ' + expression(select.having, scope));
     if (select.qualify) unsupported('QUALIFY', select);
+    if (select.for_sys_time_as_of) unsupported('FOR SYSTEM_TIME AS OF', select);
+    if (select.as_struct_val) unsupported('SELECT AS STRUCT / AS VALUE', select);
     if (select.window) unsupported('WINDOW clause', select);
     return { sql: parts.join(' '), scope, columns: outputColumns(select, scope) };
   }
@@ -327,14 +339,20 @@ export function translateToDuckDb(statement: AstNode, options: TranslateOptions)
       const names = excluded.map((item) => (isNode(item.expr) ? expression(item.expr, scope) : unsupported('EXCEPT item', item)));
       return `${expression(expr, scope)} EXCLUDE (${names.join(', ')})`;
     }
+    if (column.type === 'replace' && isNode(expr)) {
+      const replacements = Array.isArray(column.expr_list) ? column.expr_list.filter(isNode) : [];
+      const items = replacements.map((item) => `${expression(item.expr, scope)} AS ${quoteIdentifier(identifierText(item.as) ?? unsupported('REPLACE item without AS', item))}`);
+      return `${expression(expr, scope)} REPLACE (${items.join(', ')})`;
+    }
     if (!isNode(expr)) return unsupported('select item', column);
     if (expr.type === 'column_ref' && identifierText(expr.column) === '*' && scope.projected.length) return starWithProjections(expr, scope);
     // A bare UNNEST alias is emitted under its internal name; the column keeps the alias's name.
     const bareAlias = expr.type === 'column_ref' && !expr.table ? identifierText(expr.column) : undefined;
-    const implicit = expr.type === 'column_ref' ? (bareAlias && unnestReference(bareAlias, scope) ? bareAlias : undefined) : `f${anonymous.count++}_`;
     // BigQuery names an unaliased expression f0_, f1_, ... (counting only such columns).
-    const alias = identifierText(column.as) ?? implicit;
-    return expression(expr, scope) + (alias ? ` AS ${quoteIdentifier(alias)}` : '');
+    const explicit = identifierText(column.as);
+    if (explicit !== undefined) return `${expression(expr, scope)} AS ${quoteIdentifier(explicit)}`;
+    const implicit = expr.type === 'column_ref' ? (bareAlias && unnestReference(bareAlias, scope) ? bareAlias : undefined) : `f${anonymous.count++}_`;
+    return expression(expr, scope) + (implicit ? ` AS ${quoteIdentifier(implicit)}` : '');
   }
 
   /** BigQuery's `*` includes UNNEST aliases as columns named by the alias; `t.*` only t's columns. */
@@ -385,7 +403,10 @@ export function translateToDuckDb(statement: AstNode, options: TranslateOptions)
       const join = typeof item.join === 'string' ? item.join.toUpperCase() : '';
       // LEFT JOIN UNNEST keeps a row (with a NULL element) for a NULL or empty array.
       const elements = join.startsWith('LEFT') ? `(CASE WHEN len(${array}) > 0 THEN ${array} ELSE [NULL] END)` : array;
-      relation = `(SELECT *, UNNEST(${elements}) AS ${unnestName(String(item.as))} FROM ${relation}) AS ${alias}`;
+      // WITH OFFSET: a second UNNEST in the same projection runs in step with the first (0-based, as in BigQuery).
+      const offsetAlias = offsetAliasOf(item);
+      const offset = offsetAlias === undefined ? '' : `, UNNEST(range(len(${array}))) AS ${quoteIdentifier(offsetAlias)}`;
+      relation = `(SELECT *, UNNEST(${elements}) AS ${unnestName(String(item.as))}${offset} FROM ${relation}) AS ${alias}`;
     }
     return relation;
   }
@@ -396,6 +417,7 @@ export function translateToDuckDb(statement: AstNode, options: TranslateOptions)
       if (!isNode(item.expr)) return unsupported('UNNEST argument', item);
       // planFrom gave every UNNEST an alias.
       const name = String(item.as);
+      if (offsetAliasOf(item) !== undefined) unsupported('UNNEST ... WITH OFFSET here (it is supported right after the table it unnests, joined with CROSS JOIN, a comma or LEFT JOIN ... ON TRUE)', item);
       return `UNNEST(${expression(item.expr, scope)}) AS ${unnestName(name)}(${quoteIdentifier(name)})`;
     }
     const aliasSql = alias ? ` AS ${quoteIdentifier(alias)}` : '';
@@ -565,6 +587,7 @@ export function translateToDuckDb(statement: AstNode, options: TranslateOptions)
   function unary(node: AstNode, scope: Scope): string {
     const operator = String(node.operator).toUpperCase();
     if (operator === 'NOT') return `(NOT ${expression(node.expr, scope)})`;
+    if (operator === 'NOT EXISTS' && isNode(node.expr) && isNode(node.expr.ast)) return `(NOT EXISTS (${query(node.expr.ast, scope)}))`;
     if (operator === '-' || operator === '+') return `(${operator}${expression(node.expr, scope)})`;
     return unsupported(`unary operator ${operator}`, node);
   }
