@@ -259,3 +259,14 @@ describe('trailing commas (BigQuery allows them in a SELECT list)', () => {
     expect(await one('with c as (select 1 as a, 2 as b,) select a, b, from c')).toEqual({ a: 1, b: 2 });
   });
 });
+
+describe('small forms', () => {
+  it('SELECT ALL keeps duplicates; a negated negative literal is not a comment', async () => {
+    expect(await bq('select all x from t where x is not null and x < 3 order by x')).toEqual([{ x: 1 }, { x: 2 }]);
+    expect(await one('select -(-1) as n')).toEqual({ n: 1 });
+  });
+
+  it('ANY_VALUE is an aggregate', async () => {
+    expect(await one('select any_value(s) is not null as some from t where x = 1')).toEqual({ some: true });
+  });
+});

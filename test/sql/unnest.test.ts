@@ -147,3 +147,11 @@ describe('unqualified struct fields through an UNNEST alias (BigQuery name resol
     expect(rows).toEqual([{ id: 'b' }]);
   });
 });
+
+describe('implicit aliases', () => {
+  it("a table path's implicit alias is its last part, as in BigQuery", () => {
+    const dotted = duckDbDialect(['cloudflare.logs.prod']);
+    const sql = dotted.compile(parseBigQuery('select prod.id from `cloudflare.logs.prod`')[0]!, { rowCap: 10 }).sql;
+    expect(sql).toBe('SELECT "prod"."id" FROM "cloudflare.logs.prod" AS "prod" LIMIT 10');
+  });
+});

@@ -244,7 +244,7 @@ export function translateToDuckDb(statement: AstNode, options: TranslateOptions)
     if (!base || base.type === 'unnest') return { items, chain: 0, baseAlias: undefined };
     let chain = 1;
     while (chain < items.length && projectableUnnest(items[chain]!)) chain++;
-    const baseAlias = identifierText(base.as) ?? (base.expr === undefined ? tableName(base) : undefined);
+    const baseAlias = identifierText(base.as) ?? (base.expr === undefined ? implicitAlias(tableName(base)) : undefined);
     // A subquery needs an alias to be wrapped; without one the UNNESTs stay joins.
     return chain > 1 && baseAlias !== undefined ? { items, chain, baseAlias } : { items, chain: 0, baseAlias: undefined };
   }
@@ -258,7 +258,7 @@ export function translateToDuckDb(statement: AstNode, options: TranslateOptions)
     plan.items.forEach((item, index) => {
       if (item.type !== 'unnest') {
         const name = item.expr === undefined ? tableName(item) : undefined;
-        const alias = identifierText(item.as) ?? name;
+        const alias = identifierText(item.as) ?? implicitAlias(name);
         if (alias !== undefined) relations.set(alias.toLowerCase(), name === undefined ? undefined : relationColumns(name, item, parent));
         return;
       }
@@ -310,7 +310,7 @@ export function translateToDuckDb(statement: AstNode, options: TranslateOptions)
     const plan = planFrom(select);
     const scope = scopeOf(plan, parent);
     const parts = ['SELECT'];
-    if (select.distinct) parts.push('DISTINCT');
+    if (String(select.distinct ?? '').toUpperCase() === 'DISTINCT') parts.push('DISTINCT');
     if (!Array.isArray(select.columns)) unsupported('SELECT without columns', select);
     const anonymous = { count: 0 };
     parts.push((select.columns as unknown[]).filter(isNode).map((column) => selectItem(column, scope, anonymous)).join(', '));
@@ -433,7 +433,12 @@ export function translateToDuckDb(statement: AstNode, options: TranslateOptions)
     const relation = options.relationFor(name);
     if (relation === undefined) return unsupported(`table \`${name}\` (neither a known source nor a CTE)`, item);
     // Without an explicit alias BigQuery lets `t.col` qualify by the table's last name part.
-    return relation + (alias ? aliasSql : ` AS ${quoteIdentifier(name)}`);
+    return relation + (alias ? aliasSql : ` AS ${quoteIdentifier(implicitAlias(name)!)}`);
+  }
+
+  /** BigQuery's implicit alias of a table path is its last part: `cloudflare.logs.prod` -> `prod`. */
+  function implicitAlias(name: string | undefined): string | undefined {
+    return name?.split('.').pop();
   }
 
   function tableName(item: AstNode): string | undefined {
@@ -516,6 +521,8 @@ export function translateToDuckDb(statement: AstNode, options: TranslateOptions)
         return functionCall(node, scope);
       case 'aggr_func':
         return aggregate(node, scope);
+      case 'any_value':
+        return `any_value(${expression(isNode(node.args) ? node.args.expr : undefined, scope)})`;
       case 'expr_list':
         return `(${(Array.isArray(node.value) ? node.value : []).map((item) => expression(item, scope)).join(', ')})`;
       default:
@@ -588,7 +595,8 @@ export function translateToDuckDb(statement: AstNode, options: TranslateOptions)
     const operator = String(node.operator).toUpperCase();
     if (operator === 'NOT') return `(NOT ${expression(node.expr, scope)})`;
     if (operator === 'NOT EXISTS' && isNode(node.expr) && isNode(node.expr.ast)) return `(NOT EXISTS (${query(node.expr.ast, scope)}))`;
-    if (operator === '-' || operator === '+') return `(${operator}${expression(node.expr, scope)})`;
+    // The space keeps `-(-1)` from becoming `--1`, a comment.
+    if (operator === '-' || operator === '+') return `(${operator} ${expression(node.expr, scope)})`;
     return unsupported(`unary operator ${operator}`, node);
   }
 
