@@ -6,9 +6,10 @@ import { loadRegistry } from '../engine/registry.js';
 import { duckDbDialect } from '../sql/duckdb/dialect.js';
 import { sourceColumnsLookup } from '../sql/duckdb/shapes.js';
 import type { Command } from './commands.js';
+import { dryRunEndpoints } from './dry-run.js';
 
 export const checkCommand: Command = {
-  options: { endpoints: { type: 'string' } },
+  options: { endpoints: { type: 'string' }, 'dry-run': { type: 'boolean' } },
   async run(flags) {
     const dir = typeof flags.endpoints === 'string' ? flags.endpoints : readSettings().endpointsDir;
     const sources = sourceNames(BUILT_IN_SOURCES);
@@ -21,6 +22,11 @@ export const checkCommand: Command = {
       return 1;
     }
     console.error(`ok: ${registry.endpoints.length} endpoint(s) in ${dir}`);
+    if (flags['dry-run']) {
+      const failures = await dryRunEndpoints(registry.endpoints, readSettings());
+      if (failures) console.error(`${failures} endpoint(s) failed the BigQuery dry run`);
+      return failures ? 1 : 0;
+    }
     return 0;
   },
 };

@@ -2,6 +2,8 @@
  * Service settings, from the environment (and CLI flags, which win). Every setting is
  * listed in the README; a malformed value is refused at start-up, not guessed at.
  */
+import { readBigQuerySettings, type BigQuerySettings } from './bigquery-settings.js';
+
 export type BackendName = 'duckdb' | 'bigquery';
 
 export interface Settings {
@@ -13,8 +15,12 @@ export interface Settings {
   apiKeys: string[];
   backend: BackendName;
   queryTimeoutMs: number;
-  duckdbMemoryLimit: string | undefined;
+  /** Cap on the result cache's bytes (bodies and keys); least recently used entries go first. */
+  cacheMaxBytes: number;
+  duckdbMemoryLimit: string;
   duckdbThreads: number | undefined;
+  /** CANNERY_BQ_*; project and dataset are checked present when the backend is bigquery. */
+  bigquery: BigQuerySettings;
 }
 
 export const DEFAULTS = {
@@ -23,6 +29,9 @@ export const DEFAULTS = {
   port: 4000,
   host: '127.0.0.1',
   queryTimeoutMs: 25_000,
+  // A bound, so one heavy sandbox query cannot take the machine's memory (DuckDB's own default is 80%).
+  duckdbMemoryLimit: '2GB',
+  cacheMaxBytes: 256 * 1024 * 1024,
 } as const;
 
 type Env = Record<string, string | undefined>;
@@ -36,8 +45,10 @@ export function readSettings(env: Env = process.env): Settings {
     apiKeys: (env.CANNERY_API_KEYS ?? '').split(',').map((key) => key.trim()).filter(Boolean),
     backend: backendName(env.CANNERY_BACKEND),
     queryTimeoutMs: integer(env, 'CANNERY_QUERY_TIMEOUT_MS', DEFAULTS.queryTimeoutMs, 1, 3_600_000),
-    duckdbMemoryLimit: env.CANNERY_DUCKDB_MEMORY_LIMIT || undefined,
+    cacheMaxBytes: integer(env, 'CANNERY_CACHE_MAX_BYTES', DEFAULTS.cacheMaxBytes, 0, Number.MAX_SAFE_INTEGER),
+    duckdbMemoryLimit: env.CANNERY_DUCKDB_MEMORY_LIMIT || DEFAULTS.duckdbMemoryLimit,
     duckdbThreads: env.CANNERY_DUCKDB_THREADS ? integer(env, 'CANNERY_DUCKDB_THREADS', 1, 1, 1024) : undefined,
+    bigquery: readBigQuerySettings(env, env.CANNERY_BACKEND === 'bigquery'),
   };
 }
 
