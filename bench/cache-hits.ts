@@ -1,0 +1,233 @@
+/**
+ * Cache-hit throughput and p99 latency of cannery against a plain node:http server that returns
+ * the same response bytes (body and headers), measured in the same run, on loopback.
+ *
+ * cannery is the real thing: the built CLI's `serve` on a database written by its `seed`. Each
+ * server runs in its own process and autocannon in this one, so with two cores the load generator
+ * and the server under test do not share one. Rounds alternate between the two servers so that
+ * drift in the machine's speed falls on both. The server's CPU use is printed too: a server below
+ * ~95% was not the bottleneck (on a busy machine, the load generator or other processes were),
+ * and its throughput ratio says little. The server's CPU time per request does not depend on who
+ * else was running, so its ratio (plain / cannery) is printed as well: for a server on one event
+ * loop, saturated throughput is the inverse of it.
+ *
+ *   npm run bench:cache [-- --seconds 10 --rounds 3 --connections 32]
+ */
+import autocannon from 'autocannon';
+import { execFileSync, fork, spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { fileURLToPath } from 'node:url';
+
+const CLI = fileURLToPath(new URL('../cli.js', import.meta.url));
+const API_KEY = 'bench-key';
+const DEMO_PROJECT = 'qzvmkdwtrjxhbnpalcoe';
+const TARGET_RATIO = 0.8;
+
+/** Headers node sets itself, left out of the plain server's copy. */
+const HOP_HEADERS = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding', 'content-length']);
+
+interface Case {
+  label: string;
+  path: string;
+}
+
+const CASES: Case[] = [
+  { label: 'usage.api-counts hourly', path: `/api/endpoints/query/usage.api-counts?interval=hourly&project=${DEMO_PROJECT}` },
+  { label: 'usage.api-counts minutely', path: `/api/endpoints/query/usage.api-counts?interval=minutely&project=${DEMO_PROJECT}` },
+];
+
+interface Route {
+  path: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+interface Measurement {
+  requestsPerSecond: number;
+  p99Ms: number;
+  /** Share of one core the server used. */
+  cpu: number;
+  /** The server's CPU time per request, in microseconds. */
+  cpuMicrosPerRequest: number;
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      seconds: { type: 'string', default: '10' },
+      rounds: { type: 'string', default: '3' },
+      connections: { type: 'string', default: '32' },
+      events: { type: 'string', default: '50000' },
+    },
+  });
+  const seconds = Number(values.seconds);
+  const rounds = Number(values.rounds);
+  const connections = Number(values.connections);
+
+  const dir = await mkdtemp(join(tmpdir(), 'cannery-bench-'));
+  const children: ChildProcess[] = [];
+  try {
+    const db = join(dir, 'bench.duckdb');
+    execFileSync(process.execPath, [CLI, 'seed', '--db', db, '--events', values.events!], { stdio: ['ignore', 'ignore', 'inherit'] });
+
+    const service = spawn(process.execPath, [CLI, 'serve', '--db', db, '--port', '0', '--host', '127.0.0.1'], {
+      env: { ...process.env, CANNERY_API_KEYS: API_KEY },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    children.push(service);
+    const serviceUrl = await listeningUrl(service);
+
+    const routes: Route[] = [];
+    for (const { path } of CASES) routes.push(await captureHit(serviceUrl, path));
+
+    const plain = fork(fileURLToPath(import.meta.url), ['--plain'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    children.push(plain);
+    plain.send(routes);
+    const plainUrl = await new Promise<string>((resolve) => plain.once('message', (port) => resolve(`http://127.0.0.1:${port as number}`)));
+
+    console.log(`cache hits: cannery (built \`serve\`) vs plain node:http with the same bytes; loopback, ${connections} connections, ${rounds} x ${seconds} s per server, alternating`);
+    let worst = Infinity;
+    let saturated = Infinity;
+    for (const [index, { label, path }] of CASES.entries()) {
+      const bytes = Buffer.byteLength(routes[index]!.body);
+      await load(serviceUrl + path, connections, 2);
+      await load(plainUrl + path, connections, 2);
+      const cannery: Measurement[] = [];
+      const baseline: Measurement[] = [];
+      for (let round = 0; round < rounds; round++) {
+        cannery.push(await measure(service, serviceUrl + path, connections, seconds));
+        baseline.push(await measure(plain, plainUrl + path, connections, seconds));
+      }
+      const ratio = mean(cannery, 'requestsPerSecond') / mean(baseline, 'requestsPerSecond');
+      const cpuRatio = mean(baseline, 'cpuMicrosPerRequest') / mean(cannery, 'cpuMicrosPerRequest');
+      worst = Math.min(worst, ratio);
+      saturated = Math.min(saturated, mean(cannery, 'cpu'), mean(baseline, 'cpu'));
+      console.log(`\n${label} (${bytes} byte body)`);
+      console.log(row('server', 'req/s', 'p99 ms', 'server CPU', 'CPU us/req'));
+      console.log(row('cannery', ...summary(cannery)));
+      console.log(row('plain', ...summary(baseline)));
+      console.log(`throughput ratio cannery/plain: ${ratio.toFixed(3)}; CPU-per-request ratio plain/cannery: ${cpuRatio.toFixed(3)}`);
+    }
+    console.log(`\nlowest throughput ratio ${worst.toFixed(3)}: ${worst >= TARGET_RATIO ? 'meets' : 'MISSES'} the target of ${TARGET_RATIO}`);
+    if (saturated < 0.9) console.log(`note: a server used only ${(saturated * 100).toFixed(0)}% of a core; other load limited the run, so read the CPU-per-request ratio`);
+  } finally {
+    for (const child of children) child.kill();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** The service's URL, from the line `serve` prints once it listens. */
+function listeningUrl(child: ChildProcess): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let seen = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      seen += chunk.toString();
+      const match = / on (http:\/\/\S+) /.exec(seen);
+      if (match) resolve(match[1]!);
+    });
+    child.once('exit', (code) => reject(new Error(`cannery serve exited (${code}) before listening:\n${seen}`)));
+  });
+}
+
+/** One miss to fill the cache, then a hit whose bytes the plain server will send. */
+async function captureHit(baseUrl: string, path: string): Promise<Route> {
+  const headers = { 'x-api-key': API_KEY };
+  const miss = await fetch(baseUrl + path, { headers });
+  if (miss.status !== 200) throw new Error(`${path}: ${miss.status} ${await miss.text()}`);
+  await miss.arrayBuffer();
+  const hit = await fetch(baseUrl + path, { headers });
+  if (hit.headers.get('x-cache') !== 'HIT') throw new Error(`${path}: the second request was not a cache hit`);
+  const copied: Record<string, string> = {};
+  for (const [name, value] of hit.headers) if (!HOP_HEADERS.has(name)) copied[name] = value;
+  return { path, headers: copied, body: await hit.text() };
+}
+
+function load(url: string, connections: number, seconds: number): Promise<autocannon.Result> {
+  return autocannon({ url, connections, duration: seconds, headers: { 'x-api-key': API_KEY } });
+}
+
+async function measure(server: ChildProcess, url: string, connections: number, seconds: number): Promise<Measurement> {
+  const before = cpuSeconds(server.pid!);
+  const started = performance.now();
+  const result = await load(url, connections, seconds);
+  const elapsed = (performance.now() - started) / 1000;
+  if (result.errors || result.non2xx || result.timeouts) {
+    throw new Error(`${url}: ${result.errors} errors, ${result.non2xx} non-2xx, ${result.timeouts} timeouts`);
+  }
+  const used = cpuSeconds(server.pid!) - before;
+  return {
+    requestsPerSecond: result.requests.average,
+    p99Ms: result.latency.p99,
+    cpu: used / elapsed,
+    cpuMicrosPerRequest: (used * 1e6) / result.requests.total,
+  };
+}
+
+/** CPU seconds a process has used (Linux /proc; NaN elsewhere). */
+function cpuSeconds(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+  } catch {
+    return NaN;
+  }
+}
+
+const CLOCK_TICKS = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+function mean(measurements: Measurement[], field: keyof Measurement): number {
+  return measurements.reduce((sum, measurement) => sum + measurement[field], 0) / measurements.length;
+}
+
+function summary(measurements: Measurement[]): [string, string, string, string] {
+  const cpu = mean(measurements, 'cpu');
+  return [
+    mean(measurements, 'requestsPerSecond').toFixed(0),
+    mean(measurements, 'p99Ms').toFixed(2),
+    Number.isNaN(cpu) ? 'n/a' : `${(cpu * 100).toFixed(0)}%`,
+    mean(measurements, 'cpuMicrosPerRequest').toFixed(1),
+  ];
+}
+
+function row(...cells: string[]): string {
+  return cells.map((cell, index) => (index === 0 ? cell.padEnd(10) : cell.padStart(12))).join('');
+}
+
+/** The baseline: node:http writing stored bytes for a known path, and nothing else. */
+function runPlainServer(): void {
+  process.once('message', (routes) => {
+    const byPath = new Map((routes as Route[]).map((route) => [route.path, { headers: route.headers, body: Buffer.from(route.body) }]));
+    const server = createServer((request, response) => {
+      const route = byPath.get(request.url ?? '');
+      if (!route) {
+        response.writeHead(404).end();
+        return;
+      }
+      response.writeHead(200, route.headers).end(route.body);
+    });
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      process.send!(typeof address === 'object' && address ? address.port : 0);
+    });
+    process.once('disconnect', () => server.close());
+  });
+}
+
+// Last, so every constant above is initialised before main runs.
+if (process.argv[2] === '--plain') runPlainServer();
+else
+  await main().catch((error: unknown) => {
+    console.error(error);
+    process.exitCode = 1;
+  });

@@ -1,0 +1,194 @@
+/**
+ * The read-through result cache between the service and the backend: freshness, single flight,
+ * stale results when a refresh fails, invalidation on a new endpoint version, and warming.
+ *
+ * An entry is fresh for ttl after its query's execution time. A request for a key that is not
+ * fresh runs the query once however many requests wait for it; if that fails and the previous
+ * entry is less than ttl past its freshness, the previous entry is served as STALE (and the
+ * failure logged) instead of the error. Errors are never stored.
+ */
+import { cacheEntry, createCacheStore, type CacheEntry } from './cache.js';
+import { cacheKey, type CacheKeyParts } from './cache-key.js';
+import type { CompiledEndpoint } from './types.js';
+import { createWarmer, type Timers } from './warming.js';
+
+export type CacheStatus = 'HIT' | 'MISS' | 'STALE';
+
+/** What HTTP needs to describe a cached answer. */
+export interface CacheOutcome {
+  status: CacheStatus;
+  etag: string;
+  /** Whole seconds since the result was computed. */
+  ageSeconds: number;
+  /** Whole seconds it stays fresh; 0 for a stale answer. */
+  maxAgeSeconds: number;
+}
+
+export interface LayerResult {
+  /** The encoded response body. */
+  body: Uint8Array;
+  /** Absent for an endpoint with `cache: false`. */
+  cache?: CacheOutcome;
+}
+
+/** Runs the query at execution time `now` and encodes the response body. */
+export type Compute = (now: Date) => Promise<Uint8Array>;
+
+export interface CacheLayerOptions {
+  maxBytes: number;
+  clock: () => Date;
+  timers: Timers;
+  warmConcurrency: number;
+  log: (message: string, error: unknown) => void;
+}
+
+export interface CacheLayer {
+  /** The answer to a request: from the cache when the endpoint has one, else computed now. */
+  fetch(endpoint: CompiledEndpoint, parts: CacheKeyParts, compute: Compute): Promise<LayerResult>;
+  /**
+   * The answer when it is a fresh hit that needs nothing else (its key is warmed already, if the
+   * endpoint warms), without waiting; otherwise undefined, and fetch gives the answer.
+   */
+  peek(endpoint: CompiledEndpoint, parts: CacheKeyParts): LayerResult | undefined;
+  /** Stops warming; waits for refreshes in flight. */
+  close(): Promise<void>;
+}
+
+interface Settled {
+  entry: CacheEntry;
+  status: 'MISS' | 'STALE';
+}
+
+interface Cached {
+  endpoint: CompiledEndpoint;
+  key: string;
+  ttlMs: number;
+  warmEveryMs: number | undefined;
+  compute: Compute;
+}
+
+export function createCacheLayer(options: CacheLayerOptions): CacheLayer {
+  const now = () => options.clock().getTime();
+  const warmer = createWarmer({
+    now,
+    timers: options.timers,
+    concurrency: options.warmConcurrency,
+    // Jobs report their own failures (keepWarm); this is for one that throws anyway.
+    onError: (_key, error) => options.log('cache: a warming job failed', error),
+  });
+  // An entry that leaves the store is no longer warmed: warming keeps entries fresh, it does not
+  // bring back what the memory cap pushed out (a request will).
+  const store = createCacheStore({ maxBytes: options.maxBytes, onRemove: (key) => warmer.forget(key) });
+  const flights = new Map<string, Promise<Settled>>();
+  // The version of each endpoint the cache holds results for.
+  const versions = new Map<string, string>();
+
+  const isCurrent = (endpoint: CompiledEndpoint) => versions.get(endpoint.definition.id) === endpoint.version;
+
+  const useVersion = (endpoint: CompiledEndpoint) => {
+    if (isCurrent(endpoint)) return;
+    const { id } = endpoint.definition;
+    if (versions.has(id)) store.deleteEndpoint(id);
+    versions.set(id, endpoint.version);
+  };
+
+  const runQuery = async (request: Cached): Promise<Settled> => {
+    const { endpoint, key } = request;
+    const executedAt = options.clock();
+    try {
+      const entry = cacheEntry(key, endpoint.definition.id, await request.compute(executedAt), executedAt.getTime());
+      // A query of a superseded version answers its own callers but is not kept.
+      if (isCurrent(endpoint)) store.set(entry);
+      return { entry, status: 'MISS' };
+    } catch (error) {
+      const previous = store.get(key);
+      const at = now();
+      if (!previous || at >= previous.computedAt + 2 * request.ttlMs) throw error;
+      const age = Math.floor((at - previous.computedAt) / 1000);
+      options.log(`cache: refreshing ${endpoint.definition.name} failed; serving its previous result (${age} s old) as stale`, error);
+      return { entry: previous, status: 'STALE' };
+    }
+  };
+
+  /** One query per key at a time: later callers (requests or warming) join the one running. */
+  const flight = (request: Cached): Promise<Settled> => {
+    const running = flights.get(request.key);
+    if (running) return running;
+    const started = runQuery(request);
+    flights.set(request.key, started);
+    const release = () => {
+      if (flights.get(request.key) === started) flights.delete(request.key);
+    };
+    started.then(release, release);
+    return started;
+  };
+
+  /** Only a key with an entry is warmed: a query that fails on a cold key is not retried in the background. */
+  const keepWarm = (request: Cached) => {
+    if (request.warmEveryMs === undefined || !store.has(request.key)) return;
+    warmer.requested(request.key, {
+      everyMs: request.warmEveryMs,
+      activeForMs: request.ttlMs,
+      run: async () => {
+        try {
+          await flight(request);
+        } catch (error) {
+          // A failure that keeps a previous result is logged by runQuery; this one has none left.
+          options.log(`cache: warming ${request.endpoint.definition.name} failed, with no previous result to keep`, error);
+        }
+      },
+    });
+  };
+
+  const describe = (entry: CacheEntry, status: CacheStatus, ttlMs: number, at: number): LayerResult => ({
+    body: entry.body,
+    cache: {
+      status,
+      etag: entry.etag,
+      ageSeconds: Math.max(0, Math.floor((at - entry.computedAt) / 1000)),
+      maxAgeSeconds: status === 'STALE' ? 0 : Math.max(0, Math.floor((entry.computedAt + ttlMs - at) / 1000)),
+    },
+  });
+
+  /** The entry for `key` if it is fresh at `at`. */
+  const freshEntry = (endpoint: CompiledEndpoint, key: string, ttlMs: number, at: number): CacheEntry | undefined => {
+    useVersion(endpoint);
+    const entry = store.get(key);
+    return entry && at < entry.computedAt + ttlMs ? entry : undefined;
+  };
+
+  return {
+    async fetch(endpoint, parts, compute) {
+      const { cache } = endpoint.definition;
+      if (cache === false) return { body: await compute(options.clock()) };
+      const request: Cached = {
+        endpoint,
+        key: cacheKey(endpoint, parts),
+        ttlMs: cache.ttl_seconds * 1000,
+        warmEveryMs: cache.warm_every_seconds === undefined ? undefined : cache.warm_every_seconds * 1000,
+        compute,
+      };
+      const at = now();
+      const entry = freshEntry(endpoint, request.key, request.ttlMs, at);
+      if (entry) {
+        keepWarm(request);
+        return describe(entry, 'HIT', request.ttlMs, at);
+      }
+      const settled = await flight(request);
+      keepWarm(request);
+      return describe(settled.entry, settled.status, request.ttlMs, now());
+    },
+    peek(endpoint, parts) {
+      const { cache } = endpoint.definition;
+      if (cache === false) return undefined;
+      const key = cacheKey(endpoint, parts);
+      const ttlMs = cache.ttl_seconds * 1000;
+      const at = now();
+      const entry = freshEntry(endpoint, key, ttlMs, at);
+      // Starting to warm a key needs the query, which only fetch has.
+      if (!entry || (cache.warm_every_seconds !== undefined && !warmer.touch(key))) return undefined;
+      return describe(entry, 'HIT', ttlMs, at);
+    },
+    close: () => warmer.close(),
+  };
+}

@@ -1,0 +1,70 @@
+/** The store: bounded by bytes, least recently used out first, ETags from the bytes. */
+import { describe, expect, it } from 'vitest';
+import { cacheEntry, createCacheStore } from '../../src/engine/cache.js';
+
+/** An entry of exactly `size` bytes (a one-character key and size - 1 body bytes). */
+const entry = (key: string, size: number, endpointId = 'e1', fill = 0) => cacheEntry(key, endpointId, Buffer.alloc(size - 1, fill), 0);
+
+describe('cache store', () => {
+  it('charges the body and the key against the cap', () => {
+    const store = createCacheStore({ maxBytes: 1000 });
+    store.set(entry('a', 100));
+    store.set(entry('b', 250));
+    expect(store.bytes).toBe(350);
+    expect(store.size).toBe(2);
+  });
+
+  it('evicts least recently used first: a read is a use', () => {
+    const removed: string[] = [];
+    const store = createCacheStore({ maxBytes: 300, onRemove: (key) => removed.push(key) });
+    store.set(entry('a', 100));
+    store.set(entry('b', 100));
+    store.set(entry('c', 100));
+    store.get('a');
+    store.set(entry('d', 100));
+    expect(removed).toEqual(['b']);
+    store.set(entry('e', 150));
+    expect(removed).toEqual(['b', 'c', 'a']);
+    expect([...['a', 'b', 'c', 'd', 'e']].filter((key) => store.has(key))).toEqual(['d', 'e']);
+    expect(store.bytes).toBe(250);
+  });
+
+  it('a replacement keeps its place in the order (a refresh is not a use) and is recharged', () => {
+    const removed: string[] = [];
+    const store = createCacheStore({ maxBytes: 300, onRemove: (key) => removed.push(key) });
+    store.set(entry('a', 100));
+    store.set(entry('b', 100));
+    store.set(entry('a', 150));
+    expect(store.bytes).toBe(250);
+    expect(removed).toEqual([]);
+    store.set(entry('c', 100));
+    expect(removed).toEqual(['a']);
+  });
+
+  it('does not store an entry larger than the cap, and drops the older entry of its key', () => {
+    const removed: string[] = [];
+    const store = createCacheStore({ maxBytes: 100, onRemove: (key) => removed.push(key) });
+    store.set(entry('a', 50));
+    store.set(entry('a', 101));
+    expect(store.has('a')).toBe(false);
+    expect(store.bytes).toBe(0);
+    expect(removed).toEqual(['a']);
+  });
+
+  it('drops every entry of one endpoint', () => {
+    const store = createCacheStore({ maxBytes: 1000 });
+    store.set(entry('a', 10, 'e1'));
+    store.set(entry('b', 10, 'e2'));
+    store.set(entry('c', 10, 'e1'));
+    store.deleteEndpoint('e1');
+    expect(['a', 'b', 'c'].filter((key) => store.has(key))).toEqual(['b']);
+    expect(store.bytes).toBe(10);
+  });
+
+  it('gives equal bytes equal quoted ETags and different bytes different ones', () => {
+    const first = entry('a', 10, 'e1', 1);
+    expect(first.etag).toMatch(/^"[A-Za-z0-9_-]+"$/);
+    expect(entry('b', 10, 'e2', 1).etag).toBe(first.etag);
+    expect(entry('a', 10, 'e1', 2).etag).not.toBe(first.etag);
+  });
+});
