@@ -1,0 +1,62 @@
+/** The OpenAPI document: valid OpenAPI 3.1 (by a validator library), true to the YAML, served with a key. */
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestService, TEST_KEY, type TestService } from '../support/service.js';
+
+let svc: TestService;
+let document: any;
+
+beforeAll(async () => {
+  svc = await startTestService();
+  const response = await svc.get('/openapi.json', { 'x-api-key': TEST_KEY });
+  expect(response.status).toBe(200);
+  document = await response.json();
+});
+afterAll(() => svc.close());
+
+describe('GET /openapi.json', () => {
+  it('validates as OpenAPI 3.1', async () => {
+    const validator = new Validator();
+    const result = await validator.validate(document);
+    expect(result.errors).toBeUndefined();
+    expect(result.valid).toBe(true);
+    expect(validator.version).toBe('3.1');
+  });
+
+  it('has one path per endpoint, by name', () => {
+    expect(Object.keys(document.paths).sort()).toEqual(['/api/endpoints/query/logs.all', '/api/endpoints/query/usage.api-counts', '/health']);
+  });
+
+  it('describes each parameter with its type, required, enum, format and description from the YAML', () => {
+    const get = document.paths['/api/endpoints/query/usage.api-counts'].get;
+    const interval = get.parameters.find((parameter: any) => parameter.name === 'interval');
+    expect(interval).toEqual({
+      name: 'interval',
+      in: 'query',
+      required: true,
+      description: 'Bucket size and window.',
+      schema: { type: 'string', enum: ['minutely', 'hourly', 'daily'] },
+    });
+    const project = get.parameters.find((parameter: any) => parameter.name === 'project');
+    expect(project.schema).toEqual({ type: 'string', format: 'regex' });
+    const logs = document.paths['/api/endpoints/query/logs.all'].get.parameters;
+    const start = logs.find((parameter: any) => parameter.name === 'iso_timestamp_start');
+    expect(start).toMatchObject({ required: false, schema: { type: 'string', format: 'date-time' } });
+    expect(logs.map((parameter: any) => parameter.name ?? parameter.$ref)).toContain('sql');
+  });
+
+  it('declares the API-key security schemes, the result envelope and the error body', () => {
+    expect(document.components.securitySchemes).toEqual({
+      ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-KEY' },
+      Bearer: { type: 'http', scheme: 'bearer' },
+    });
+    expect(document.security).toEqual([{ ApiKey: [] }, { Bearer: [] }]);
+    expect(document.components.schemas.Result.required).toEqual(['result']);
+    expect(document.components.schemas.Error.properties.error.properties.code.enum).toContain('sandbox_violation');
+  });
+
+  it('needs a key, like the endpoints it lists', async () => {
+    const response = await svc.get('/openapi.json');
+    expect(response.status).toBe(401);
+  });
+});
