@@ -8,12 +8,15 @@ const USAGE = `usage: cannery <command> [options]
 commands:
   serve    [--endpoints DIR] [--db FILE] [--port N] [--host H] [--demo]
            serve every endpoint over HTTP (--demo: seed the database first if it does not exist)
-  check    [--endpoints DIR]
+  check    [--endpoints DIR] [--dry-run]
            validate every endpoint file and its SQL; exit 1 on any problem
-  run      NAME [key=value ...] [--endpoints DIR] [--db FILE]
-           run one endpoint and print its result as JSON
+           (--dry-run: also dry-run each endpoint on BigQuery and print the bytes it would scan)
+  run      NAME [key=value ...] [--endpoints DIR] [--db FILE] [--redact-pii]
+           run one endpoint and print its result as JSON (--redact-pii: as with SVC-ENDPOINT-REDACT-PII: true)
   import   --db FILE --source NAME [FILE.ndjson | -]
            load NDJSON log events into a source's table, creating or widening it
+  openapi  [--endpoints DIR]
+           print the OpenAPI 3.1 description of the endpoints
   seed     --db FILE [--events N]
            write realistic demo data for all nine sources (N edge events, default 50000)
 

@@ -1,4 +1,5 @@
 /** Assembles a running service from settings: backend, registry, service. Used by `serve` and `run`. */
+import { bigQueryBackendOptions, createBigQueryBackend } from './backends/bigquery.js';
 import { createDuckDbBackend } from './backends/duckdb.js';
 import type { Backend } from './backends/types.js';
 import type { Settings } from './config/settings.js';
@@ -8,7 +9,7 @@ import { createService, type Service } from './engine/service.js';
 
 export async function openBackend(settings: Settings): Promise<Backend> {
   if (settings.backend === 'bigquery') {
-    throw new Error('CANNERY_BACKEND=bigquery is not available in this build yet; use duckdb');
+    return createBigQueryBackend(bigQueryBackendOptions(settings.bigquery, sourceNames(BUILT_IN_SOURCES)));
   }
   return createDuckDbBackend({
     path: settings.dbPath,
@@ -22,7 +23,7 @@ export async function openService(settings: Settings, clock?: () => Date): Promi
   const backend = await openBackend(settings);
   try {
     const registry = await loadRegistry(settings.endpointsDir, { dialect: backend.dialect, sources: sourceNames(BUILT_IN_SOURCES) });
-    return createService({ registry, backend, timeoutMs: settings.queryTimeoutMs, clock });
+    return createService({ registry, backend, timeoutMs: settings.queryTimeoutMs, clock, cacheMaxBytes: settings.cacheMaxBytes });
   } catch (error) {
     await backend.close();
     throw error;

@@ -2,6 +2,7 @@
 import type { ParseArgsConfig } from 'node:util';
 import { checkCommand } from './check.js';
 import { importCommand } from './import.js';
+import { openapiCommand } from './openapi.js';
 import { runCommand } from './run.js';
 import { seedCommand } from './seed.js';
 import { serveCommand } from './serve.js';
@@ -19,4 +20,5 @@ export const commands: Record<string, Command> = {
   run: runCommand,
   import: importCommand,
   seed: seedCommand,
+  openapi: openapiCommand,
 };

@@ -5,10 +5,10 @@ import type { Command } from './commands.js';
 import { settingsWithFlags } from './flags.js';
 
 export const runCommand: Command = {
-  options: { endpoints: { type: 'string' }, db: { type: 'string' } },
+  options: { endpoints: { type: 'string' }, db: { type: 'string' }, 'redact-pii': { type: 'boolean' } },
   async run(flags, positionals) {
     const [name, ...assignments] = positionals;
-    if (!name) throw new Error('usage: cannery run NAME [key=value ...]');
+    if (!name) throw new Error('usage: cannery run NAME [key=value ...] [--redact-pii]');
     const params = assignments.map((assignment): [string, string] => {
       const equals = assignment.indexOf('=');
       if (equals < 1) throw new Error(`expected key=value, got "${assignment}"`);
@@ -16,14 +16,17 @@ export const runCommand: Command = {
     });
     const service = await openService(settingsWithFlags(flags));
     try {
-      const outcome = await service.query(service.resolve(name), params);
-      console.log(JSON.stringify({ result: outcome.rows }, null, 2));
+      const outcome = await service.query(service.resolve(name), params, { redactPii: flags['redact-pii'] === true });
+      // The service's encoded body as is: exactly what the HTTP API sends.
+      process.stdout.write(outcome.body);
+      process.stdout.write('\n');
       return 0;
     } catch (error) {
       if (!isCanneryError(error)) throw error;
       console.error(JSON.stringify({ error: { code: error.code, message: error.message, param: error.param } }));
       return 1;
     } finally {
+      await service.close();
       await service.backend.close();
     }
   },

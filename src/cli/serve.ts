@@ -2,7 +2,8 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import type { CompiledEndpoint } from '../engine/types.js';
-import { createApp, QUERY_PATH } from '../http/app.js';
+import { createApp } from '../http/app.js';
+import { QUERY_PATH } from '../http/paths.js';
 import { listen } from '../http/server.js';
 import { openService } from '../runtime.js';
 import type { Command } from './commands.js';
@@ -37,6 +38,7 @@ export const serveCommand: Command = {
 
     const stop = async () => {
       await server.close();
+      await service.close();
       await service.backend.close();
       process.exit(0);
     };

@@ -84,7 +84,7 @@ function readString(raw: string, spec: ParamSpec, invalid: (why: string) => Cann
     }
     return normalised;
   }
-  if (spec.format === 'regex') {
+  if (spec.format === 'regex' && !acceptedPatterns.has(raw)) {
     try {
       RE2JS.compile(raw);
     } catch (error) {
@@ -92,9 +92,18 @@ function readString(raw: string, spec: ParamSpec, invalid: (why: string) => Cann
     }
     // Newer RE2 (and re2js) accept (?<name>...); the RE2 inside DuckDB does not, so the query would fail later.
     if (hasAngleNamedGroup(raw)) throw invalid('must write named groups as (?P<name>...), which every RE2 accepts');
+    if (acceptedPatterns.size >= ACCEPTED_PATTERNS_MAX) acceptedPatterns.clear();
+    acceptedPatterns.add(raw);
   }
   return raw;
 }
+
+/**
+ * Patterns already checked. Compiling one costs more than answering a cached request, and
+ * callers repeat their patterns; bounded because callers choose them.
+ */
+const acceptedPatterns = new Set<string>();
+const ACCEPTED_PATTERNS_MAX = 1000;
 
 /** Whether the pattern opens a group with `(?<`, outside escapes and character classes. */
 function hasAngleNamedGroup(pattern: string): boolean {

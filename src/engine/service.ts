@@ -1,33 +1,70 @@
 /**
- * The serve pipeline below HTTP: resolve endpoint -> validate params -> backend -> rows.
- * HTTP and the CLI's `run` are thin shells over this.
+ * The serve pipeline below HTTP: resolve endpoint -> validate params -> cache (single flight)
+ * -> backend -> redact -> encode. HTTP and the CLI's `run` are thin shells over this.
  */
 import type { Backend, QueryRequest, QueryResult } from '../backends/types.js';
+import { DEFAULTS } from '../config/settings.js';
+import { createCacheLayer, type CacheOutcome } from './cache-layer.js';
+import { encodeResult } from './encode.js';
 import { CanneryError } from './errors.js';
 import { readRequestParams } from './params.js';
 import { compileSandboxQuery } from './sandbox.js';
 import type { Registry } from './registry.js';
-import type { CompiledEndpoint, WireRow } from './types.js';
+import { redactRows } from './redact.js';
+import type { CompiledEndpoint, EndpointDefinition } from './types.js';
+import { realTimers, type Timers } from './warming.js';
 
 export interface ServiceOptions {
   registry: Registry;
   backend: Backend;
   timeoutMs: number;
-  /** Injectable for tests; the execution time of each query. */
+  /** Injectable for tests; the execution time of each query, and the cache's clock. */
   clock?: () => Date;
+  /** Injectable for tests: the timers that schedule cache warming. */
+  timers?: Timers;
+  /** Cap on the result cache's bytes (CANNERY_CACHE_MAX_BYTES). */
+  cacheMaxBytes?: number;
+  /** Cache refreshes that may run at once when warming. */
+  warmConcurrency?: number;
+  /** Where failures that are not any request's answer go (a failed refresh). */
+  log?: (message: string, error: unknown) => void;
 }
 
 export interface QueryOutcome {
   endpoint: CompiledEndpoint;
-  rows: WireRow[];
-  backendMs: number;
+  /** The response body, `{"result": [...]}`, encoded once: a cache hit is the stored bytes. */
+  body: Uint8Array;
+  /** How the cache answered; absent for an endpoint with `cache: false`. */
+  cache?: CacheOutcome;
+}
+
+export interface QueryOptions {
+  /**
+   * The caller asks for PII redaction. It can only add to the endpoint's `redact_pii`, never
+   * turn it off; a cache keys on the result, `redact_pii || redactPii`.
+   */
+  redactPii?: boolean;
 }
 
 export interface Service {
   readonly registry: Registry;
   readonly backend: Backend;
   resolve(idOrName: string): CompiledEndpoint;
-  query(endpoint: CompiledEndpoint, params: Iterable<[string, string]>): Promise<QueryOutcome>;
+  query(endpoint: CompiledEndpoint, params: Iterable<[string, string]>, options?: QueryOptions): Promise<QueryOutcome>;
+  /**
+   * What query would answer, when that is a fresh cache hit, without waiting (so HTTP can answer
+   * on the request's own tick); otherwise undefined. Throws what query would throw, or nothing.
+   */
+  cached(endpoint: CompiledEndpoint, params: Iterable<[string, string]>, options?: QueryOptions): QueryOutcome | undefined;
+  /** Stops cache warming and waits for refreshes in flight; the backend stays open. */
+  close(): Promise<void>;
+}
+
+/** Enough to keep a few endpoints' keys fresh without taking every backend slot from requests. */
+const WARM_CONCURRENCY = 4;
+
+function redactionOn(definition: EndpointDefinition, options: QueryOptions): boolean {
+  return definition.redact_pii || options.redactPii === true;
 }
 
 /** Runs a query; a sandbox query the backend refuses is the caller's mistake, reported as such. */
@@ -44,6 +81,13 @@ async function runOnBackend(backend: Backend, sandboxed: boolean, request: Query
 
 export function createService(options: ServiceOptions): Service {
   const clock = options.clock ?? (() => new Date());
+  const cache = createCacheLayer({
+    maxBytes: options.cacheMaxBytes ?? DEFAULTS.cacheMaxBytes,
+    clock,
+    timers: options.timers ?? realTimers,
+    warmConcurrency: options.warmConcurrency ?? WARM_CONCURRENCY,
+    log: options.log ?? ((message, error) => console.error(message, error)),
+  });
   return {
     registry: options.registry,
     backend: options.backend,
@@ -54,24 +98,39 @@ export function createService(options: ServiceOptions): Service {
       }
       return endpoint;
     },
-    async query(endpoint, params) {
+    async query(endpoint, params, queryOptions = {}) {
       const { definition } = endpoint;
       const request = readRequestParams(definition, params);
       const compiled =
         request.sql === undefined
           ? { sql: endpoint.sql, parameters: endpoint.sqlParameters }
           : compileSandboxQuery(endpoint, request.sql, options.backend.dialect);
-      const result = await runOnBackend(options.backend, request.sql !== undefined, {
-        sql: compiled.sql,
-        parameters: compiled.parameters,
-        values: request.values,
-        specs: definition.params,
-        now: clock(),
-        maxRows: definition.max_rows,
-        timeoutMs: options.timeoutMs,
-        endpointName: definition.name,
-      });
-      return { endpoint, rows: result.rows, backendMs: result.backendMs };
+      const redact = redactionOn(definition, queryOptions);
+      const compute = async (now: Date) => {
+        const result = await runOnBackend(options.backend, request.sql !== undefined, {
+          sql: compiled.sql,
+          parameters: compiled.parameters,
+          values: request.values,
+          specs: definition.params,
+          now,
+          maxRows: definition.max_rows,
+          timeoutMs: options.timeoutMs,
+          endpointName: definition.name,
+        });
+        // After the backend, inside the service: whatever caches around this sees redacted rows
+        // exactly when its key says so, and the backend's own rows are never rewritten.
+        return encodeResult(redact ? redactRows(result.rows) : result.rows);
+      };
+      const answer = await cache.fetch(endpoint, { values: request.values, sql: request.sql, redactPii: redact }, compute);
+      return { endpoint, ...answer };
     },
+    cached(endpoint, params, queryOptions = {}) {
+      const { definition } = endpoint;
+      const request = readRequestParams(definition, params);
+      // Invalid sandbox SQL needs no check here: its key never has an entry, since errors are not stored.
+      const answer = cache.peek(endpoint, { values: request.values, sql: request.sql, redactPii: redactionOn(definition, queryOptions) });
+      return answer && { endpoint, ...answer };
+    },
+    close: () => cache.close(),
   };
 }

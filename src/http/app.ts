@@ -7,7 +7,13 @@ import { CanneryError } from '../engine/errors.js';
 import type { Service } from '../engine/service.js';
 import { apiKeyCheck } from './auth.js';
 import { errorResponse, JSON_CONTENT_TYPE, toCanneryError } from './errors.js';
+import { requestsRedaction } from './redaction-header.js';
 import { readParams } from './request-params.js';
+import { resultResponse } from './result-response.js';
+import { cacheHitAnswerer } from './cache-hits.js';
+import { QUERY_PATH } from './paths.js';
+import { openApiDocument } from './openapi.js';
+import { VERSION } from '../version.js';
 
 export interface AppOptions {
   service: Service;
@@ -16,7 +22,7 @@ export interface AppOptions {
   logError?: (error: unknown) => void;
 }
 
-export const QUERY_PATH = '/api/endpoints/query/';
+
 
 export function createApp(options: AppOptions): H3 {
   const { service } = options;
@@ -51,12 +57,22 @@ export function createApp(options: AppOptions): H3 {
     }),
   );
 
+  // The description lists every endpoint, so it takes a key like the endpoints themselves.
+  app.get(
+    '/openapi.json',
+    guarded((event) => {
+      checkKey(event.req.headers);
+      return json(200, openApiDocument(service.registry.endpoints, VERSION));
+    }),
+  );
+
   const runQuery = guarded(async (event) => {
     checkKey(event.req.headers);
     const endpoint = service.resolve(decodeURIComponent(event.context.params?.idOrName ?? ''));
+    const redactPii = requestsRedaction(event.req.headers);
     const params = await readParams(event);
-    const outcome = await service.query(endpoint, params);
-    return json(200, { result: outcome.rows });
+    const outcome = await service.query(endpoint, params, { redactPii });
+    return resultResponse(outcome, event.req.headers.get('if-none-match'));
   });
   app.get(`${QUERY_PATH}:idOrName`, runQuery);
   app.post(`${QUERY_PATH}:idOrName`, runQuery);
@@ -72,6 +88,11 @@ export function createApp(options: AppOptions): H3 {
       throw new CanneryError('not_found', `no route ${event.req.method} ${event.url.pathname}; endpoints are run at ${QUERY_PATH}<id or name>`);
     }),
   );
+
+  // Cache hits are answered before h3 routes (see cache-hits.ts); everything else is routed.
+  const answerCacheHit = cacheHitAnswerer(service, checkKey);
+  const route = app.fetch;
+  app.fetch = (request) => answerCacheHit(request) ?? route(request);
   return app;
 }
 

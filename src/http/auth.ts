@@ -1,12 +1,13 @@
 /** API keys: `X-API-KEY: <key>` or `Authorization: Bearer <key>`, compared in constant time. */
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { hash, timingSafeEqual } from 'node:crypto';
 import { CanneryError } from '../engine/errors.js';
 
 export type KeyCheck = (headers: Headers) => void;
 
 /** Hashing first gives equal-length buffers, so the comparison's time says nothing about the key. */
 function digest(value: string): Buffer {
-  return createHash('sha256').update(value).digest();
+  // One-shot hash: it runs on every request, and a Hash object costs three times as much.
+  return hash('sha256', value, 'buffer');
 }
 
 export function apiKeyCheck(keys: readonly string[]): KeyCheck {

@@ -77,6 +77,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     },
     async close() {
       await server.close();
+      await service.close();
       await service.backend.close();
       await rm(dir, { recursive: true, force: true });
     },
