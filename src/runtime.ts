@@ -4,6 +4,7 @@ import { createDuckDbBackend } from './backends/duckdb.js';
 import type { Backend } from './backends/types.js';
 import type { Settings } from './config/settings.js';
 import { BUILT_IN_SOURCES, sourceNames } from './config/sources.js';
+import type { CompileContext } from './engine/compile.js';
 import { loadRegistry } from './engine/registry.js';
 import { createService, type Service } from './engine/service.js';
 
@@ -19,10 +20,15 @@ export async function openBackend(settings: Settings): Promise<Backend> {
   });
 }
 
+/** How endpoint files are compiled for a backend, at start-up and on every reload. */
+export function compileContextFor(backend: Backend): CompileContext {
+  return { dialect: backend.dialect, sources: sourceNames(BUILT_IN_SOURCES) };
+}
+
 export async function openService(settings: Settings, clock?: () => Date): Promise<Service> {
   const backend = await openBackend(settings);
   try {
-    const registry = await loadRegistry(settings.endpointsDir, { dialect: backend.dialect, sources: sourceNames(BUILT_IN_SOURCES) });
+    const registry = await loadRegistry(settings.endpointsDir, compileContextFor(backend));
     return createService({ registry, backend, timeoutMs: settings.queryTimeoutMs, clock, cacheMaxBytes: settings.cacheMaxBytes });
   } catch (error) {
     await backend.close();

@@ -1,21 +1,30 @@
-/** `cannery check`: the GitOps gate. Steps 1-3 of the pipeline for every file, no database needed. */
-import { formatProblem } from '../config/endpoint-file.js';
+/**
+ * `cannery check`: the GitOps gate. Steps 1-3 of the pipeline for every file, no database needed.
+ * Exit 0 or 1; `--format json` for scripts; on GitHub Actions (or `--format github`) problems
+ * are also annotations shown next to the line in the pull request.
+ */
 import { readSettings } from '../config/settings.js';
-import { BUILT_IN_SOURCES, sourceNames } from '../config/sources.js';
-import { loadRegistry } from '../engine/registry.js';
-import { duckDbDialect } from '../sql/duckdb/dialect.js';
-import { sourceColumnsLookup } from '../sql/duckdb/shapes.js';
 import type { Command } from './commands.js';
 import { dryRunEndpoints } from './dry-run.js';
+import { loadOfflineRegistry } from './offline-registry.js';
+import { formatProblem } from '../config/endpoint-file.js';
+import { checkFormat, checkReport, githubAnnotation } from './problem-output.js';
 
 export const checkCommand: Command = {
-  options: { endpoints: { type: 'string' }, 'dry-run': { type: 'boolean' } },
+  options: { endpoints: { type: 'string' }, 'dry-run': { type: 'boolean' }, format: { type: 'string' } },
   async run(flags) {
+    const format = checkFormat(flags.format);
     const dir = typeof flags.endpoints === 'string' ? flags.endpoints : readSettings().endpointsDir;
-    const sources = sourceNames(BUILT_IN_SOURCES);
-    const dialect = duckDbDialect(sources, sourceColumnsLookup(BUILT_IN_SOURCES));
-    const registry = await loadRegistry(dir, { dialect, sources });
-    for (const problem of registry.problems) console.log(formatProblem(problem));
+    const registry = await loadOfflineRegistry(dir);
+    if (format === 'json') {
+      console.log(checkReport(dir, registry));
+    } else {
+      const annotate = format === 'github' || process.env.GITHUB_ACTIONS === 'true';
+      for (const problem of registry.problems) {
+        if (format === 'text') console.log(formatProblem(problem));
+        if (annotate) console.log(githubAnnotation(problem));
+      }
+    }
     const files = new Set(registry.problems.map((problem) => problem.file)).size;
     if (registry.problems.length) {
       console.error(`${registry.problems.length} problem(s) in ${files} file(s); ${registry.endpoints.length} endpoint(s) ok`);

@@ -5,7 +5,8 @@ import type { CompiledEndpoint } from '../engine/types.js';
 import { createApp } from '../http/app.js';
 import { QUERY_PATH } from '../http/paths.js';
 import { listen } from '../http/server.js';
-import { openService } from '../runtime.js';
+import { compileContextFor, openService } from '../runtime.js';
+import { startHotReload } from '../engine/hot-reload.js';
 import type { Command } from './commands.js';
 import { settingsWithFlags } from './flags.js';
 import { DEMO_EDGE_EVENTS, seedDatabase } from './seed.js';
@@ -36,14 +37,24 @@ export const serveCommand: Command = {
     const key = generatedKey ?? '<your key>';
     for (const endpoint of service.registry.endpoints) console.log(curlExample(server.url, key, endpoint));
 
-    const stop = async () => {
-      await server.close();
+    const reload = startHotReload({
+      service,
+      dir: settings.endpointsDir,
+      context: compileContextFor(service.backend),
+      log: (line) => console.error(`cannery: ${line}`),
+    });
+
+    const stop = async (signal: string) => {
+      console.error(`cannery: ${signal}: no new connections; finishing requests in flight (at most ${settings.shutdownGraceMs} ms)`);
+      reload.close();
+      await server.close(settings.shutdownGraceMs);
       await service.close();
       await service.backend.close();
+      console.error('cannery: stopped');
       process.exit(0);
     };
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
+    process.once('SIGINT', () => void stop('SIGINT'));
+    process.once('SIGTERM', () => void stop('SIGTERM'));
     return -1;
   },
 };

@@ -15,6 +15,8 @@ export interface Settings {
   apiKeys: string[];
   backend: BackendName;
   queryTimeoutMs: number;
+  /** On SIGTERM/SIGINT, how long requests in flight may take to finish. */
+  shutdownGraceMs: number;
   /** Cap on the result cache's bytes (bodies and keys); least recently used entries go first. */
   cacheMaxBytes: number;
   duckdbMemoryLimit: string;
@@ -29,6 +31,7 @@ export const DEFAULTS = {
   port: 4000,
   host: '127.0.0.1',
   queryTimeoutMs: 25_000,
+  shutdownGraceMs: 10_000,
   // A bound, so one heavy sandbox query cannot take the machine's memory (DuckDB's own default is 80%).
   duckdbMemoryLimit: '2GB',
   cacheMaxBytes: 256 * 1024 * 1024,
@@ -45,6 +48,7 @@ export function readSettings(env: Env = process.env): Settings {
     apiKeys: (env.CANNERY_API_KEYS ?? '').split(',').map((key) => key.trim()).filter(Boolean),
     backend: backendName(env.CANNERY_BACKEND),
     queryTimeoutMs: integer(env, 'CANNERY_QUERY_TIMEOUT_MS', DEFAULTS.queryTimeoutMs, 1, 3_600_000),
+    shutdownGraceMs: integer(env, 'CANNERY_SHUTDOWN_GRACE_MS', DEFAULTS.shutdownGraceMs, 0, 3_600_000),
     cacheMaxBytes: integer(env, 'CANNERY_CACHE_MAX_BYTES', DEFAULTS.cacheMaxBytes, 0, Number.MAX_SAFE_INTEGER),
     duckdbMemoryLimit: env.CANNERY_DUCKDB_MEMORY_LIMIT || DEFAULTS.duckdbMemoryLimit,
     duckdbThreads: env.CANNERY_DUCKDB_THREADS ? integer(env, 'CANNERY_DUCKDB_THREADS', 1, 1, 1024) : undefined,

@@ -50,6 +50,8 @@ export interface CacheLayer {
    * endpoint warms), without waiting; otherwise undefined, and fetch gives the answer.
    */
   peek(endpoint: CompiledEndpoint, parts: CacheKeyParts): LayerResult | undefined;
+  /** Drops every entry of an endpoint (changed or deleted), which also stops their warming. */
+  dropEndpoint(id: string): void;
   /** Stops warming; waits for refreshes in flight. */
   close(): Promise<void>;
 }
@@ -188,6 +190,10 @@ export function createCacheLayer(options: CacheLayerOptions): CacheLayer {
       // Starting to warm a key needs the query, which only fetch has.
       if (!entry || (cache.warm_every_seconds !== undefined && !warmer.touch(key))) return undefined;
       return describe(entry, 'HIT', ttlMs, at);
+    },
+    dropEndpoint(id) {
+      store.deleteEndpoint(id);
+      versions.delete(id);
     },
     close: () => warmer.close(),
   };

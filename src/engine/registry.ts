@@ -10,13 +10,18 @@ export interface Registry {
   find(idOrName: string): CompiledEndpoint | undefined;
 }
 
-export async function loadRegistry(dir: string, context: CompileContext): Promise<Registry> {
+/**
+ * Loads and compiles every file of `dir`. On a reload, a file that now fails keeps serving
+ * its last good version from `previous`: a typo in one file never takes its endpoint down.
+ */
+export async function loadRegistry(dir: string, context: CompileContext, previous?: Registry): Promise<Registry> {
   const folder = await loadEndpointFolder(dir);
   const endpoints: CompiledEndpoint[] = [];
   const problems: Problem[] = [];
   for (const file of folder.files) {
     const outcome = compileEndpoint(file, context);
-    if (outcome.endpoint) endpoints.push(outcome.endpoint);
+    const served = outcome.endpoint ?? previous?.endpoints.find((endpoint) => endpoint.file === file.file);
+    if (served) endpoints.push(served);
     problems.push(...outcome.problems);
   }
   return createRegistry(endpoints, problems);

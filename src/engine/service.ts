@@ -47,7 +47,13 @@ export interface QueryOptions {
 }
 
 export interface Service {
+  /** The endpoints served now; hot reload replaces it. */
   readonly registry: Registry;
+  /**
+   * Serves `next` from the next request on (requests in flight finish with what they resolved),
+   * and drops the cache entries of endpoints that changed or went away.
+   */
+  replaceRegistry(next: Registry): void;
   readonly backend: Backend;
   resolve(idOrName: string): CompiledEndpoint;
   query(endpoint: CompiledEndpoint, params: Iterable<[string, string]>, options?: QueryOptions): Promise<QueryOutcome>;
@@ -88,11 +94,21 @@ export function createService(options: ServiceOptions): Service {
     warmConcurrency: options.warmConcurrency ?? WARM_CONCURRENCY,
     log: options.log ?? ((message, error) => console.error(message, error)),
   });
+  let registry = options.registry;
   return {
-    registry: options.registry,
+    get registry() {
+      return registry;
+    },
+    replaceRegistry(next) {
+      for (const endpoint of registry.endpoints) {
+        const { id } = endpoint.definition;
+        if (next.find(id)?.version !== endpoint.version) cache.dropEndpoint(id);
+      }
+      registry = next;
+    },
     backend: options.backend,
     resolve(idOrName) {
-      const endpoint = options.registry.find(idOrName);
+      const endpoint = registry.find(idOrName);
       if (!endpoint) {
         throw new CanneryError('endpoint_not_found', `no endpoint with id or name "${idOrName}"`);
       }

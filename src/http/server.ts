@@ -6,7 +6,11 @@ import { serve, type H3 } from 'h3';
 
 export interface RunningServer {
   url: string;
-  close(): Promise<void>;
+  /**
+   * Stops accepting connections and waits for requests in flight, for at most `graceMs`;
+   * then closes whatever is still open. Without `graceMs`, closes everything at once.
+   */
+  close(graceMs?: number): Promise<void>;
 }
 
 export async function listen(app: H3, options: { port: number; host: string }): Promise<RunningServer> {
@@ -17,6 +21,21 @@ export async function listen(app: H3, options: { port: number; host: string }): 
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
   return {
     url: `http://${host}:${port}`,
-    close: () => server.close(true),
+    async close(graceMs = 0) {
+      if (graceMs <= 0) return server.close(true);
+      let timer: NodeJS.Timeout | undefined;
+      const forced = new Promise<void>((resolve) => {
+        timer = setTimeout(() => resolve(server.close(true)), graceMs);
+      });
+      // A keep-alive connection goes idle once its last response is sent; close it then rather
+      // than waiting out its keep-alive timeout.
+      const node = server.node?.server;
+      const idle = setInterval(() => {
+        if (node && 'closeIdleConnections' in node) node.closeIdleConnections();
+      }, 50);
+      await Promise.race([server.close(false), forced]);
+      clearInterval(idle);
+      clearTimeout(timer);
+    },
   };
 }

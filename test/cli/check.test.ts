@@ -135,6 +135,51 @@ describe('cannery check', () => {
     });
   });
 
+  describe('machine-readable output', () => {
+    const files = {
+      'good.yaml': endpointText('format.good', [], ['select t.id from `cloudflare.logs.prod` as t']),
+      'bad.yaml': endpointText('format.bad', [], ['select t.id', 'from `cloudflare.logs.prd` as t']),
+    };
+    let dir: string;
+    beforeAll(async () => {
+      dir = await folder(files);
+    });
+
+    it('--format json prints one document with the endpoints and the problems', async () => {
+      const run = await cannery(['check', '--endpoints', dir, '--format', 'json']);
+      expect(run.code).toBe(1);
+      const report = JSON.parse(run.stdout);
+      expect(report.ok).toBe(false);
+      expect(report.endpoints.map((endpoint: { name: string }) => endpoint.name)).toEqual(['format.good']);
+      expect(report.problems).toEqual([
+        { file: join(dir, 'bad.yaml'), line: lineOf(files['bad.yaml'], 'cloudflare.logs.prd'), field: 'query', message: expect.stringContaining('cloudflare.logs.prd') },
+      ]);
+    });
+
+    it('--format github prints annotations GitHub shows next to the line, escaped', async () => {
+      const run = await cannery(['check', '--endpoints', dir, '--format', 'github']);
+      expect(run.code).toBe(1);
+      const line = lineOf(files['bad.yaml'], 'cloudflare.logs.prd');
+      expect(run.stdout.trimEnd().split('\n')).toEqual([
+        expect.stringMatching(new RegExp(`^::error file=${join(dir, 'bad.yaml')},line=${line},title=cannery check%3A query::table \\\`cloudflare\\.logs\\.prd\\\``)),
+      ]);
+    });
+
+    it('on GitHub Actions, text lines come with annotations', async () => {
+      const run = await cannery(['check', '--endpoints', dir], { env: { GITHUB_ACTIONS: 'true' } });
+      const lines = run.stdout.trimEnd().split('\n');
+      expect(lines).toHaveLength(2);
+      expect(lines[0]).toMatch(/bad\.yaml:\d+: table/);
+      expect(lines[1]).toMatch(/^::error file=/);
+    });
+
+    it('refuses an unknown format', async () => {
+      const run = await cannery(['check', '--endpoints', dir, '--format', 'xml']);
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain('--format must be text, json or github');
+    });
+  });
+
   it('exits 1 with a message when the folder does not exist', async () => {
     const run = await cannery(['check', '--endpoints', join(tmpdir(), `cannery-missing-${randomUUID()}`)]);
     expect(run.code).toBe(1);
