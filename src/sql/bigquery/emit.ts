@@ -16,6 +16,7 @@ import { decodeBigQueryString } from '../duckdb/literals.js';
 import { UnsupportedConstruct } from '../duckdb/unsupported.js';
 import type { AstNode } from '../parse.js';
 import { quoteIdentifier, quoteString } from './quote.js';
+import { limitClause } from '../limit-clause.js';
 
 export interface EmitOptions {
   /** The SQL of a source's table, or undefined for a name that is no source. */
@@ -235,22 +236,7 @@ export function emitBigQuery(statement: AstNode, options: EmitOptions): EmittedS
   }
 
   function limit(node: unknown, rowCap: number | undefined, owner: AstNode): string {
-    const values = isNode(node) && Array.isArray(node.value) ? node.value.filter(isNode) : [];
-    let count: string | undefined;
-    let offset: string | undefined;
-    if (values.length === 1) count = literalInteger(values[0]!, owner);
-    if (values.length === 2 && isNode(node) && node.seperator === 'offset') {
-      count = literalInteger(values[0]!, owner);
-      offset = literalInteger(values[1]!, owner);
-    }
-    if (values.length > 2 || (values.length === 2 && !offset)) unsupported('LIMIT form (write LIMIT n OFFSET m)', owner);
-    if (rowCap !== undefined && (count === undefined || Number(count) > rowCap)) count = String(rowCap);
-    return (count === undefined ? '' : ` LIMIT ${count}`) + (offset === undefined ? '' : ` OFFSET ${offset}`);
-  }
-
-  function literalInteger(node: AstNode, owner: AstNode): string {
-    if (node.type === 'number' && /^\d+$/.test(String(node.value))) return String(node.value);
-    return unsupported('LIMIT/OFFSET other than a whole number', owner);
+    return limitClause(node, rowCap, (what) => unsupported(what, owner));
   }
 
   function expression(value: unknown, scope: Scope): string {

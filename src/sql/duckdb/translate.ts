@@ -14,6 +14,7 @@ import { AGGREGATES, FUNCTIONS, WINDOW_FUNCTIONS } from './functions.js';
 import { decodeBigQueryString, quoteIdentifier, quoteString } from './literals.js';
 import { UnsupportedConstruct } from './unsupported.js';
 import { elementOf, fieldOf, hasField, SCALAR, UNKNOWN, type Columns, type Shape } from './shapes.js';
+import { limitClause } from '../limit-clause.js';
 
 export interface TranslateOptions {
   /** The DuckDB relation (already quoted) a logical source name maps to. */
@@ -458,22 +459,7 @@ export function translateToDuckDb(statement: AstNode, options: TranslateOptions)
   }
 
   function limit(node: unknown, rowCap: number | undefined, owner: AstNode): string {
-    const values = isNode(node) && Array.isArray(node.value) ? node.value.filter(isNode) : [];
-    let count: string | undefined;
-    let offset: string | undefined;
-    if (values.length === 1) count = literalInteger(values[0]!, owner);
-    if (values.length === 2 && isNode(node) && node.seperator === 'offset') {
-      count = literalInteger(values[0]!, owner);
-      offset = literalInteger(values[1]!, owner);
-    }
-    if (values.length > 2 || (values.length === 2 && !offset)) unsupported('LIMIT form (write LIMIT n OFFSET m)', owner);
-    if (rowCap !== undefined && (count === undefined || Number(count) > rowCap)) count = String(rowCap);
-    return (count === undefined ? '' : ` LIMIT ${count}`) + (offset === undefined ? '' : ` OFFSET ${offset}`);
-  }
-
-  function literalInteger(node: AstNode, owner: AstNode): string {
-    if (node.type === 'number' && /^\d+$/.test(String(node.value))) return String(node.value);
-    return unsupported('LIMIT/OFFSET other than a whole number', owner);
+    return limitClause(node, rowCap, (what) => unsupported(what, owner));
   }
 
   function expression(value: unknown, scope: Scope): string {
