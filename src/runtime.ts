@@ -5,6 +5,7 @@ import type { Backend } from './backends/types.js';
 import type { Settings } from './config/settings.js';
 import { BUILT_IN_SOURCES, sourceNames } from './config/sources.js';
 import type { CompileContext } from './engine/compile.js';
+import type { EngineObserver } from './engine/observer.js';
 import { loadRegistry } from './engine/registry.js';
 import { createService, type Service } from './engine/service.js';
 
@@ -25,11 +26,27 @@ export function compileContextFor(backend: Backend): CompileContext {
   return { dialect: backend.dialect, sources: sourceNames(BUILT_IN_SOURCES) };
 }
 
-export async function openService(settings: Settings, clock?: () => Date): Promise<Service> {
+export interface OpenServiceOptions {
+  /** Injectable for tests: execution times, and the cache's clock. */
+  clock?: () => Date;
+  /** Told about backend queries and cache warming (the metrics' engine observer). */
+  observer?: EngineObserver;
+}
+
+export async function openService(settings: Settings, options: OpenServiceOptions = {}): Promise<Service> {
   const backend = await openBackend(settings);
   try {
     const registry = await loadRegistry(settings.endpointsDir, compileContextFor(backend));
-    return createService({ registry, backend, timeoutMs: settings.queryTimeoutMs, clock, cacheMaxBytes: settings.cacheMaxBytes });
+    return createService({
+      registry,
+      backend,
+      timeoutMs: settings.queryTimeoutMs,
+      clock: options.clock,
+      cacheMaxBytes: settings.cacheMaxBytes,
+      maxConcurrentQueries: settings.maxConcurrentQueries,
+      maxQueuedQueries: settings.maxQueuedQueries,
+      observer: options.observer,
+    });
   } catch (error) {
     await backend.close();
     throw error;

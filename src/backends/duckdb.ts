@@ -128,8 +128,12 @@ function bindings(request: QueryRequest): Record<string, DuckDBValue> {
   return values;
 }
 
-/** DuckDB's error classes that mean "this query (or a value in it) is wrong", not "the database failed". */
-const QUERY_REJECTIONS = /^(Binder|Parser|Catalog|Conversion|Invalid Input|Out of Range|Not implemented) Error/;
+/**
+ * DuckDB's error classes that mean "this query (or a value in it) is wrong", not "the database
+ * failed". The client splits the SQL into statements first, and prefixes what fails there (an
+ * expression nested past DuckDB's depth limit) with "Failed to extract statements:".
+ */
+const QUERY_REJECTIONS = /^(?:Failed to extract statements: )?(Binder|Parser|Catalog|Conversion|Invalid Input|Out of Range|Not implemented) Error/;
 
 /** DuckDB appends the offending SQL (translated, with our internal names) after the first line; callers get the cause only. */
 function firstLine(message: string): string {

@@ -3,8 +3,10 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import type { CompiledEndpoint } from '../engine/types.js';
 import { createApp } from '../http/app.js';
+import { createMetrics } from '../http/metrics.js';
 import { QUERY_PATH } from '../http/paths.js';
 import { listen } from '../http/server.js';
+import { createLogger } from '../logger.js';
 import { compileContextFor, openService } from '../runtime.js';
 import { startHotReload } from '../engine/hot-reload.js';
 import type { Command } from './commands.js';
@@ -26,11 +28,24 @@ export const serveCommand: Command = {
       console.log(`cannery: first run, seeding demo data into ${settings.dbPath} ...`);
       await seedDatabase(settings.dbPath, DEMO_EDGE_EVENTS);
     }
+    // Opening would create an empty database, and a mistyped path would serve empty results.
+    if (settings.backend === 'duckdb' && settings.dbPath !== ':memory:' && !existsSync(settings.dbPath)) {
+      throw new Error(`no DuckDB database at ${settings.dbPath}: create one with \`cannery seed\` or \`cannery import\`, or run \`cannery serve --demo\``);
+    }
     const generatedKey = settings.apiKeys.length === 0 ? randomBytes(18).toString('base64url') : undefined;
     const apiKeys = generatedKey ? [generatedKey] : settings.apiKeys;
-    const service = await openService(settings);
+    const metrics = createMetrics();
+    const service = await openService(settings, { observer: metrics.engine });
     for (const problem of service.registry.problems) console.error(`cannery: ${problem.file}:${problem.line}: ${problem.message}`);
-    const server = await listen(createApp({ service, apiKeys }), settings);
+    const app = createApp({
+      service,
+      apiKeys,
+      metrics,
+      logger: createLogger(settings.logLevel),
+      metricsPublic: settings.metricsPublic,
+      corsOrigins: settings.corsOrigins,
+    });
+    const server = await listen(app, settings);
 
     console.log(`cannery: serving ${service.registry.endpoints.length} endpoint(s) from ${settings.endpointsDir} on ${server.url} (${service.backend.name})`);
     if (generatedKey) console.log(`cannery: CANNERY_API_KEYS is unset; generated API key for this run: ${generatedKey}`);

@@ -2,6 +2,7 @@
  * Service settings, from the environment (and CLI flags, which win). Every setting is
  * listed in the README; a malformed value is refused at start-up, not guessed at.
  */
+import { LOG_THRESHOLDS, type LogThreshold } from '../logger.js';
 import { readBigQuerySettings, type BigQuerySettings } from './bigquery-settings.js';
 
 export type BackendName = 'duckdb' | 'bigquery';
@@ -21,6 +22,16 @@ export interface Settings {
   cacheMaxBytes: number;
   duckdbMemoryLimit: string;
   duckdbThreads: number | undefined;
+  /** Backend queries that may run at once; cache hits take no slot. */
+  maxConcurrentQueries: number;
+  /** Backend queries that may wait for a slot; past that, 429. */
+  maxQueuedQueries: number;
+  /** Least severe request-log level written. */
+  logLevel: LogThreshold;
+  /** GET /metrics without a key (for a scraper on a private network). */
+  metricsPublic: boolean;
+  /** Origins CORS allows (`*`: any); empty: no CORS headers at all. */
+  corsOrigins: string[];
   /** CANNERY_BQ_*; project and dataset are checked present when the backend is bigquery. */
   bigquery: BigQuerySettings;
 }
@@ -35,6 +46,10 @@ export const DEFAULTS = {
   // A bound, so one heavy sandbox query cannot take the machine's memory (DuckDB's own default is 80%).
   duckdbMemoryLimit: '2GB',
   cacheMaxBytes: 256 * 1024 * 1024,
+  // Enough to keep a backend busy; more at once only queue inside it, and each costs memory.
+  maxConcurrentQueries: 16,
+  maxQueuedQueries: 64,
+  logLevel: 'info',
 } as const;
 
 type Env = Record<string, string | undefined>;
@@ -52,6 +67,11 @@ export function readSettings(env: Env = process.env): Settings {
     cacheMaxBytes: integer(env, 'CANNERY_CACHE_MAX_BYTES', DEFAULTS.cacheMaxBytes, 0, Number.MAX_SAFE_INTEGER),
     duckdbMemoryLimit: env.CANNERY_DUCKDB_MEMORY_LIMIT || DEFAULTS.duckdbMemoryLimit,
     duckdbThreads: env.CANNERY_DUCKDB_THREADS ? integer(env, 'CANNERY_DUCKDB_THREADS', 1, 1, 1024) : undefined,
+    maxConcurrentQueries: integer(env, 'CANNERY_MAX_CONCURRENT_QUERIES', DEFAULTS.maxConcurrentQueries, 1, 10_000),
+    maxQueuedQueries: integer(env, 'CANNERY_MAX_QUEUED_QUERIES', DEFAULTS.maxQueuedQueries, 0, 1_000_000),
+    logLevel: logThreshold(env.CANNERY_LOG_LEVEL),
+    metricsPublic: boolean(env, 'CANNERY_METRICS_PUBLIC', false),
+    corsOrigins: corsOrigins(env.CANNERY_CORS_ORIGINS),
     bigquery: readBigQuerySettings(env, env.CANNERY_BACKEND === 'bigquery'),
   };
 }
@@ -64,6 +84,40 @@ export function integer(env: Env, name: string, fallback: number, min: number, m
     throw new Error(`${name} must be a whole number from ${min} to ${max} (got "${raw}")`);
   }
   return value;
+}
+
+function boolean(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (raw === 'true') return true;
+  if (raw === 'false') return false;
+  throw new Error(`${name} must be true or false (got "${raw}")`);
+}
+
+function logThreshold(raw: string | undefined): LogThreshold {
+  if (raw === undefined || raw === '') return DEFAULTS.logLevel;
+  const threshold = LOG_THRESHOLDS.find((level) => level === raw);
+  if (!threshold) throw new Error(`CANNERY_LOG_LEVEL must be one of ${LOG_THRESHOLDS.join(', ')} (got "${raw}")`);
+  return threshold;
+}
+
+/** `*`, or origins exactly as browsers send them: scheme, host and port, no path or trailing slash. */
+function corsOrigins(raw: string | undefined): string[] {
+  const origins = (raw ?? '').split(',').map((origin) => origin.trim()).filter(Boolean);
+  for (const origin of origins) {
+    if (origin !== '*' && originOf(origin) !== origin) {
+      throw new Error(`CANNERY_CORS_ORIGINS: "${origin}" is not an origin; write it as a browser sends it, like https://app.example.com or http://localhost:3000, or * for any`);
+    }
+  }
+  return origins;
+}
+
+function originOf(text: string): string | undefined {
+  try {
+    return new URL(text).origin;
+  } catch {
+    return undefined;
+  }
 }
 
 function backendName(raw: string | undefined): BackendName {

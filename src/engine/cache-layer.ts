@@ -27,12 +27,23 @@ export interface CacheOutcome {
 export interface LayerResult {
   /** The encoded response body. */
   body: Uint8Array;
+  /** Rows in the body. */
+  rows: number;
+  /** The backend's time in ms for the query this answer waited for; absent when it waited for none. */
+  backendMs?: number;
   /** Absent for an endpoint with `cache: false`. */
   cache?: CacheOutcome;
 }
 
+/** A query's answer: the encoded response body, its rows, and the backend's time in ms. */
+export interface Computed {
+  body: Uint8Array;
+  rows: number;
+  backendMs: number;
+}
+
 /** Runs the query at execution time `now` and encodes the response body. */
-export type Compute = (now: Date) => Promise<Uint8Array>;
+export type Compute = (now: Date) => Promise<Computed>;
 
 export interface CacheLayerOptions {
   maxBytes: number;
@@ -40,6 +51,8 @@ export interface CacheLayerOptions {
   timers: Timers;
   warmConcurrency: number;
   log: (message: string, error: unknown) => void;
+  /** Told when a warming refresh ends, and whether it got a new result. */
+  onWarmed: (endpointName: string, ok: boolean) => void;
 }
 
 export interface CacheLayer {
@@ -59,6 +72,8 @@ export interface CacheLayer {
 interface Settled {
   entry: CacheEntry;
   status: 'MISS' | 'STALE';
+  /** The backend's time for a new result. */
+  backendMs?: number;
 }
 
 interface Cached {
@@ -98,10 +113,11 @@ export function createCacheLayer(options: CacheLayerOptions): CacheLayer {
     const { endpoint, key } = request;
     const executedAt = options.clock();
     try {
-      const entry = cacheEntry(key, endpoint.definition.id, await request.compute(executedAt), executedAt.getTime());
+      const computed = await request.compute(executedAt);
+      const entry = cacheEntry(key, endpoint.definition.id, computed, executedAt.getTime());
       // A query of a superseded version answers its own callers but is not kept.
       if (isCurrent(endpoint)) store.set(entry);
-      return { entry, status: 'MISS' };
+      return { entry, status: 'MISS', backendMs: computed.backendMs };
     } catch (error) {
       const previous = store.get(key);
       const at = now();
@@ -132,18 +148,23 @@ export function createCacheLayer(options: CacheLayerOptions): CacheLayer {
       everyMs: request.warmEveryMs,
       activeForMs: request.ttlMs,
       run: async () => {
+        const { name } = request.endpoint.definition;
         try {
-          await flight(request);
+          const settled = await flight(request);
+          options.onWarmed(name, settled.status === 'MISS');
         } catch (error) {
+          options.onWarmed(name, false);
           // A failure that keeps a previous result is logged by runQuery; this one has none left.
-          options.log(`cache: warming ${request.endpoint.definition.name} failed, with no previous result to keep`, error);
+          options.log(`cache: warming ${name} failed, with no previous result to keep`, error);
         }
       },
     });
   };
 
-  const describe = (entry: CacheEntry, status: CacheStatus, ttlMs: number, at: number): LayerResult => ({
+  const describe = (entry: CacheEntry, status: CacheStatus, ttlMs: number, at: number, backendMs?: number): LayerResult => ({
     body: entry.body,
+    rows: entry.rows,
+    backendMs,
     cache: {
       status,
       etag: entry.etag,
@@ -162,7 +183,7 @@ export function createCacheLayer(options: CacheLayerOptions): CacheLayer {
   return {
     async fetch(endpoint, parts, compute) {
       const { cache } = endpoint.definition;
-      if (cache === false) return { body: await compute(options.clock()) };
+      if (cache === false) return compute(options.clock());
       const request: Cached = {
         endpoint,
         key: cacheKey(endpoint, parts),
@@ -178,7 +199,7 @@ export function createCacheLayer(options: CacheLayerOptions): CacheLayer {
       }
       const settled = await flight(request);
       keepWarm(request);
-      return describe(settled.entry, settled.status, request.ttlMs, now());
+      return describe(settled.entry, settled.status, request.ttlMs, now(), settled.backendMs);
     },
     peek(endpoint, parts) {
       const { cache } = endpoint.definition;

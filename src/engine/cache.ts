@@ -11,6 +11,8 @@ export interface CacheEntry {
   readonly endpointId: string;
   /** The response body exactly as sent: a hit writes these bytes and re-serialises nothing. */
   readonly body: Uint8Array;
+  /** Rows in the body, for the request log. */
+  readonly rows: number;
   /** Strong validator of the body: equal bytes, equal ETag, so a refresh that changes nothing keeps clients' 304s. */
   readonly etag: string;
   /** Execution time of the query that produced it (ms since the epoch). */
@@ -19,9 +21,10 @@ export interface CacheEntry {
   readonly size: number;
 }
 
-export function cacheEntry(key: string, endpointId: string, body: Uint8Array, computedAt: number): CacheEntry {
+export function cacheEntry(key: string, endpointId: string, result: { body: Uint8Array; rows: number }, computedAt: number): CacheEntry {
+  const { body, rows } = result;
   const digest = createHash('sha256').update(body).digest('base64url').slice(0, 27);
-  return { key, endpointId, body, etag: `"${digest}"`, computedAt, size: body.byteLength + Buffer.byteLength(key) };
+  return { key, endpointId, body, rows, etag: `"${digest}"`, computedAt, size: body.byteLength + Buffer.byteLength(key) };
 }
 
 export interface CacheStore {

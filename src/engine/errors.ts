@@ -13,6 +13,9 @@ export type ErrorCode =
   | 'invalid_header'
   | 'not_found'
   | 'method_not_allowed'
+  | 'not_acceptable'
+  | 'uri_too_long'
+  | 'too_many_requests'
   | 'query_failed'
   | 'query_timeout'
   | 'internal';

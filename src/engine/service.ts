@@ -7,6 +7,9 @@ import { DEFAULTS } from '../config/settings.js';
 import { createCacheLayer, type CacheOutcome } from './cache-layer.js';
 import { encodeResult } from './encode.js';
 import { CanneryError } from './errors.js';
+import { limitedBackend } from './limited-backend.js';
+import { createLimiter } from './limiter.js';
+import { UNOBSERVED, type EngineObserver } from './observer.js';
 import { readRequestParams } from './params.js';
 import { compileSandboxQuery } from './sandbox.js';
 import type { Registry } from './registry.js';
@@ -28,12 +31,22 @@ export interface ServiceOptions {
   warmConcurrency?: number;
   /** Where failures that are not any request's answer go (a failed refresh). */
   log?: (message: string, error: unknown) => void;
+  /** Backend queries that may run at once (CANNERY_MAX_CONCURRENT_QUERIES); cache hits take none. */
+  maxConcurrentQueries?: number;
+  /** Backend queries that may wait for one of those slots (CANNERY_MAX_QUEUED_QUERIES); past it, too_many_requests. */
+  maxQueuedQueries?: number;
+  /** Told about backend queries and cache warming (metrics). */
+  observer?: EngineObserver;
 }
 
 export interface QueryOutcome {
   endpoint: CompiledEndpoint;
   /** The response body, `{"result": [...]}`, encoded once: a cache hit is the stored bytes. */
   body: Uint8Array;
+  /** Rows in the body. */
+  rows: number;
+  /** The backend's time in ms for the query this answer waited for; absent when it waited for none (a hit, a stale answer). */
+  backendMs?: number;
   /** How the cache answered; absent for an endpoint with `cache: false`. */
   cache?: CacheOutcome;
 }
@@ -87,12 +100,21 @@ async function runOnBackend(backend: Backend, sandboxed: boolean, request: Query
 
 export function createService(options: ServiceOptions): Service {
   const clock = options.clock ?? (() => new Date());
+  const observer = options.observer ?? UNOBSERVED;
+  const limiter = createLimiter({
+    maxRunning: options.maxConcurrentQueries ?? DEFAULTS.maxConcurrentQueries,
+    maxQueued: options.maxQueuedQueries ?? DEFAULTS.maxQueuedQueries,
+    onChange: (running, queued) => observer.backendLoad(running, queued),
+  });
+  // Every backend query passes the limiter, warming's too: they share the backend's capacity.
+  const backend = limitedBackend(options.backend, limiter, observer);
   const cache = createCacheLayer({
     maxBytes: options.cacheMaxBytes ?? DEFAULTS.cacheMaxBytes,
     clock,
     timers: options.timers ?? realTimers,
     warmConcurrency: options.warmConcurrency ?? WARM_CONCURRENCY,
     log: options.log ?? ((message, error) => console.error(message, error)),
+    onWarmed: (endpointName, ok) => observer.warmed(endpointName, ok),
   });
   let registry = options.registry;
   return {
@@ -123,7 +145,7 @@ export function createService(options: ServiceOptions): Service {
           : compileSandboxQuery(endpoint, request.sql, options.backend.dialect);
       const redact = redactionOn(definition, queryOptions);
       const compute = async (now: Date) => {
-        const result = await runOnBackend(options.backend, request.sql !== undefined, {
+        const result = await runOnBackend(backend, request.sql !== undefined, {
           sql: compiled.sql,
           parameters: compiled.parameters,
           values: request.values,
@@ -135,7 +157,8 @@ export function createService(options: ServiceOptions): Service {
         });
         // After the backend, inside the service: whatever caches around this sees redacted rows
         // exactly when its key says so, and the backend's own rows are never rewritten.
-        return encodeResult(redact ? redactRows(result.rows) : result.rows);
+        const body = encodeResult(redact ? redactRows(result.rows) : result.rows);
+        return { body, rows: result.rows.length, backendMs: result.backendMs };
       };
       const answer = await cache.fetch(endpoint, { values: request.values, sql: request.sql, redactPii: redact }, compute);
       return { endpoint, ...answer };

@@ -1,51 +1,80 @@
 /**
  * The h3 app: one router. Auth runs before the endpoint is looked up, so an unauthenticated
  * caller cannot probe which endpoints exist.
+ *
+ * Every request passes `fetch` below, which bounds the URL, answers CORS preflights and cache
+ * hits before h3 routes, and once the response is ready adds CORS headers, counts it in the
+ * metrics and writes its log line.
  */
 import { H3, type H3Event } from 'h3';
+import type { ServerRequest } from 'srvx';
+import { DEFAULTS } from '../config/settings.js';
 import { CanneryError } from '../engine/errors.js';
 import type { Service } from '../engine/service.js';
+import { createLogger, type Logger } from '../logger.js';
+import { VERSION } from '../version.js';
 import { apiKeyCheck } from './auth.js';
+import { cacheHitAnswerer } from './cache-hits.js';
+import { createCors } from './cors.js';
 import { errorResponse, JSON_CONTENT_TYPE, toCanneryError } from './errors.js';
+import { negotiate } from './formats.js';
+import { urlLengthError } from './limits.js';
+import { createMetrics, routeOf, type Metrics } from './metrics.js';
+import { openApiDocument } from './openapi.js';
+import { QUERY_PATH } from './paths.js';
 import { requestsRedaction } from './redaction-header.js';
 import { readParams } from './request-params.js';
+import { logRequest } from './request-log.js';
+import { newRecord, recordOf, recordOutcome, type RequestRecord } from './request-record.js';
+import { requestUrl } from './request-url.js';
 import { resultResponse } from './result-response.js';
-import { cacheHitAnswerer } from './cache-hits.js';
-import { QUERY_PATH } from './paths.js';
-import { openApiDocument } from './openapi.js';
-import { VERSION } from '../version.js';
 
 export interface AppOptions {
   service: Service;
   apiKeys: readonly string[];
-  /** Where unexpected errors go (the caller only sees "internal"). */
-  logError?: (error: unknown) => void;
+  /** Request log lines, server errors with their stack among them (default: stdout, at info). */
+  logger?: Logger;
+  /**
+   * Request metrics go here. Give its `engine` observer to the service as well, for the backend
+   * and warming series (default: this app's own metrics, without those).
+   */
+  metrics?: Metrics;
+  /** Serve GET /metrics without a key (default: a key, like the endpoints). */
+  metricsPublic?: boolean;
+  /** Origins CORS allows, `*` for any (default: none, and no CORS headers). */
+  corsOrigins?: readonly string[];
 }
-
-
 
 export function createApp(options: AppOptions): H3 {
   const { service } = options;
   const checkKey = apiKeyCheck(options.apiKeys);
-  const logError = options.logError ?? ((error) => console.error(error));
+  const logger = options.logger ?? createLogger(DEFAULTS.logLevel);
+  const metrics = options.metrics ?? createMetrics();
+  const cors = createCors(options.corsOrigins ?? []);
+
+  const failed = (record: RequestRecord, error: unknown): Response => {
+    const canneryError = toCanneryError(error);
+    record.error = canneryError;
+    return errorResponse(canneryError);
+  };
 
   const guarded = (handler: (event: H3Event) => Promise<Response> | Response) => async (event: H3Event) => {
     try {
       return await handler(event);
     } catch (error) {
-      const canneryError = toCanneryError(error);
-      if (canneryError.code === 'internal') logError(error);
-      const headers: Record<string, string> = canneryError.code === 'unauthorized' ? { 'www-authenticate': 'Bearer' } : {};
-      return errorResponse(canneryError, headers);
+      return failed(recordOf(event), error);
     }
   };
 
   const app = new H3({
     // Errors h3 raises before our handlers run: unknown routes and malformed URLs.
-    onError: (error) =>
-      error.status === 404
-        ? errorResponse(new CanneryError('not_found', 'no such route'))
-        : errorResponse(new CanneryError('invalid_parameter', `malformed request (${error.message}); check the URL's percent-encoding`)),
+    onError: (error, event) =>
+      failed(
+        recordOf(event),
+        error.status === 404
+          ? new CanneryError('not_found', 'no such route')
+          : new CanneryError('invalid_parameter', `malformed request (${error.message}); check the URL's percent-encoding`),
+      ),
   });
 
   app.get('/health', () =>
@@ -66,13 +95,28 @@ export function createApp(options: AppOptions): H3 {
     }),
   );
 
+  // Series name every endpoint and show its traffic, so by default they take a key too.
+  app.get(
+    '/metrics',
+    guarded(async (event) => {
+      if (!options.metricsPublic) checkKey(event.req.headers);
+      const text = await metrics.registry.metrics();
+      return new Response(text, { status: 200, headers: { 'content-type': metrics.registry.contentType } });
+    }),
+  );
+
   const runQuery = guarded(async (event) => {
+    const record = recordOf(event);
     checkKey(event.req.headers);
+    const format = negotiate(event.req.headers.get('accept'));
     const endpoint = service.resolve(decodeURIComponent(event.context.params?.idOrName ?? ''));
+    record.endpoint = endpoint.definition.name;
     const redactPii = requestsRedaction(event.req.headers);
     const params = await readParams(event);
+    record.sql = params.find(([name]) => name === 'sql')?.[1];
     const outcome = await service.query(endpoint, params, { redactPii });
-    return resultResponse(outcome, event.req.headers.get('if-none-match'));
+    recordOutcome(record, outcome);
+    return resultResponse(outcome, event.req.headers.get('if-none-match'), format);
   });
   app.get(`${QUERY_PATH}:idOrName`, runQuery);
   app.post(`${QUERY_PATH}:idOrName`, runQuery);
@@ -89,10 +133,27 @@ export function createApp(options: AppOptions): H3 {
     }),
   );
 
-  // Cache hits are answered before h3 routes (see cache-hits.ts); everything else is routed.
   const answerCacheHit = cacheHitAnswerer(service, checkKey);
-  const route = app.fetch;
-  app.fetch = (request) => answerCacheHit(request) ?? route(request);
+
+  const finish = (request: ServerRequest, url: URL, record: RequestRecord, response: Response): Response => {
+    cors?.decorate(request, response);
+    const ms = performance.now() - record.started;
+    metrics.request(routeOf(url.pathname), record.endpoint ?? '', response.status, ms / 1000, record.cache);
+    logRequest(logger, request.method, url.pathname, response.status, ms, record);
+    return response;
+  };
+
+  app.fetch = (request) => {
+    const record = newRecord();
+    const url = requestUrl(request);
+    const tooLong = urlLengthError(url);
+    if (tooLong) return finish(request, url, record, failed(record, tooLong));
+    // Preflights carry no key, and cache hits are answered before h3 routes (see cache-hits.ts).
+    const early = cors?.preflight(request) ?? answerCacheHit(request, url, record);
+    if (early) return finish(request, url, record, early);
+    const routed = app.request(request, undefined, { record });
+    return routed instanceof Promise ? routed.then((response) => finish(request, url, record, response)) : finish(request, url, record, routed);
+  };
   return app;
 }
 

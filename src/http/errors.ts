@@ -1,4 +1,4 @@
-/** The one place error codes become HTTP statuses and JSON error bodies. */
+/** The one place error codes become HTTP statuses, headers and JSON error bodies. */
 import { CanneryError, type ErrorCode } from '../engine/errors.js';
 
 const STATUS: Record<ErrorCode, number> = {
@@ -6,6 +6,9 @@ const STATUS: Record<ErrorCode, number> = {
   endpoint_not_found: 404,
   not_found: 404,
   method_not_allowed: 405,
+  not_acceptable: 406,
+  uri_too_long: 414,
+  too_many_requests: 429,
   missing_parameter: 400,
   invalid_parameter: 400,
   unknown_parameter: 400,
@@ -15,6 +18,18 @@ const STATUS: Record<ErrorCode, number> = {
   query_failed: 502,
   query_timeout: 504,
   internal: 500,
+};
+
+/**
+ * Seconds a refused caller is told to wait. The queue frees in about one query's time, which is
+ * short next to a client's retry loop; a longer wait would leave slots idle.
+ */
+const RETRY_AFTER_SECONDS = 1;
+
+/** Headers HTTP asks for with some statuses. */
+const HEADERS: Partial<Record<ErrorCode, Record<string, string>>> = {
+  unauthorized: { 'www-authenticate': 'Bearer' },
+  too_many_requests: { 'retry-after': String(RETRY_AFTER_SECONDS) },
 };
 
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
@@ -29,11 +44,11 @@ export function toCanneryError(error: unknown): CanneryError {
   return new CanneryError('internal', 'internal error; the server log has the details', { cause: error });
 }
 
-export function errorResponse(error: CanneryError, headers: Record<string, string> = {}): Response {
+export function errorResponse(error: CanneryError): Response {
   const body: { code: ErrorCode; message: string; param?: string } = { code: error.code, message: error.message };
   if (error.param !== undefined) body.param = error.param;
   return new Response(JSON.stringify({ error: body }), {
     status: statusOf(error.code),
-    headers: { 'content-type': JSON_CONTENT_TYPE, ...headers },
+    headers: { 'content-type': JSON_CONTENT_TYPE, ...HEADERS[error.code] },
   });
 }

@@ -3,6 +3,7 @@
  * dev certificates, auto-open) are for dev servers; a service needs only listen and close.
  */
 import { serve, type H3 } from 'h3';
+import { MAX_HEADER_BYTES } from './limits.js';
 
 export interface RunningServer {
   url: string;
@@ -14,7 +15,14 @@ export interface RunningServer {
 }
 
 export async function listen(app: H3, options: { port: number; host: string }): Promise<RunningServer> {
-  const server = serve(app, { port: options.port, hostname: options.host, silent: true, gracefulShutdown: false });
+  const server = serve(app, {
+    port: options.port,
+    hostname: options.host,
+    silent: true,
+    gracefulShutdown: false,
+    // So URLs a little or much over MAX_URL_LENGTH get cannery's JSON 414 rather than node's bare 431.
+    node: { maxHeaderSize: MAX_HEADER_BYTES },
+  });
   await server.ready();
   const address = server.node?.server?.address();
   const port = typeof address === 'object' && address ? address.port : options.port;

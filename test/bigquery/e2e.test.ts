@@ -16,6 +16,7 @@ import { openService } from '../../src/runtime.js';
 import { apiRequest, edgeLog, EDGE, queryPath } from '../endpoints/edge-fixtures.js';
 import { restRows, startFakeBigQuery, type FakeBigQuery, type SchemaField, type TimestampForm } from '../support/bigquery-server.js';
 import { SHIPPED_ENDPOINTS, startTestService, TEST_KEY, type TestService } from '../support/service.js';
+import { createLogger } from '../../src/logger.js';
 
 const NOW = new Date('2024-05-01T12:34:56.789Z');
 
@@ -101,7 +102,7 @@ async function startBigQueryService(env: Record<string, string> = {}) {
     endpointsDir: SHIPPED_ENDPOINTS,
   };
   const service = await openService(settings);
-  const server = await listen(createApp({ service, apiKeys: [TEST_KEY], logError: () => {} }), { port: 0, host: '127.0.0.1' });
+  const server = await listen(createApp({ service, apiKeys: [TEST_KEY], logger: createLogger('silent') }), { port: 0, host: '127.0.0.1' });
   return { url: server.url, service, server };
 }
 

@@ -56,7 +56,7 @@ describe('HTTP caching', () => {
       control: miss.header('cache-control'),
       age: miss.header('age'),
       vary: miss.header('vary'),
-    }).toEqual({ cache: 'MISS', control: 'private, max-age=2', age: '0', vary: 'SVC-ENDPOINT-REDACT-PII' });
+    }).toEqual({ cache: 'MISS', control: 'private, max-age=2', age: '0', vary: 'Accept, SVC-ENDPOINT-REDACT-PII' });
     const etag = miss.header('etag');
     expect(etag).toMatch(/^"[\w-]+"$/);
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { cacheEntry, createCacheStore } from '../../src/engine/cache.js';
 
 /** An entry of exactly `size` bytes (a one-character key and size - 1 body bytes). */
-const entry = (key: string, size: number, endpointId = 'e1', fill = 0) => cacheEntry(key, endpointId, Buffer.alloc(size - 1, fill), 0);
+const entry = (key: string, size: number, endpointId = 'e1', fill = 0) => cacheEntry(key, endpointId, { body: Buffer.alloc(size - 1, fill), rows: 0 }, 0);
 
 describe('cache store', () => {
   it('charges the body and the key against the cap', () => {

@@ -10,6 +10,7 @@ import { createApp } from '../../src/http/app.js';
 import { JSON_CONTENT_TYPE } from '../../src/http/errors.js';
 import { listen, type RunningServer } from '../../src/http/server.js';
 import { SHIPPED_ENDPOINTS, TEST_KEY, startTestService, type TestService } from '../support/service.js';
+import { createLogger } from '../../src/logger.js';
 
 const LOGS_ALL_ID = 'b699a50c-0586-48fa-95e6-6041369c6c05';
 const USAGE_ID = '90ea8432-727f-4399-8617-f3fe240ba64a';
@@ -179,7 +180,7 @@ describe('auth', () => {
     beforeAll(async () => {
       const { apiKeys } = readSettings({ CANNERY_API_KEYS: 'first-key, second-key ,' });
       expect(apiKeys).toEqual(['first-key', 'second-key']);
-      server = await listen(createApp({ service: svc.service, apiKeys, logError: () => {} }), { port: 0, host: '127.0.0.1' });
+      server = await listen(createApp({ service: svc.service, apiKeys, logger: createLogger('silent') }), { port: 0, host: '127.0.0.1' });
     });
     afterAll(() => server.close());
 

@@ -21,7 +21,7 @@ let stderr = '';
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'cannery-shutdown-'));
-  child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--db', join(dir, 'db.duckdb'), '--endpoints', ENDPOINTS], {
+  child = spawn(process.execPath, [CLI, 'serve', '--demo', '--port', '0', '--db', join(dir, 'db.duckdb'), '--endpoints', ENDPOINTS], {
     env: { PATH: process.env.PATH ?? '', CANNERY_API_KEYS: KEY },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -10,6 +10,8 @@ import { openDuckDb } from '../../src/backends/duckdb.js';
 import { readSettings } from '../../src/config/settings.js';
 import { importNdjson } from '../../src/data/import.js';
 import { createApp } from '../../src/http/app.js';
+import { createMetrics } from '../../src/http/metrics.js';
+import { createLogger } from '../../src/logger.js';
 import { listen } from '../../src/http/server.js';
 import { openService } from '../../src/runtime.js';
 import type { Service } from '../../src/engine/service.js';
@@ -35,6 +37,10 @@ export interface TestServiceOptions {
   endpoints?: Record<string, string>;
   clock?: () => Date;
   timeoutMs?: number;
+  /** Settings from the environment's names and values (CANNERY_LOG_LEVEL, CANNERY_CORS_ORIGINS, ...). */
+  env?: Record<string, string>;
+  /** Takes each request log line (default: none is written). */
+  logLines?: (line: string) => void;
 }
 
 export async function loadFixtures(dbPath: string, fixtures: Fixtures): Promise<void> {
@@ -62,9 +68,18 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
   const dbPath = join(dir, 'test.duckdb');
   if (options.fixtures) await loadFixtures(dbPath, options.fixtures);
   const endpointsDir = options.endpoints ? await writeEndpoints(join(dir, 'endpoints'), options.endpoints) : SHIPPED_ENDPOINTS;
-  const settings = { ...readSettings({}), dbPath, endpointsDir, queryTimeoutMs: options.timeoutMs ?? 10_000 };
-  const service = await openService(settings, options.clock);
-  const server = await listen(createApp({ service, apiKeys: [TEST_KEY, 'second-key'], logError: () => {} }), { port: 0, host: '127.0.0.1' });
+  const settings = { ...readSettings(options.env ?? {}), dbPath, endpointsDir, queryTimeoutMs: options.timeoutMs ?? 10_000 };
+  const metrics = createMetrics();
+  const service = await openService(settings, { clock: options.clock, observer: metrics.engine });
+  const app = createApp({
+    service,
+    apiKeys: [TEST_KEY, 'second-key'],
+    metrics,
+    logger: options.logLines ? createLogger(settings.logLevel, options.logLines) : createLogger('silent'),
+    metricsPublic: settings.metricsPublic,
+    corsOrigins: settings.corsOrigins,
+  });
+  const server = await listen(app, { port: 0, host: '127.0.0.1' });
   const get = (path: string, headers: Record<string, string> = {}) => fetch(server.url + path, { headers });
   return {
     url: server.url,

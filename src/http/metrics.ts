@@ -1,0 +1,192 @@
+/**
+ * Prometheus metrics (prom-client), in a registry of each app's own, so tests and several apps
+ * in one process never share series.
+ *
+ * Requests are the hot path: a cache hit costs some tens of microseconds in all, and prom-client
+ * hashes the label values on every call, cached children included (0.3 to 0.7 µs each). So the
+ * request series are counted in plain numbers per route and endpoint, and handed to the registry
+ * as values only when it is scraped. Engine events (backend queries, warming) are rare next to
+ * requests and use prom-client's metrics as they are.
+ */
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry, type Metric } from 'prom-client';
+import type { CacheStatus } from '../engine/cache-layer.js';
+import type { EngineObserver } from '../engine/observer.js';
+import { QUERY_PATH } from './paths.js';
+
+/** What a request asked for, in a few values (a label per path would let callers mint series). */
+export type Route = 'query' | 'health' | 'metrics' | 'openapi' | 'other';
+
+export interface Metrics {
+  readonly registry: Registry;
+  /** For the service: backend queries and cache warming. */
+  readonly engine: EngineObserver;
+  /** One answered request; `endpoint` is '' when it resolved none (so unknown names make no series). */
+  request(route: Route, endpoint: string, status: number, seconds: number, cache: CacheStatus | undefined): void;
+}
+
+export function routeOf(pathname: string): Route {
+  if (pathname.startsWith(QUERY_PATH)) return 'query';
+  if (pathname === '/health') return 'health';
+  if (pathname === '/metrics') return 'metrics';
+  return pathname === '/openapi.json' ? 'openapi' : 'other';
+}
+
+/** From a cache hit (well under a millisecond) to a long query. */
+const REQUEST_SECONDS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+const BACKEND_SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
+const BACKEND_ROWS = [0, 1, 10, 100, 1000, 10_000, 100_000];
+
+/** The requests of one route and endpoint. */
+interface RequestSeries {
+  readonly labels: { route: Route; endpoint: string };
+  readonly statuses: Map<number, number>;
+  readonly cache: Record<CacheStatus, number>;
+  /** Requests per REQUEST_SECONDS bucket (not cumulative), the last one past them all. */
+  readonly buckets: number[];
+  seconds: number;
+  count: number;
+}
+
+type Value = { labels: Record<string, string | number>; value: number; metricName?: string };
+
+/**
+ * A metric whose values are made when the registry is scraped: the shape prom-client's registry
+ * reads from every metric's get(), and what prom-client registers itself for the metrics it
+ * aggregates across a cluster (its types only name its own classes, hence the cast).
+ */
+function scraped(registry: Registry, name: string, help: string, type: 'counter' | 'histogram', values: () => Value[]): void {
+  const metric = { name, help, type, aggregator: 'sum', get: () => ({ name, help, type, aggregator: 'sum', values: values() }) };
+  registry.registerMetric(metric as unknown as Metric);
+}
+
+export function createMetrics(): Metrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const registers = [registry];
+  const series = new Map<Route, Map<string, RequestSeries>>();
+
+  const allSeries = (): RequestSeries[] => [...series.values()].flatMap((byEndpoint) => [...byEndpoint.values()]);
+
+  const seriesOf = (route: Route, endpoint: string): RequestSeries => {
+    let byEndpoint = series.get(route);
+    if (!byEndpoint) series.set(route, (byEndpoint = new Map()));
+    let one = byEndpoint.get(endpoint);
+    if (!one) {
+      one = {
+        labels: { route, endpoint },
+        statuses: new Map(),
+        cache: { HIT: 0, MISS: 0, STALE: 0 },
+        buckets: new Array<number>(REQUEST_SECONDS.length + 1).fill(0),
+        seconds: 0,
+        count: 0,
+      };
+      byEndpoint.set(endpoint, one);
+    }
+    return one;
+  };
+
+  scraped(registry, 'cannery_http_requests_total', 'Requests answered, by route, endpoint and status.', 'counter', () =>
+    allSeries().flatMap(({ labels, statuses }) => [...statuses].map(([status, value]) => ({ labels: { ...labels, status }, value }))),
+  );
+  scraped(registry, 'cannery_http_request_duration_seconds', 'Time from a request arriving to its response being ready, by route and endpoint.', 'histogram', () =>
+    allSeries().flatMap(({ labels, buckets, seconds, count }) => {
+      const name = 'cannery_http_request_duration_seconds';
+      let cumulative = 0;
+      const values: Value[] = REQUEST_SECONDS.map((le, index) => {
+        cumulative += buckets[index]!;
+        return { metricName: `${name}_bucket`, labels: { le, ...labels }, value: cumulative };
+      });
+      values.push(
+        { metricName: `${name}_bucket`, labels: { le: '+Inf', ...labels }, value: count },
+        { metricName: `${name}_sum`, labels, value: seconds },
+        { metricName: `${name}_count`, labels, value: count },
+      );
+      return values;
+    }),
+  );
+  scraped(
+    registry,
+    'cannery_cache_requests_total',
+    'Answers of cached endpoints, by endpoint and result: hit (fresh entry), miss (waited for the query), stale (a refresh failed).',
+    'counter',
+    () =>
+      allSeries()
+        .filter(({ cache }) => cache.HIT + cache.MISS + cache.STALE > 0)
+        .flatMap(({ labels: { endpoint }, cache }) => [
+          { labels: { endpoint, result: 'hit' }, value: cache.HIT },
+          { labels: { endpoint, result: 'miss' }, value: cache.MISS },
+          { labels: { endpoint, result: 'stale' }, value: cache.STALE },
+        ]),
+  );
+
+  const backendSeconds = new Histogram({
+    name: 'cannery_backend_query_duration_seconds',
+    help: "Backend queries' time, by endpoint (the backend's own measure; failures included).",
+    labelNames: ['endpoint'] as const,
+    buckets: BACKEND_SECONDS,
+    registers,
+  });
+  const backendRows = new Histogram({
+    name: 'cannery_backend_query_rows',
+    help: 'Rows each backend query returned, by endpoint.',
+    labelNames: ['endpoint'] as const,
+    buckets: BACKEND_ROWS,
+    registers,
+  });
+  const backendErrors = new Counter({
+    name: 'cannery_backend_query_errors_total',
+    help: 'Backend queries that failed, by endpoint and error code.',
+    labelNames: ['endpoint', 'code'] as const,
+    registers,
+  });
+  const inFlight = new Gauge({ name: 'cannery_backend_queries_in_flight', help: 'Backend queries running now.', registers });
+  const queued = new Gauge({
+    name: 'cannery_backend_queries_queued',
+    help: 'Backend queries waiting for a slot (CANNERY_MAX_CONCURRENT_QUERIES).',
+    registers,
+  });
+  const warmRuns = new Counter({
+    name: 'cannery_cache_warming_runs_total',
+    help: 'Background refreshes of cached results, by endpoint.',
+    labelNames: ['endpoint'] as const,
+    registers,
+  });
+  const warmFailures = new Counter({
+    name: 'cannery_cache_warming_failures_total',
+    help: 'Background refreshes that failed (the previous result, if any, is kept), by endpoint.',
+    labelNames: ['endpoint'] as const,
+    registers,
+  });
+
+  return {
+    registry,
+    engine: {
+      backendLoad(running, waiting) {
+        inFlight.set(running);
+        queued.set(waiting);
+      },
+      backendQuery(endpoint, ms, rows) {
+        backendSeconds.observe({ endpoint }, ms / 1000);
+        backendRows.observe({ endpoint }, rows);
+      },
+      backendFailure(endpoint, ms, code) {
+        backendSeconds.observe({ endpoint }, ms / 1000);
+        backendErrors.inc({ endpoint, code });
+      },
+      warmed(endpoint, ok) {
+        warmRuns.inc({ endpoint });
+        if (!ok) warmFailures.inc({ endpoint });
+      },
+    },
+    request(route, endpoint, status, seconds, cache) {
+      const one = seriesOf(route, endpoint);
+      one.statuses.set(status, (one.statuses.get(status) ?? 0) + 1);
+      if (cache !== undefined) one.cache[cache] += 1;
+      let bucket = 0;
+      while (bucket < REQUEST_SECONDS.length && seconds > REQUEST_SECONDS[bucket]!) bucket++;
+      one.buckets[bucket]! += 1;
+      one.seconds += seconds;
+      one.count += 1;
+    },
+  };
+}

@@ -1,0 +1,46 @@
+/**
+ * What one request did, filled in while it is served and read when its response is ready: the
+ * request log line and the metrics both come from it. The cache-hit shortcut fills it directly;
+ * h3 routes find it in their event's context.
+ */
+import type { H3Event } from 'h3';
+import type { CacheStatus } from '../engine/cache-layer.js';
+import type { CanneryError } from '../engine/errors.js';
+import type { QueryOutcome } from '../engine/service.js';
+
+export interface RequestRecord {
+  /** performance.now() when the request arrived. */
+  readonly started: number;
+  /** The endpoint's name, once the request resolved one. */
+  endpoint?: string;
+  cache?: CacheStatus;
+  /** Rows in the answer. */
+  rows?: number;
+  /** The backend's time for the query the answer waited for. */
+  backendMs?: number;
+  /** The sandbox query, as sent. */
+  sql?: string;
+  /** What the caller was answered with, when it was an error. */
+  error?: CanneryError;
+}
+
+declare module 'h3' {
+  interface H3EventContext {
+    record?: RequestRecord;
+  }
+}
+
+export function newRecord(): RequestRecord {
+  return { started: performance.now() };
+}
+
+export function recordOf(event: H3Event): RequestRecord {
+  return (event.context.record ??= newRecord());
+}
+
+/** What the service answered: how the cache did, the rows, and the backend's time. */
+export function recordOutcome(record: RequestRecord, outcome: QueryOutcome): void {
+  record.cache = outcome.cache?.status;
+  record.rows = outcome.rows;
+  record.backendMs = outcome.backendMs;
+}

@@ -1,0 +1,38 @@
+/** The operations settings: defaults, accepted values, and refusal of malformed ones at start-up. */
+import { describe, expect, it } from 'vitest';
+import { readSettings } from '../../src/config/settings.js';
+
+describe('operations settings', () => {
+  it('defaults: 16 queries at once and 64 waiting, info logs, /metrics behind a key, no CORS', () => {
+    expect(readSettings({})).toMatchObject({ maxConcurrentQueries: 16, maxQueuedQueries: 64, logLevel: 'info', metricsPublic: false, corsOrigins: [] });
+  });
+
+  it('reads each from the environment', () => {
+    const settings = readSettings({
+      CANNERY_MAX_CONCURRENT_QUERIES: '4',
+      CANNERY_MAX_QUEUED_QUERIES: '0',
+      CANNERY_LOG_LEVEL: 'silent',
+      CANNERY_METRICS_PUBLIC: 'true',
+      CANNERY_CORS_ORIGINS: ' https://app.example.com , http://localhost:3000,,*',
+    });
+    expect(settings).toMatchObject({
+      maxConcurrentQueries: 4,
+      maxQueuedQueries: 0,
+      logLevel: 'silent',
+      metricsPublic: true,
+      corsOrigins: ['https://app.example.com', 'http://localhost:3000', '*'],
+    });
+  });
+
+  it.each([
+    [{ CANNERY_MAX_CONCURRENT_QUERIES: '0' }, 'CANNERY_MAX_CONCURRENT_QUERIES must be a whole number from 1'],
+    [{ CANNERY_MAX_QUEUED_QUERIES: '-1' }, 'CANNERY_MAX_QUEUED_QUERIES must be a whole number from 0'],
+    [{ CANNERY_LOG_LEVEL: 'verbose' }, 'CANNERY_LOG_LEVEL must be one of debug, info, warn, error, silent (got "verbose")'],
+    [{ CANNERY_METRICS_PUBLIC: 'yes' }, 'CANNERY_METRICS_PUBLIC must be true or false (got "yes")'],
+    [{ CANNERY_CORS_ORIGINS: 'https://app.example.com/' }, '"https://app.example.com/" is not an origin'],
+    [{ CANNERY_CORS_ORIGINS: 'app.example.com' }, '"app.example.com" is not an origin'],
+    [{ CANNERY_CORS_ORIGINS: 'https://APP.example.com' }, '"https://APP.example.com" is not an origin'],
+  ])('refuses %j', (env, message) => {
+    expect(() => readSettings(env)).toThrow(message);
+  });
+});
