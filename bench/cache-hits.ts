@@ -15,18 +15,15 @@
  */
 import autocannon from 'autocannon';
 import { execFileSync, fork, spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
+import { API_KEY, CLI, cpuSeconds, DEMO_PROJECT, isMain } from './support.js';
 
-const CLI = fileURLToPath(new URL('../cli.js', import.meta.url));
-const API_KEY = 'bench-key';
-const DEMO_PROJECT = 'qzvmkdwtrjxhbnpalcoe';
-const TARGET_RATIO = 0.8;
+export const TARGET_RATIO = 0.8;
 
 /** Headers node sets itself, left out of the plain server's copy. */
 const HOP_HEADERS = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding', 'content-length']);
@@ -47,7 +44,7 @@ interface Route {
   body: string;
 }
 
-interface Measurement {
+export interface Measurement {
   requestsPerSecond: number;
   p99Ms: number;
   /** Share of one core the server used. */
@@ -56,24 +53,32 @@ interface Measurement {
   cpuMicrosPerRequest: number;
 }
 
-async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: {
-      seconds: { type: 'string', default: '10' },
-      rounds: { type: 'string', default: '3' },
-      connections: { type: 'string', default: '32' },
-      events: { type: 'string', default: '50000' },
-    },
-  });
-  const seconds = Number(values.seconds);
-  const rounds = Number(values.rounds);
-  const connections = Number(values.connections);
+export interface CacheHitOptions {
+  seconds: number;
+  rounds: number;
+  connections: number;
+  /** Edge events seeded for the served database. */
+  events: number;
+}
 
+export interface CacheHitCase {
+  label: string;
+  bytes: number;
+  cannery: Measurement[];
+  plain: Measurement[];
+  /** Mean throughput, cannery / plain. */
+  ratio: number;
+  /** Mean server CPU per request, plain / cannery. */
+  cpuRatio: number;
+}
+
+export async function measureCacheHits(options: CacheHitOptions): Promise<CacheHitCase[]> {
+  const { seconds, rounds, connections } = options;
   const dir = await mkdtemp(join(tmpdir(), 'cannery-bench-'));
   const children: ChildProcess[] = [];
   try {
     const db = join(dir, 'bench.duckdb');
-    execFileSync(process.execPath, [CLI, 'seed', '--db', db, '--events', values.events!], { stdio: ['ignore', 'ignore', 'inherit'] });
+    execFileSync(process.execPath, [CLI, 'seed', '--db', db, '--events', String(options.events)], { stdio: ['ignore', 'ignore', 'inherit'] });
 
     const service = spawn(process.execPath, [CLI, 'serve', '--db', db, '--port', '0', '--host', '127.0.0.1'], {
       env: { ...process.env, CANNERY_API_KEYS: API_KEY },
@@ -90,11 +95,8 @@ async function main(): Promise<void> {
     plain.send(routes);
     const plainUrl = await new Promise<string>((resolve) => plain.once('message', (port) => resolve(`http://127.0.0.1:${port as number}`)));
 
-    console.log(`cache hits: cannery (built \`serve\`) vs plain node:http with the same bytes; loopback, ${connections} connections, ${rounds} x ${seconds} s per server, alternating`);
-    let worst = Infinity;
-    let saturated = Infinity;
+    const results: CacheHitCase[] = [];
     for (const [index, { label, path }] of CASES.entries()) {
-      const bytes = Buffer.byteLength(routes[index]!.body);
       await load(serviceUrl + path, connections, 2);
       await load(plainUrl + path, connections, 2);
       const cannery: Measurement[] = [];
@@ -103,33 +105,67 @@ async function main(): Promise<void> {
         cannery.push(await measure(service, serviceUrl + path, connections, seconds));
         baseline.push(await measure(plain, plainUrl + path, connections, seconds));
       }
-      const ratio = mean(cannery, 'requestsPerSecond') / mean(baseline, 'requestsPerSecond');
-      const cpuRatio = mean(baseline, 'cpuMicrosPerRequest') / mean(cannery, 'cpuMicrosPerRequest');
-      worst = Math.min(worst, ratio);
-      saturated = Math.min(saturated, mean(cannery, 'cpu'), mean(baseline, 'cpu'));
-      console.log(`\n${label} (${bytes} byte body)`);
-      console.log(row('server', 'req/s', 'p99 ms', 'server CPU', 'CPU us/req'));
-      console.log(row('cannery', ...summary(cannery)));
-      console.log(row('plain', ...summary(baseline)));
-      console.log(`throughput ratio cannery/plain: ${ratio.toFixed(3)}; CPU-per-request ratio plain/cannery: ${cpuRatio.toFixed(3)}`);
+      results.push({
+        label,
+        bytes: Buffer.byteLength(routes[index]!.body),
+        cannery,
+        plain: baseline,
+        ratio: mean(cannery, 'requestsPerSecond') / mean(baseline, 'requestsPerSecond'),
+        cpuRatio: mean(baseline, 'cpuMicrosPerRequest') / mean(cannery, 'cpuMicrosPerRequest'),
+      });
     }
-    console.log(`\nlowest throughput ratio ${worst.toFixed(3)}: ${worst >= TARGET_RATIO ? 'meets' : 'MISSES'} the target of ${TARGET_RATIO}`);
-    if (saturated < 0.9) console.log(`note: a server used only ${(saturated * 100).toFixed(0)}% of a core; other load limited the run, so read the CPU-per-request ratio`);
+    return results;
   } finally {
     for (const child of children) child.kill();
     await rm(dir, { recursive: true, force: true });
   }
 }
 
-/** The service's URL, from the line `serve` prints once it listens. */
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      seconds: { type: 'string', default: '10' },
+      rounds: { type: 'string', default: '3' },
+      connections: { type: 'string', default: '32' },
+      events: { type: 'string', default: '50000' },
+    },
+  });
+  const options = { seconds: Number(values.seconds), rounds: Number(values.rounds), connections: Number(values.connections), events: Number(values.events) };
+  console.log(
+    `cache hits: cannery (built \`serve\`) vs plain node:http with the same bytes; loopback, ${options.connections} connections, ${options.rounds} x ${options.seconds} s per server, alternating`,
+  );
+  const results = await measureCacheHits(options);
+  let worst = Infinity;
+  let saturated = Infinity;
+  for (const result of results) {
+    worst = Math.min(worst, result.ratio);
+    saturated = Math.min(saturated, mean(result.cannery, 'cpu'), mean(result.plain, 'cpu'));
+    console.log(`\n${result.label} (${result.bytes} byte body)`);
+    console.log(row('server', 'req/s', 'p99 ms', 'server CPU', 'CPU us/req'));
+    console.log(row('cannery', ...summary(result.cannery)));
+    console.log(row('plain', ...summary(result.plain)));
+    console.log(`throughput ratio cannery/plain: ${result.ratio.toFixed(3)}; CPU-per-request ratio plain/cannery: ${result.cpuRatio.toFixed(3)}`);
+  }
+  console.log(`\nlowest throughput ratio ${worst.toFixed(3)}: ${worst >= TARGET_RATIO ? 'meets' : 'MISSES'} the target of ${TARGET_RATIO}`);
+  if (saturated < 0.9) console.log(`note: a server used only ${(saturated * 100).toFixed(0)}% of a core; other load limited the run, so read the CPU-per-request ratio`);
+}
+
+/**
+ * The service's URL, from the line `serve` prints once it listens. Its request log lines follow
+ * on the same stdout: they are drained unread, so the pipe never fills and blocks the server.
+ */
 function listeningUrl(child: ChildProcess): Promise<string> {
   return new Promise((resolve, reject) => {
     let seen = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
+    const read = (chunk: Buffer) => {
       seen += chunk.toString();
       const match = / on (http:\/\/\S+) /.exec(seen);
-      if (match) resolve(match[1]!);
-    });
+      if (!match) return;
+      child.stdout!.off('data', read);
+      child.stdout!.resume();
+      resolve(match[1]!);
+    };
+    child.stdout!.on('data', read);
     child.once('exit', (code) => reject(new Error(`cannery serve exited (${code}) before listening:\n${seen}`)));
   });
 }
@@ -168,25 +204,7 @@ async function measure(server: ChildProcess, url: string, connections: number, s
   };
 }
 
-/** CPU seconds a process has used (Linux /proc; NaN elsewhere). */
-function cpuSeconds(pid: number): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
-  } catch {
-    return NaN;
-  }
-}
-
-const CLOCK_TICKS = (() => {
-  try {
-    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
-  } catch {
-    return 100;
-  }
-})();
-
-function mean(measurements: Measurement[], field: keyof Measurement): number {
+export function mean(measurements: Measurement[], field: keyof Measurement): number {
   return measurements.reduce((sum, measurement) => sum + measurement[field], 0) / measurements.length;
 }
 
@@ -226,7 +244,7 @@ function runPlainServer(): void {
 
 // Last, so every constant above is initialised before main runs.
 if (process.argv[2] === '--plain') runPlainServer();
-else
+else if (isMain(import.meta.url))
   await main().catch((error: unknown) => {
     console.error(error);
     process.exitCode = 1;

@@ -11,13 +11,8 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { API_KEY, CLI, DEMO_PROJECT, DIST, isMain, SHIPPED_ENDPOINTS as ENDPOINTS } from './support.js';
 
-const DIST = new URL('../', import.meta.url);
-const CLI = fileURLToPath(new URL('cli.js', DIST));
-const ENDPOINTS = fileURLToPath(new URL('../endpoints/', DIST));
-const API_KEY = 'bench-key';
-const DEMO_PROJECT = 'qzvmkdwtrjxhbnpalcoe';
 const EDGE_EVENTS = '40000';
 const PAGES = 10;
 
@@ -106,7 +101,19 @@ function countStrings(value: Value, redactString: (text: string) => string, coun
   }
 }
 
-async function main(): Promise<void> {
+export interface RedactionCost {
+  rows: number;
+  kib: number;
+  strings: number;
+  redacted: number;
+  /** Milliseconds per 1000 rows. */
+  stringifyMs: number;
+  redactMs: number;
+  cleanMs: number;
+  requestMs: number;
+}
+
+export async function measureRedaction(): Promise<RedactionCost> {
   const { redactRows, redactString, REDACTED } = (await import(new URL('engine/redact.js', DIST).href)) as RedactModule;
   const dir = await mkdtemp(join(tmpdir(), 'cannery-bench-'));
   let server: ChildProcess | undefined;
@@ -130,25 +137,33 @@ async function main(): Promise<void> {
       // Nothing left to redact: no string is changed and nothing is copied.
       clean: () => redactRows(redacted),
     });
-    const stringifyMs = best.stringify! * perThousand;
-    const redactMs = best.redact! * perThousand;
-    const cleanMs = best.clean! * perThousand;
-
-    const ms = (value: number) => `${value.toFixed(3).padStart(8)} ms`;
-    const ratio = (value: number) => `${(value / stringifyMs).toFixed(2)}x JSON.stringify`;
-    const kib = Buffer.byteLength(JSON.stringify(rows)) / 1024;
-    console.log(`cannery bench: PII redaction (node ${process.version})`);
-    console.log(`  rows: ${rows.length} of logs.all on seeded demo data (${PAGES} pages of 100), ${kib.toFixed(0)} KiB of JSON`);
-    console.log(`  strings: ${counts.strings} (${(counts.strings / rows.length).toFixed(1)} a row), ${counts.redacted} of them hold an address`);
-    console.log('  per 1000 rows:');
-    console.log(`    JSON.stringify (baseline)        ${ms(stringifyMs)}`);
-    console.log(`    redactRows                       ${ms(redactMs)}  = ${ratio(redactMs)}`);
-    console.log(`    redactRows, nothing to redact    ${ms(cleanMs)}  = ${ratio(cleanMs)}`);
-    console.log(`    the requests themselves          ${ms(requestMs * perThousand)}  (for scale: 10 GETs of logs.all)`);
+    return {
+      rows: rows.length,
+      kib: Buffer.byteLength(JSON.stringify(rows)) / 1024,
+      ...counts,
+      stringifyMs: best.stringify! * perThousand,
+      redactMs: best.redact! * perThousand,
+      cleanMs: best.clean! * perThousand,
+      requestMs: requestMs * perThousand,
+    };
   } finally {
     server?.kill();
     await rm(dir, { recursive: true, force: true });
   }
 }
 
-await main();
+async function main(): Promise<void> {
+  const cost = await measureRedaction();
+  const ms = (value: number) => `${value.toFixed(3).padStart(8)} ms`;
+  const ratio = (value: number) => `${(value / cost.stringifyMs).toFixed(2)}x JSON.stringify`;
+  console.log(`cannery bench: PII redaction (node ${process.version})`);
+  console.log(`  rows: ${cost.rows} of logs.all on seeded demo data (${PAGES} pages of 100), ${cost.kib.toFixed(0)} KiB of JSON`);
+  console.log(`  strings: ${cost.strings} (${(cost.strings / cost.rows).toFixed(1)} a row), ${cost.redacted} of them hold an address`);
+  console.log('  per 1000 rows:');
+  console.log(`    JSON.stringify (baseline)        ${ms(cost.stringifyMs)}`);
+  console.log(`    redactRows                       ${ms(cost.redactMs)}  = ${ratio(cost.redactMs)}`);
+  console.log(`    redactRows, nothing to redact    ${ms(cost.cleanMs)}  = ${ratio(cost.cleanMs)}`);
+  console.log(`    the requests themselves          ${ms(cost.requestMs)}  (for scale: 10 GETs of logs.all)`);
+}
+
+if (isMain(import.meta.url)) await main();

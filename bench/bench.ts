@@ -1,0 +1,243 @@
+/**
+ * `npm run bench`: cannery's figures on this machine, as markdown on stdout and in
+ * bench/RESULTS.md (with the machine they were measured on). Each figure comes with the baseline
+ * it is read against, measured in the same run:
+ *
+ * - uncached queries on DuckDB, at each data size: the service end to end over HTTP against the
+ *   same compiled SQL run directly on DuckDB (bench/query-cost.ts); target service/DuckDB <= 1.15;
+ * - scale: how each query's latency grows with the data (no worse than linear), and the serving
+ *   process's peak RSS;
+ * - cache hits against a bare node:http server sending the same bytes (bench/cache-hits.ts);
+ * - PII redaction against JSON.stringify of the same rows (bench/redaction.ts);
+ * - start-up with 500 endpoint files against the shipped two (bench/startup.ts).
+ *
+ * Data is written by `cannery seed` into a temporary folder, removed at the end.
+ *
+ *   npm run bench [-- --sizes 1m,10m --samples 30 --cpu-prof DIR]
+ *
+ * `--sizes 1m` skips the 10M run (about three minutes of seeding on two cores). `--cpu-prof DIR`
+ * has each serving process write a V8 CPU profile into DIR when it stops.
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { measureCacheHits, TARGET_RATIO as CACHE_TARGET } from './cache-hits.js';
+import { measureQueryCost, type CaseCost } from './query-cost.js';
+import { measureRedaction } from './redaction.js';
+import { measureStartup } from './startup.js';
+import { describeMachine, markdownTable, mib, ms, processMemory, seed, serve, SHIPPED_ENDPOINTS } from './support.js';
+
+const RESULTS = fileURLToPath(new URL('../../bench/RESULTS.md', import.meta.url));
+const QUERY_TARGET = 1.15;
+/** The service's DuckDB memory_limit (its default), given to the direct runs too. */
+const MEMORY_LIMIT = '2GB';
+
+interface SizeRun {
+  label: string;
+  edgeEvents: number;
+  seedSeconds: number;
+  costs: CaseCost[];
+  peakRss: number;
+}
+
+/** `1m` -> 1,000,000; `250k` -> 250,000. */
+function parseSize(text: string): { label: string; edgeEvents: number } {
+  const match = /^(\d+(?:\.\d+)?)([km]?)$/i.exec(text.trim());
+  if (!match) throw new Error(`--sizes takes sizes such as 1m,10m or 250k (got "${text}")`);
+  const unit = { '': 1, k: 1e3, m: 1e6 }[match[2]!.toLowerCase() as '' | 'k' | 'm'];
+  return { label: text.trim().toUpperCase(), edgeEvents: Math.round(Number(match[1]) * unit) };
+}
+
+const progress = (message: string) => console.error(`bench: ${message}`);
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      sizes: { type: 'string', default: '1m,10m' },
+      samples: { type: 'string', default: '30' },
+      'cpu-prof': { type: 'string' },
+    },
+  });
+  const sizes = values.sizes!.split(',').map(parseSize);
+  const maxSamples = Number(values.samples);
+  const nodeArgs = values['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', values['cpu-prof']] : [];
+  const machine = describeMachine();
+  const dir = await mkdtemp(join(tmpdir(), 'cannery-bench-'));
+  try {
+    const runs: SizeRun[] = [];
+    let startup: { size: string; costs: Awaited<ReturnType<typeof measureStartup>> } | undefined;
+    for (const [index, size] of sizes.entries()) {
+      const db = join(dir, `${size.label}.duckdb`);
+      progress(`seeding ${size.edgeEvents.toLocaleString('en-US')} edge events`);
+      const seeded = performance.now();
+      seed(db, size.edgeEvents);
+      const seedSeconds = (performance.now() - seeded) / 1000;
+
+      const served = await serve({ db, nodeArgs });
+      let costs: CaseCost[];
+      let peakRss: number;
+      try {
+        costs = await measureQueryCost({
+          db,
+          url: served.url,
+          endpointsDir: SHIPPED_ENDPOINTS,
+          maxSamples,
+          minSamples: 7,
+          budgetMs: 30_000,
+          memoryLimit: MEMORY_LIMIT,
+          onCase: (cost) => progress(`${size.label} ${cost.label}: service p50 ${ms(cost.service.p50)}, DuckDB p50 ${ms(cost.direct.p50)} (${cost.samples} samples)`),
+        });
+        peakRss = processMemory(served.child.pid!, 'VmHWM');
+      } finally {
+        await served.stop();
+      }
+      runs.push({ ...size, seedSeconds, costs, peakRss });
+      if (index === 0) {
+        progress(`start-up with 2 and 500 endpoint files (on the ${size.label} database)`);
+        startup = { size: size.label, costs: await measureStartup(db, dir, 5) };
+      }
+      await rm(db, { force: true });
+    }
+    progress('cache hits');
+    const cacheHits = await measureCacheHits({ seconds: 5, rounds: 2, connections: 32, events: 50_000 });
+    progress('redaction');
+    const redaction = await measureRedaction();
+
+    const report = [
+      '# cannery benchmarks',
+      '',
+      `Measured by \`npm run bench -- --sizes ${values.sizes} --samples ${maxSamples}\` on ${machine.date}.`,
+      '',
+      markdownTable(
+        ['machine', ''],
+        [
+          ['CPU', machine.cpu],
+          ['cores', String(machine.cores)],
+          ['memory', machine.memory],
+          ['node', machine.node],
+          ['OS', machine.os],
+          ['load average (1 min), start -> end', `${machine.load} -> ${describeMachine().load}`],
+        ],
+      ),
+      '',
+      '## Uncached queries on DuckDB',
+      '',
+      `The service end to end over HTTP (the built \`serve\`, loopback, each request its own cache key) against the same compiled SQL with the same values run directly on DuckDB in the benchmark's process, taking turns. Target: service/DuckDB <= ${QUERY_TARGET} at p50.`,
+      '',
+      markdownTable(
+        ['data', 'query', 'rows', 'samples', 'service p50', 'service p95', 'DuckDB p50', 'DuckDB p95', 'ratio p50', 'ratio p95', `<= ${QUERY_TARGET}`],
+        runs.flatMap((run) =>
+          run.costs.map((cost) => {
+            const ratio = cost.service.p50 / cost.direct.p50;
+            return [
+              run.label,
+              cost.label,
+              String(cost.rows),
+              String(cost.samples),
+              ms(cost.service.p50),
+              ms(cost.service.p95),
+              ms(cost.direct.p50),
+              ms(cost.direct.p95),
+              ratio.toFixed(2),
+              (cost.service.p95 / cost.direct.p95).toFixed(2),
+              ratio <= QUERY_TARGET ? 'holds' : 'MISSED',
+            ];
+          }),
+        ),
+      ),
+      '',
+      ...scaleSection(runs),
+      '## Cache hits',
+      '',
+      `cannery's \`serve\` answering cache hits of usage.api-counts against a bare node:http server sending the same bytes; autocannon on loopback, 32 connections, 2 x 5 s per server, alternating. Target: throughput ratio >= ${CACHE_TARGET}. Server CPU per request is the steadier figure on a shared machine.`,
+      '',
+      markdownTable(
+        ['case', 'body', 'cannery req/s', 'plain req/s', 'cannery CPU/req', 'plain CPU/req', 'throughput ratio', 'CPU ratio (plain/cannery)', `>= ${CACHE_TARGET}`],
+        cacheHits.map((hit) => {
+          const mean = (list: typeof hit.cannery, field: 'requestsPerSecond' | 'cpuMicrosPerRequest') => list.reduce((sum, item) => sum + item[field], 0) / list.length;
+          return [
+            hit.label,
+            `${hit.bytes} B`,
+            mean(hit.cannery, 'requestsPerSecond').toFixed(0),
+            mean(hit.plain, 'requestsPerSecond').toFixed(0),
+            `${mean(hit.cannery, 'cpuMicrosPerRequest').toFixed(1)} µs`,
+            `${mean(hit.plain, 'cpuMicrosPerRequest').toFixed(1)} µs`,
+            hit.ratio.toFixed(2),
+            hit.cpuRatio.toFixed(2),
+            hit.ratio >= CACHE_TARGET ? 'holds' : 'MISSED',
+          ];
+        }),
+      ),
+      '',
+      '## PII redaction',
+      '',
+      `\`redactRows\` over ${redaction.rows} rows of logs.all (${redaction.kib.toFixed(0)} KiB of JSON, ${(redaction.strings / redaction.rows).toFixed(1)} strings a row, ${redaction.redacted} holding an address) against \`JSON.stringify\` of the same rows; best of 60 rounds, per 1000 rows.`,
+      '',
+      markdownTable(
+        ['work', 'per 1000 rows', 'x JSON.stringify'],
+        [
+          ['JSON.stringify (baseline)', ms(redaction.stringifyMs), '1.00'],
+          ['redactRows', ms(redaction.redactMs), (redaction.redactMs / redaction.stringifyMs).toFixed(2)],
+          ['redactRows, nothing to redact', ms(redaction.cleanMs), (redaction.cleanMs / redaction.stringifyMs).toFixed(2)],
+          ['the 10 logs.all requests themselves (scale)', ms(redaction.requestMs), (redaction.requestMs / redaction.stringifyMs).toFixed(1)],
+        ],
+      ),
+      '',
+      '## Start-up',
+      '',
+      `From spawning \`cannery serve\` to its first 200 on /health, on the ${startup!.size} database; median of ${startup!.costs[0]!.runs} runs each, alternating. The 500 files are variations of the shipped ones (fresh UUIDs and names).`,
+      '',
+      markdownTable(
+        ['endpoint files', 'median', 'slowest', 'x shipped'],
+        startup!.costs.map((cost) => [String(cost.files), ms(cost.medianMs), ms(cost.maxMs), (cost.medianMs / startup!.costs[0]!.medianMs).toFixed(2)]),
+      ),
+      '',
+    ].join('\n');
+
+    console.log(report);
+    await writeFile(RESULTS, report);
+    progress(`written to ${RESULTS}`);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** Growth of each query's p50 from the smallest size to each larger one, and peak RSS per size. */
+function scaleSection(runs: SizeRun[]): string[] {
+  const memory = markdownTable(
+    ['data', 'events (all sources)', 'seeding', 'peak RSS of `serve`'],
+    runs.map((run) => [run.label, `${run.edgeEvents.toLocaleString('en-US')} edge`, `${run.seedSeconds.toFixed(0)} s`, mib(run.peakRss)]),
+  );
+  const [base, ...larger] = runs;
+  if (!base || larger.length === 0) return ['## Scale', '', 'One size only: no growth to report.', '', memory, ''];
+  const rows = larger.flatMap((run) => {
+    const dataGrowth = run.edgeEvents / base.edgeEvents;
+    return run.costs.map((cost, index) => {
+      const before = base.costs[index]!;
+      const growth = cost.service.p50 / before.service.p50;
+      return [
+        `${cost.label}`,
+        `${base.label} -> ${run.label} (${dataGrowth.toFixed(0)}x data)`,
+        ms(before.service.p50),
+        ms(cost.service.p50),
+        `${growth.toFixed(1)}x`,
+        `${(cost.direct.p50 / before.direct.p50).toFixed(1)}x`,
+        growth <= dataGrowth ? 'holds' : 'MISSED',
+      ];
+    });
+  });
+  return [
+    '## Scale',
+    '',
+    "Growth of p50 latency with the data; target: no worse than linear (growth <= the data's growth).",
+    '',
+    markdownTable(['query', 'data', 'service p50 before', 'service p50 after', 'service growth', 'DuckDB growth', '<= linear'], rows),
+    '',
+    memory,
+    '',
+  ];
+}
+
+await main();
