@@ -80,6 +80,11 @@ export interface CaseCost {
   rows: number;
   service: Latency;
   direct: Latency;
+  /**
+   * The median of each pair's service/DuckDB ratio. A pair runs back to back, so a burst of
+   * other load on the machine falls on both of its halves: steadier than the ratio of the p50s.
+   */
+  pairedRatio: number;
 }
 
 export interface QueryCostOptions {
@@ -141,6 +146,7 @@ export async function measureQueryCost(options: QueryCostOptions): Promise<CaseC
       const samples = Math.max(options.minSamples, Math.min(options.maxSamples, Math.floor(options.budgetMs / (2 * each))));
       const serviceMs: number[] = [];
       const directMs: number[] = [];
+      const ratios: number[] = [];
       let rows = 0;
       for (let i = 0; i < samples; i += 1) {
         // Alternating who goes first, so neither always runs right after the other.
@@ -155,6 +161,7 @@ export async function measureQueryCost(options: QueryCostOptions): Promise<CaseC
         }
         serviceMs.push(fromService.ms);
         directMs.push(fromDuckDb.ms);
+        ratios.push(fromService.ms / fromDuckDb.ms);
         // A bucket more or less when the two straddle a minute boundary; anything else is not the same query.
         if (Math.abs(fromService.rows - fromDuckDb.rows) > 1) throw new Error(`${queryCase.label}: the service answered ${fromService.rows} rows, DuckDB ${fromDuckDb.rows}`);
         rows = fromService.rows;
@@ -165,6 +172,7 @@ export async function measureQueryCost(options: QueryCostOptions): Promise<CaseC
         rows,
         service: { p50: median(serviceMs), p95: percentile(serviceMs, 95) },
         direct: { p50: median(directMs), p95: percentile(directMs, 95) },
+        pairedRatio: median(ratios),
       };
       options.onCase?.(cost);
       costs.push(cost);
