@@ -95,7 +95,7 @@ describe('readRequestParams: names', () => {
     expectFailure(() => readRequestParams(LOGS, [['projct', 'a']]), 'unknown_parameter', 'projct');
   });
 
-  // BUG: `name in definition.params` also sees Object.prototype, so these are silently ignored.
+  // `name in definition.params` would also see Object.prototype and silently ignore these.
   it.each(['constructor', 'toString', '__proto__', 'hasOwnProperty', 'valueOf'])('an undeclared name %j is unknown_parameter', (name) => {
     expectFailure(() => readRequestParams(LOGS, [['project', 'a'], [name, 'x']]), 'unknown_parameter', name);
   });

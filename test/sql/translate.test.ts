@@ -142,13 +142,12 @@ describe('time', () => {
     expect(rows).toEqual([{ x: 1, d: 4 }, { x: 2, d: 1 }, { x: 3, d: 5 }]);
   });
 
-  // BUG: node-sql-parser puts the literal's type in extract.args.cast_type; the translator drops it
-  // and emits a bare string, so DuckDB cannot bind it (a 502 at request time, though `check` passes).
+  // node-sql-parser keeps the literal's type beside it (extract.args.cast_type); the translation must cast to it.
   it('extract(hour from a TIMESTAMP literal)', async () => {
     expect(await one("select extract(hour from timestamp '2024-05-01 10:00:00+02:00') as h")).toEqual({ h: 8 });
   });
 
-  // BUG: same cause, and here a silently wrong answer: the string is cast to DATE ignoring its offset.
+  // Without that cast the string would become a DATE ignoring its offset: a silently wrong answer.
   it('extract(date from a TIMESTAMP literal) is the UTC date', async () => {
     expect(await one("select extract(date from timestamp '2024-05-01 01:00:00+02:00') as d")).toEqual({ d: '2024-04-30' });
   });
@@ -213,8 +212,8 @@ describe('LIKE', () => {
     expect(await one("select '/rest/v1/x' like '%/rest%' as a, 'axb' like 'a_b' as b, 'a' like 'A' as c")).toEqual({ a: true, b: true, c: false });
   });
 
-  // BUG: BigQuery LIKE treats a backslash as an escape (`\\_` matches a literal underscore);
-  // the translation emits LIKE without ESCAPE, and DuckDB has no default escape character.
+  // BigQuery LIKE treats a backslash as an escape (`\\_` matches a literal underscore); DuckDB has no
+  // default escape character, so the translation adds ESCAPE for patterns that need it.
   it('a backslash escapes _ and % in a LIKE pattern', async () => {
     expect(await one("select 'a_b' like 'a\\\\_b' as lit, 'axb' like 'a\\\\_b' as wild, '50%' like '50\\\\%' as pct")).toEqual({
       lit: true,
