@@ -210,3 +210,11 @@ describe('the language is the translator\'s, on both backends', () => {
     expect(dialect.compile(statement!, { rowCap: 10 }).sql).toMatch(/ ORDER BY `n` DESC LIMIT 5 OFFSET 1$/);
   });
 });
+
+describe('NOT EXISTS', () => {
+  it('is written back, as the DuckDB translator accepts it', () => {
+    expect(compile('select 1 as one from `cloudflare.logs.prod` t where not exists (select 1 from unnest(t.metadata) as m)').sql).toContain(
+      '(NOT EXISTS (SELECT',
+    );
+  });
+});

@@ -361,6 +361,7 @@ export function emitBigQuery(statement: AstNode, options: EmitOptions): EmittedS
   function unary(node: AstNode, scope: Scope): string {
     const operator = String(node.operator).toUpperCase();
     if (operator === 'NOT') return `(NOT ${expression(node.expr, scope)})`;
+    if (operator === 'NOT EXISTS' && isNode(node.expr) && isNode(node.expr.ast)) return `(NOT EXISTS (${query(node.expr.ast, scope)}))`;
     // A space after the sign, so `- -1` never becomes the comment `--1`.
     if (operator === '-' || operator === '+') return `(${operator} ${expression(node.expr, scope)})`;
     return unsupported(`unary operator ${operator}`, node);
