@@ -2,26 +2,16 @@
  * `cannery check --dry-run`, as CI runs it (the built CLI in a child process), against a local
  * server that speaks BigQuery's REST API. `npm test` builds dist/ first (pretest).
  */
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { cannery as runCli, CLI, type Run } from '../support/cannery-cli.js';
 import { startFakeBigQuery, type FakeBigQuery } from '../support/bigquery-server.js';
 
-const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 const SHIPPED = fileURLToPath(new URL('../../endpoints', import.meta.url));
 
-function cannery(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: tmpdir(), env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+function cannery(args: string[], env: Record<string, string>): Promise<Run> {
+  return runCli(args, { env });
 }
 
 let fake: FakeBigQuery;

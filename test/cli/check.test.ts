@@ -2,7 +2,6 @@
  * `cannery check`, the GitOps gate, as CI runs it: the built CLI in a child process.
  * `npm test` builds dist/ first (pretest).
  */
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
@@ -10,32 +9,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cannery, CLI, type Run } from '../support/cannery-cli.js';
 import { endpointText, lineOf } from '../support/endpoint-text.js';
 
-const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 const SHIPPED = fileURLToPath(new URL('../../endpoints', import.meta.url));
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function cannery(args: string[], options: { cwd?: string; env?: Record<string, string> } = {}): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
-      cwd: options.cwd ?? tmpdir(),
-      env: { PATH: process.env.PATH ?? '', ...options.env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 
 const made: string[] = [];
