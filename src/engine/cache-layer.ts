@@ -48,6 +48,8 @@ export type Compute = (now: Date) => Promise<Computed>;
 export interface CacheLayerOptions {
   maxBytes: number;
   clock: () => Date;
+  /** The clock's time in ms, read on every hit (Date.now rather than a Date, unless a test injects a clock). */
+  now: () => number;
   timers: Timers;
   warmConcurrency: number;
   log: (message: string, error: unknown) => void;
@@ -59,10 +61,11 @@ export interface CacheLayer {
   /** The answer to a request: from the cache when the endpoint has one, else computed now. */
   fetch(endpoint: CompiledEndpoint, parts: CacheKeyParts, compute: Compute): Promise<LayerResult>;
   /**
-   * The answer when it is a fresh hit that needs nothing else (its key is warmed already, if the
-   * endpoint warms), without waiting; otherwise undefined, and fetch gives the answer.
+   * The answer for `key` (cacheKey's) when it is a fresh hit that needs nothing else (its key is
+   * warmed already, if the endpoint warms), without waiting; otherwise undefined, and fetch gives
+   * the answer.
    */
-  peek(endpoint: CompiledEndpoint, parts: CacheKeyParts): LayerResult | undefined;
+  peek(endpoint: CompiledEndpoint, key: string): LayerResult | undefined;
   /** Drops every entry of an endpoint (changed or deleted), which also stops their warming. */
   dropEndpoint(id: string): void;
   /** Stops warming; waits for refreshes in flight. */
@@ -85,7 +88,7 @@ interface Cached {
 }
 
 export function createCacheLayer(options: CacheLayerOptions): CacheLayer {
-  const now = () => options.clock().getTime();
+  const now = options.now;
   const warmer = createWarmer({
     now,
     timers: options.timers,
@@ -201,10 +204,9 @@ export function createCacheLayer(options: CacheLayerOptions): CacheLayer {
       keepWarm(request);
       return describe(settled.entry, settled.status, request.ttlMs, now(), settled.backendMs);
     },
-    peek(endpoint, parts) {
+    peek(endpoint, key) {
       const { cache } = endpoint.definition;
       if (cache === false) return undefined;
-      const key = cacheKey(endpoint, parts);
       const ttlMs = cache.ttl_seconds * 1000;
       const at = now();
       const entry = freshEntry(endpoint, key, ttlMs, at);

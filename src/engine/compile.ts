@@ -84,7 +84,7 @@ function unique(names: string[]): string[] {
   return [...new Set(names)];
 }
 
-/** A stable hash of the definition: equal meaning, equal version, whatever the key order. */
+/** A stable hash of the definition, 16 hex digits: equal meaning, equal version, whatever the key order. */
 export function definitionVersion(definition: EndpointDefinition): string {
   const canonical = JSON.stringify(definition, (_key, value: unknown) =>
     value && typeof value === 'object' && !Array.isArray(value)

@@ -39,6 +39,7 @@ export function createRegistry(endpoints: CompiledEndpoint[], problems: Problem[
   return {
     endpoints,
     problems,
-    find: (idOrName) => byKey.get(UUID.test(idOrName) ? idOrName.toLowerCase() : idOrName),
+    // A name, or an id as the files give it (lowercase), is found at once: this runs on every request.
+    find: (idOrName) => byKey.get(idOrName) ?? (UUID.test(idOrName) ? byKey.get(idOrName.toLowerCase()) : undefined),
   };
 }

@@ -11,6 +11,7 @@ import { limitedBackend } from './limited-backend.js';
 import { createLimiter } from './limiter.js';
 import { UNOBSERVED, type EngineObserver } from './observer.js';
 import { readRequestParams } from './params.js';
+import { createQueryKeys } from './query-keys.js';
 import { compileSandboxQuery } from './sandbox.js';
 import type { Registry } from './registry.js';
 import { redactRows } from './redact.js';
@@ -71,10 +72,11 @@ export interface Service {
   resolve(idOrName: string): CompiledEndpoint;
   query(endpoint: CompiledEndpoint, params: Iterable<[string, string]>, options?: QueryOptions): Promise<QueryOutcome>;
   /**
-   * What query would answer, when that is a fresh cache hit, without waiting (so HTTP can answer
-   * on the request's own tick); otherwise undefined. Throws what query would throw, or nothing.
+   * What query would answer for the form-encoded `query` string (without `?`), when that is a
+   * fresh cache hit, without waiting (so HTTP can answer on the request's own tick); otherwise
+   * undefined. Throws what query would throw, or nothing.
    */
-  cached(endpoint: CompiledEndpoint, params: Iterable<[string, string]>, options?: QueryOptions): QueryOutcome | undefined;
+  cached(endpoint: CompiledEndpoint, query: string, options?: QueryOptions): QueryOutcome | undefined;
   /** Stops cache warming and waits for refreshes in flight; the backend stays open. */
   close(): Promise<void>;
 }
@@ -99,7 +101,8 @@ async function runOnBackend(backend: Backend, sandboxed: boolean, request: Query
 }
 
 export function createService(options: ServiceOptions): Service {
-  const clock = options.clock ?? (() => new Date());
+  const { clock: injectedClock } = options;
+  const clock = injectedClock ?? (() => new Date());
   const observer = options.observer ?? UNOBSERVED;
   const limiter = createLimiter({
     maxRunning: options.maxConcurrentQueries ?? DEFAULTS.maxConcurrentQueries,
@@ -111,11 +114,13 @@ export function createService(options: ServiceOptions): Service {
   const cache = createCacheLayer({
     maxBytes: options.cacheMaxBytes ?? DEFAULTS.cacheMaxBytes,
     clock,
+    now: injectedClock ? () => injectedClock().getTime() : Date.now,
     timers: options.timers ?? realTimers,
     warmConcurrency: options.warmConcurrency ?? WARM_CONCURRENCY,
     log: options.log ?? ((message, error) => console.error(message, error)),
     onWarmed: (endpointName, ok) => observer.warmed(endpointName, ok),
   });
+  const queryKeys = createQueryKeys();
   let registry = options.registry;
   return {
     get registry() {
@@ -163,11 +168,9 @@ export function createService(options: ServiceOptions): Service {
       const answer = await cache.fetch(endpoint, { values: request.values, sql: request.sql, redactPii: redact }, compute);
       return { endpoint, ...answer };
     },
-    cached(endpoint, params, queryOptions = {}) {
-      const { definition } = endpoint;
-      const request = readRequestParams(definition, params);
+    cached(endpoint, query, queryOptions = {}) {
       // Invalid sandbox SQL needs no check here: its key never has an entry, since errors are not stored.
-      const answer = cache.peek(endpoint, { values: request.values, sql: request.sql, redactPii: redactionOn(definition, queryOptions) });
+      const answer = cache.peek(endpoint, queryKeys.keyOf(endpoint, query, redactionOn(endpoint.definition, queryOptions)));
       return answer && { endpoint, ...answer };
     },
     close: () => cache.close(),

@@ -2,9 +2,10 @@
  * The h3 app: one router. Auth runs before the endpoint is looked up, so an unauthenticated
  * caller cannot probe which endpoints exist.
  *
- * Every request passes `fetch` below, which bounds the URL, answers CORS preflights and cache
- * hits before h3 routes, and once the response is ready adds CORS headers, counts it in the
- * metrics and writes its log line.
+ * A plain cache hit is answered from node:http's request before srvx and h3 see it
+ * (cache-hits.ts). Every other request passes `fetch` below, which bounds the URL, answers CORS
+ * preflights before h3 routes, and once the response is ready adds CORS headers. Both count the
+ * answer in the metrics and write its log line.
  */
 import { H3, type H3Event } from 'h3';
 import type { ServerRequest } from 'srvx';
@@ -14,7 +15,7 @@ import type { Service } from '../engine/service.js';
 import { createLogger, type Logger } from '../logger.js';
 import { VERSION } from '../version.js';
 import { apiKeyCheck } from './auth.js';
-import { cacheHitAnswerer } from './cache-hits.js';
+import { cacheHitAnswerer, type CacheHitAnswerer } from './cache-hits.js';
 import { createCors } from './cors.js';
 import { errorResponse, JSON_CONTENT_TYPE, toCanneryError } from './errors.js';
 import { negotiate } from './formats.js';
@@ -45,7 +46,14 @@ export interface AppOptions {
   corsOrigins?: readonly string[];
 }
 
-export function createApp(options: AppOptions): H3 {
+export interface CanneryApp {
+  /** Every route. */
+  readonly h3: H3;
+  /** Answers a plain cache hit from node:http's request, and says whether it did; h3 answers the rest. */
+  readonly answerCacheHit: CacheHitAnswerer;
+}
+
+export function createApp(options: AppOptions): CanneryApp {
   const { service } = options;
   const checkKey = apiKeyCheck(options.apiKeys);
   const logger = options.logger ?? createLogger(DEFAULTS.logLevel);
@@ -133,13 +141,16 @@ export function createApp(options: AppOptions): H3 {
     }),
   );
 
-  const answerCacheHit = cacheHitAnswerer(service, checkKey);
+  /** Counts an answer in the metrics and writes its log line. */
+  const answered = (method: string, path: string, status: number, record: RequestRecord): void => {
+    const ms = performance.now() - record.started;
+    metrics.request(routeOf(path), record.endpoint ?? '', status, ms / 1000, record.cache);
+    logRequest(logger, method, path, status, ms, record);
+  };
 
   const finish = (request: ServerRequest, url: URL, record: RequestRecord, response: Response): Response => {
     cors?.decorate(request, response);
-    const ms = performance.now() - record.started;
-    metrics.request(routeOf(url.pathname), record.endpoint ?? '', response.status, ms / 1000, record.cache);
-    logRequest(logger, request.method, url.pathname, response.status, ms, record);
+    answered(request.method, url.pathname, response.status, record);
     return response;
   };
 
@@ -148,13 +159,13 @@ export function createApp(options: AppOptions): H3 {
     const url = requestUrl(request);
     const tooLong = urlLengthError(url);
     if (tooLong) return finish(request, url, record, failed(record, tooLong));
-    // Preflights carry no key, and cache hits are answered before h3 routes (see cache-hits.ts).
-    const early = cors?.preflight(request) ?? answerCacheHit(request, url, record);
-    if (early) return finish(request, url, record, early);
+    // Preflights carry no key.
+    const preflight = cors?.preflight(request);
+    if (preflight) return finish(request, url, record, preflight);
     const routed = app.request(request, undefined, { record });
     return routed instanceof Promise ? routed.then((response) => finish(request, url, record, response)) : finish(request, url, record, routed);
   };
-  return app;
+  return { h3: app, answerCacheHit: cacheHitAnswerer({ service, checkKey, cors: cors !== undefined, answered }) };
 }
 
 function json(status: number, body: unknown): Response {

@@ -1,49 +1,110 @@
 /**
- * Cache hits, answered before h3 builds its event and routes. A hit needs no I/O, and answering
- * it on the request's own tick, outside h3's promise chain, roughly halves what it costs the
- * server (bench/cache-hits.ts).
+ * Cache hits, answered straight from node:http's request, before srvx and h3 see it. A hit needs
+ * no I/O, and what it costs is nearly all per-request machinery: srvx's fetch Request and
+ * Response, h3's event and promise chain, a WHATWG URL. Without them a hit costs about what a
+ * bare node:http server returning the same bytes does (bench/cache-hits.ts).
  *
  * Only the plain case is taken: a GET of QUERY_PATH<name or UUID> without percent-encoding, with
- * a valid key, header, Accept and parameters, whose answer is a fresh hit. Everything else, every
- * error included, goes on to the h3 route, which takes the same steps in full and answers the
- * same way: this is a shortcut through one route, not a second one.
+ * a valid key and parameters, a JSON answer and no CORS to add, whose answer is a fresh hit.
+ * Everything else, every error included, goes on to srvx and the h3 route, which takes the same
+ * steps in full and answers the same way: this is a shortcut through one route, not a second one.
+ * So where node's reading of a request could differ from srvx's, it is left to srvx.
  */
-import type { ServerRequest } from 'srvx';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Service } from '../engine/service.js';
-import type { KeyCheck } from './auth.js';
-import { negotiate } from './formats.js';
+import type { HeaderReader, KeyCheck } from './auth.js';
+import { JSON_FORMAT, negotiate } from './formats.js';
+import { MAX_URL_LENGTH } from './limits.js';
 import { QUERY_PATH } from './paths.js';
 import { requestsRedaction } from './redaction-header.js';
-import { recordOutcome, type RequestRecord } from './request-record.js';
-import { resultResponse } from './result-response.js';
+import { newRecord, recordOutcome, type RequestRecord } from './request-record.js';
+import { resultParts } from './result-response.js';
 
 /** A last segment h3 would pass on unchanged: no percent-encoding, no further segments. */
 const PLAIN_SEGMENT = /^[A-Za-z0-9._-]+$/;
 
-/** The answer when the request is a plain cache hit, told to `record`; otherwise undefined. */
-export type CacheHitAnswerer = (request: ServerRequest, url: URL, record: RequestRecord) => Response | undefined;
+export interface CacheHitOptions {
+  service: Service;
+  checkKey: KeyCheck;
+  /** Whether CORS is configured: then a request with an Origin goes to h3, which adds its headers. */
+  cors: boolean;
+  /** Counts and logs an answered request, as every other answer is. */
+  answered(method: string, path: string, status: number, record: RequestRecord): void;
+}
 
-export function cacheHitAnswerer(service: Service, checkKey: KeyCheck): CacheHitAnswerer {
-  return (request, url, record) => {
-    if (request.method !== 'GET') return undefined;
-    const { pathname } = url;
-    if (!pathname.startsWith(QUERY_PATH)) return undefined;
-    const idOrName = pathname.slice(QUERY_PATH.length);
-    if (!PLAIN_SEGMENT.test(idOrName)) return undefined;
+/** Answers `request` when it is a plain cache hit, and says whether it did. */
+export type CacheHitAnswerer = (request: IncomingMessage, response: ServerResponse) => boolean;
+
+export function cacheHitAnswerer(options: CacheHitOptions): CacheHitAnswerer {
+  const { service, checkKey } = options;
+  return (request, response) => {
+    const target = request.url;
+    // node gives the request target as sent: origin-form starts with the path.
+    if (request.method !== 'GET' || target === undefined || !target.startsWith(QUERY_PATH) || target.length > MAX_URL_LENGTH) return false;
+    const queryAt = target.indexOf('?');
+    const path = queryAt === -1 ? target : target.slice(0, queryAt);
+    const query = queryAt === -1 ? '' : target.slice(queryAt + 1);
+    // A fragment is not the query's (WHATWG URL drops it); no client sends one.
+    if (!PLAIN_SEGMENT.test(path.slice(QUERY_PATH.length)) || query.includes('#')) return false;
+    const headers = headerReader(request);
+    if (options.cors && headers.get('origin') !== null) return false;
+    const record = newRecord();
+    let status: number;
     try {
-      checkKey(request.headers);
-      const format = negotiate(request.headers.get('accept'));
-      const endpoint = service.resolve(idOrName);
-      const outcome = service.cached(endpoint, url.searchParams.entries(), { redactPii: requestsRedaction(request.headers) });
-      if (!outcome) return undefined;
+      checkKey(headers);
+      // Other formats stream their body from h3.
+      const format = negotiate(headers.get('accept'));
+      if (format !== JSON_FORMAT) return false;
+      const endpoint = service.resolve(path.slice(QUERY_PATH.length));
+      const outcome = service.cached(endpoint, query, { redactPii: requestsRedaction(headers) });
+      if (!outcome) return false;
       record.endpoint = endpoint.definition.name;
-      // Only a sandbox endpoint takes sql (elsewhere it is an error, never a hit).
-      if (endpoint.definition.sandbox) record.sql = url.searchParams.get('sql') ?? undefined;
+      // Only a sandbox endpoint takes sql (elsewhere it is an error, never a hit); most hits have none.
+      if (endpoint.definition.sandbox && query.includes('sql=')) record.sql = new URLSearchParams(query).get('sql') ?? undefined;
       recordOutcome(record, outcome);
-      return resultResponse(outcome, request.headers.get('if-none-match'), format);
+      const answer = resultParts(outcome, headers.get('if-none-match'), format);
+      const { body } = answer;
+      if (body instanceof ReadableStream) return false;
+      status = answer.status;
+      // Given to writeHead, headers are written at once: without a length node would send the body chunked.
+      if (body !== null) answer.headers['content-length'] = String(body.byteLength);
+      response.writeHead(status, answer.headers);
+      response.end(body ?? undefined);
     } catch {
       // The h3 route meets the same error and answers it.
-      return undefined;
+      return false;
     }
+    options.answered('GET', path, status, record);
+    return true;
   };
+}
+
+/** Thrown by headerReader for a header node and fetch read differently; the request goes to h3. */
+const AMBIGUOUS = new Error('a header srvx reads differently from node');
+
+/**
+ * node's request headers as srvx's fetch Headers reads them: a repeated one joined with `, `.
+ * node joins as fetch does except for a few headers it keeps only the first of: of those read
+ * here, only Authorization, and a request that repeats it is left to srvx. (node builds the
+ * headers object for every request itself, to look for Expect, so reading it costs nothing more.)
+ */
+function headerReader(request: IncomingMessage): HeaderReader {
+  return {
+    get(name) {
+      const value = request.headers[name];
+      if (value === undefined) return null;
+      if (name === 'authorization' && repeated(request.rawHeaders, name)) throw AMBIGUOUS;
+      return Array.isArray(value) ? value.join(', ') : value;
+    },
+  };
+}
+
+/** Whether `rawHeaders` (names and values, alternating) names `lowerName` more than once. */
+function repeated(rawHeaders: string[], lowerName: string): boolean {
+  let seen = 0;
+  for (let index = 0; index < rawHeaders.length; index += 2) {
+    const name = rawHeaders[index]!;
+    if (name.length === lowerName.length && name.toLowerCase() === lowerName) seen++;
+  }
+  return seen > 1;
 }

@@ -19,7 +19,7 @@ export interface Format {
   etag(jsonEtag: string): string;
 }
 
-const JSON_FORMAT: Format = {
+export const JSON_FORMAT: Format = {
   contentType: JSON_CONTENT_TYPE,
   body: (json) => json,
   etag: (jsonEtag) => jsonEtag,

@@ -3,8 +3,10 @@
  * This only reads what the request asks for; the service combines it with the endpoint's setting.
  */
 import { CanneryError } from '../engine/errors.js';
+import type { HeaderReader } from './auth.js';
 
 export const REDACTION_HEADER = 'SVC-ENDPOINT-REDACT-PII';
+const LOWERCASE_NAME = REDACTION_HEADER.toLowerCase();
 
 /** Longest piece of a bad value echoed back in the error message. */
 const SHOWN_CHARS = 40;
@@ -15,8 +17,8 @@ const SHOWN_CHARS = 40;
  * value and a header given twice (which arrives comma-joined, `true, true`): a caller who sends
  * the header means something by it, and guessing wrong could leak what it meant to hide.
  */
-export function requestsRedaction(headers: Headers): boolean {
-  const raw = headers.get(REDACTION_HEADER);
+export function requestsRedaction(headers: HeaderReader): boolean {
+  const raw = headers.get(LOWERCASE_NAME);
   if (raw === null) return false;
   const value = raw.trim().toLowerCase();
   if (value === 'true') return true;

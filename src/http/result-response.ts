@@ -16,9 +16,21 @@ import { REDACTION_HEADER } from './redaction-header.js';
 /** The same URL has a redacted and an unredacted answer, and one per format. */
 const VARY = `Accept, ${REDACTION_HEADER}`;
 
+/** A successful answer's status, headers and body, as both srvx and node:http take them. */
+export interface ResultParts {
+  status: 200 | 304;
+  headers: Record<string, string>;
+  body: ReturnType<Format['body']> | null;
+}
+
 export function resultResponse(outcome: QueryOutcome, ifNoneMatch: string | null, format: Format): Response {
+  const { status, headers, body } = resultParts(outcome, ifNoneMatch, format);
+  return new FastResponse(body, { status, headers });
+}
+
+export function resultParts(outcome: QueryOutcome, ifNoneMatch: string | null, format: Format): ResultParts {
   const { cache } = outcome;
-  if (!cache) return new FastResponse(format.body(outcome.body), { status: 200, headers: { 'content-type': format.contentType, 'cache-control': 'no-store' } });
+  if (!cache) return { status: 200, headers: { 'content-type': format.contentType, 'cache-control': 'no-store' }, body: format.body(outcome.body) };
   const etag = format.etag(cache.etag);
   const headers: Record<string, string> = {
     // private: a key authorises the request, and X-API-KEY is not a header shared caches know to
@@ -29,9 +41,9 @@ export function resultResponse(outcome: QueryOutcome, ifNoneMatch: string | null
     'x-cache': cache.status,
     vary: VARY,
   };
-  if (ifNoneMatch !== null && matchesEtag(ifNoneMatch, etag)) return new FastResponse(null, { status: 304, headers });
+  if (ifNoneMatch !== null && matchesEtag(ifNoneMatch, etag)) return { status: 304, headers, body: null };
   headers['content-type'] = format.contentType;
-  return new FastResponse(format.body(outcome.body), { status: 200, headers });
+  return { status: 200, headers, body: format.body(outcome.body) };
 }
 
 /** If-None-Match compares weakly (RFC 9110 13.1.2): a W/ prefix does not matter, and `*` matches any. */

@@ -2,7 +2,9 @@
  * Listening, with h3's own server (srvx, on node:http). listhen's extras (tunnels, QR codes,
  * dev certificates, auto-open) are for dev servers; a service needs only listen and close.
  */
-import { serve, type H3 } from 'h3';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { serve } from 'h3';
+import type { CanneryApp } from './app.js';
 import { MAX_HEADER_BYTES } from './limits.js';
 
 export interface RunningServer {
@@ -14,17 +16,27 @@ export interface RunningServer {
   close(graceMs?: number): Promise<void>;
 }
 
-export async function listen(app: H3, options: { port: number; host: string }): Promise<RunningServer> {
-  const server = serve(app, {
+export async function listen(app: CanneryApp, options: { port: number; host: string }): Promise<RunningServer> {
+  const server = serve(app.h3, {
     port: options.port,
     hostname: options.host,
     silent: true,
     gracefulShutdown: false,
     // So URLs a little or much over MAX_URL_LENGTH get cannery's JSON 414 rather than node's bare 431.
     node: { maxHeaderSize: MAX_HEADER_BYTES },
+    // Not listening yet: cache hits go first (below).
+    manual: true,
   });
-  await server.ready();
-  const address = server.node?.server?.address();
+  const node = server.node!.server!;
+  const throughH3 = server.node!.handler as (request: IncomingMessage, response: ServerResponse) => void;
+  // node:http added srvx's handler as the server's 'request' listener; a cache hit is answered
+  // before it, anything else is passed on to it (cache-hits.ts).
+  node.removeListener('request', throughH3);
+  node.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    if (!app.answerCacheHit(request, response)) void throughH3(request, response);
+  });
+  await server.serve();
+  const address = node.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
   return {
@@ -37,9 +49,8 @@ export async function listen(app: H3, options: { port: number; host: string }): 
       });
       // A keep-alive connection goes idle once its last response is sent; close it then rather
       // than waiting out its keep-alive timeout.
-      const node = server.node?.server;
       const idle = setInterval(() => {
-        if (node && 'closeIdleConnections' in node) node.closeIdleConnections();
+        if ('closeIdleConnections' in node) node.closeIdleConnections();
       }, 50);
       await Promise.race([server.close(false), forced]);
       clearInterval(idle);
