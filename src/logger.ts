@@ -46,31 +46,46 @@ function isoNow(): string {
   return lastIso;
 }
 
-/** Characters of lines gathered before they are written: about a hundred request lines. */
-const FLUSH_CHARS = 16 * 1024;
+/** Bytes of lines gathered before they are written: about a hundred and fifty request lines. */
+const FLUSH_BYTES = 32 * 1024;
 /** The longest a line waits to be written. */
 const FLUSH_MS = 50;
 
 /**
- * Lines for stdout, written together: when FLUSH_CHARS have gathered, FLUSH_MS after the first of
+ * Lines for stdout, written together: when FLUSH_BYTES have gathered, FLUSH_MS after the first of
  * them, and at exit. A write to a pipe or a file is synchronous in Node, and a request's whole
- * cost is tens of microseconds: a system call per line would be a large part of it.
+ * cost is some microseconds: a system call per line would be a large part of it.
+ *
+ * Each line is encoded into the batch's buffer as it comes. Appending lines to one string instead
+ * builds a rope of thousands of pieces that the write must flatten, and that cost three times as
+ * much per line (1.2 µs against 0.4 µs, writing 230-character lines to a pipe).
  */
 function stdoutSink(): LineSink {
-  let pending = '';
+  let batch = Buffer.allocUnsafe(FLUSH_BYTES);
+  let used = 0;
   let timer: NodeJS.Timeout | undefined;
   const flush = () => {
     clearTimeout(timer);
     timer = undefined;
-    if (pending === '') return;
-    process.stdout.write(pending);
-    pending = '';
+    if (used === 0) return;
+    // The stream may hold on to what it is given (a TTY or a socket writes later), so the next
+    // batch gets a buffer of its own.
+    process.stdout.write(batch.subarray(0, used));
+    batch = Buffer.allocUnsafe(FLUSH_BYTES);
+    used = 0;
   };
   process.on('exit', flush);
   return (line) => {
-    pending += `${line}\n`;
-    if (pending.length >= FLUSH_CHARS) flush();
+    // A UTF-8 character is at most 3 bytes per UTF-16 code unit.
+    const most = line.length * 3 + 1;
+    if (used + most > FLUSH_BYTES) flush();
+    if (most > FLUSH_BYTES) {
+      process.stdout.write(`${line}\n`);
+      return;
+    }
+    used += batch.write(line, used);
+    batch[used++] = 0x0a;
     // Unref'd: a pending flush must not keep a finished process alive; exit writes what is left.
-    else timer ??= setTimeout(flush, FLUSH_MS).unref();
+    timer ??= setTimeout(flush, FLUSH_MS).unref();
   };
 }
