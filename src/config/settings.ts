@@ -60,7 +60,7 @@ export function readSettings(env: Env = process.env): Settings {
     dbPath: env.CANNERY_DB || DEFAULTS.dbPath,
     port: integer(env, 'PORT', DEFAULTS.port, 0, 65535),
     host: env.HOST || DEFAULTS.host,
-    apiKeys: (env.CANNERY_API_KEYS ?? '').split(',').map((key) => key.trim()).filter(Boolean),
+    apiKeys: apiKeys(env.CANNERY_API_KEYS),
     backend: backendName(env.CANNERY_BACKEND),
     queryTimeoutMs: integer(env, 'CANNERY_QUERY_TIMEOUT_MS', DEFAULTS.queryTimeoutMs, 1, 3_600_000),
     shutdownGraceMs: integer(env, 'CANNERY_SHUTDOWN_GRACE_MS', DEFAULTS.shutdownGraceMs, 0, 3_600_000),
@@ -84,6 +84,24 @@ export function integer(env: Env, name: string, fallback: number, min: number, m
     throw new Error(`${name} must be a whole number from ${min} to ${max} (got "${raw}")`);
   }
   return value;
+}
+
+/** Visible ASCII: what every client can send in a header as it is. */
+const KEY_CHARACTERS = /^[!-~]+$/;
+
+/**
+ * Comma-separated keys. node reads header bytes as Latin-1, so a key with any other character
+ * (a space, an accent) could never be presented and would refuse its callers without saying
+ * why: it is refused here, at start-up, without echoing the key.
+ */
+function apiKeys(raw: string | undefined): string[] {
+  const keys = (raw ?? '').split(',').map((key) => key.trim()).filter(Boolean);
+  keys.forEach((key, index) => {
+    if (!KEY_CHARACTERS.test(key)) {
+      throw new Error(`CANNERY_API_KEYS: key ${index + 1} has a character a header cannot carry as it is; use letters, digits and ASCII punctuation`);
+    }
+  });
+  return keys;
 }
 
 function boolean(env: Env, name: string, fallback: boolean): boolean {

@@ -24,6 +24,14 @@ describe('operations settings', () => {
     });
   });
 
+  it('API keys: comma-separated, trimmed; one a header cannot carry is refused without being echoed', () => {
+    expect(readSettings({ CANNERY_API_KEYS: ' a1!~ , ,b-2_' }).apiKeys).toEqual(['a1!~', 'b-2_']);
+    for (const bad of ['ok,sécret', 'ok,two words', 'ok,tab\there']) {
+      expect(() => readSettings({ CANNERY_API_KEYS: bad })).toThrow(/^CANNERY_API_KEYS: key 2 has a character a header cannot carry/);
+      expect(() => readSettings({ CANNERY_API_KEYS: bad })).not.toThrow(bad.split(',')[1]!);
+    }
+  });
+
   it.each([
     [{ CANNERY_MAX_CONCURRENT_QUERIES: '0' }, 'CANNERY_MAX_CONCURRENT_QUERIES must be a whole number from 1'],
     [{ CANNERY_MAX_QUEUED_QUERIES: '-1' }, 'CANNERY_MAX_QUEUED_QUERIES must be a whole number from 0'],
