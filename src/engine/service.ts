@@ -171,7 +171,8 @@ export function createService(options: ServiceOptions): Service {
     cached(endpoint, query, queryOptions = {}) {
       // Invalid sandbox SQL needs no check here: its key never has an entry, since errors are not stored.
       const answer = cache.peek(endpoint, queryKeys.keyOf(endpoint, query, redactionOn(endpoint.definition, queryOptions)));
-      return answer && { endpoint, ...answer };
+      // Named, not spread: this runs on every hit, and copying by spread costs more.
+      return answer && { endpoint, body: answer.body, rows: answer.rows, backendMs: answer.backendMs, cache: answer.cache };
     },
     close: () => cache.close(),
   };
