@@ -101,7 +101,7 @@ async function main(): Promise<void> {
       await rm(db, { force: true });
     }
     progress('cache hits');
-    const cacheHits = await measureCacheHits({ seconds: 5, rounds: 4, connections: 32, events: 50_000 });
+    const cacheHits = await measureCacheHits({ seconds: 5, rounds: 6, connections: 32, events: 50_000 });
     progress('redaction');
     const redaction = await measureRedaction();
 

@@ -13,7 +13,7 @@
  * else was running, so its ratio (plain / cannery) is printed as well: for a server on one event
  * loop, saturated throughput is the inverse of it.
  *
- *   npm run bench:cache [-- --seconds 5 --rounds 6 --connections 32]
+ *   npm run bench:cache [-- --seconds 5 --rounds 8 --connections 32]
  */
 import autocannon from 'autocannon';
 import { execFileSync, fork, spawn, type ChildProcess } from 'node:child_process';
@@ -138,7 +138,7 @@ async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
       seconds: { type: 'string', default: '5' },
-      rounds: { type: 'string', default: '6' },
+      rounds: { type: 'string', default: '8' },
       connections: { type: 'string', default: '32' },
       events: { type: 'string', default: '50000' },
     },
@@ -157,6 +157,8 @@ async function main(): Promise<void> {
     console.log(row('server', 'req/s', 'p99 ms', 'server CPU', 'CPU us/req'));
     console.log(row('cannery', ...summary(result.cannery)));
     console.log(row('plain', ...summary(result.plain)));
+    const rounds = result.cannery.map((round, index) => (round.requestsPerSecond / result.plain[index]!.requestsPerSecond).toFixed(2));
+    console.log(`throughput ratio cannery/plain by round: ${rounds.join(' ')}`);
     console.log(
       `median of ${options.rounds} paired rounds: throughput ratio cannery/plain ${result.ratio.toFixed(3)}; CPU-per-request ratio plain/cannery ${result.cpuRatio.toFixed(3)}`,
     );
