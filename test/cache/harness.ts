@@ -20,6 +20,17 @@ export function cachedEndpoint(name: string, cache: string, params: string[], qu
   return redactPii ? text.replace('redact_pii: false', 'redact_pii: true') : text;
 }
 
+/** Edge events of project p1, one per id, a minute apart from 10:00 on 2024-05-01, each with an IPv4 address in its message. */
+export function edgeEventsOf(ids: string[]): object[] {
+  return ids.map((id, index) => ({
+    id,
+    timestamp: `2024-05-01T10:0${index}:00Z`,
+    event_message: `GET /rest/v1/t from 203.0.113.${index + 7}`,
+    project: 'p1',
+    metadata: { request: { path: '/rest/v1/t' } },
+  }));
+}
+
 export interface Harness {
   service: Service;
   backend: CountingBackend;

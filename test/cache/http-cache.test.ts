@@ -6,18 +6,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JSON_CONTENT_TYPE } from '../../src/http/errors.js';
 import { endpointText } from '../support/endpoint-text.js';
 import { TEST_KEY, startTestService, type TestService } from '../support/service.js';
-import { cachedEndpoint } from './harness.js';
+import { cachedEndpoint, edgeEventsOf } from './harness.js';
 
 const Q = '/api/endpoints/query/';
 const START = Date.parse('2024-05-01T12:00:00Z');
 
-const edgeEvents = ['e1', 'e2', 'e3'].map((id, index) => ({
-  id,
-  timestamp: `2024-05-01T10:0${index}:00Z`,
-  event_message: `GET /rest/v1/t from 203.0.113.${index + 7}`,
-  project: 'p1',
-  metadata: { request: { path: '/rest/v1/t' } },
-}));
+const edgeEvents = edgeEventsOf(['e1', 'e2', 'e3']);
 
 let svc: TestService;
 let now = START;

@@ -11,20 +11,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, type CanneryApp } from '../../src/http/app.js';
 import { listen, type RunningServer } from '../../src/http/server.js';
 import { createLogger } from '../../src/logger.js';
-import { cachedEndpoint } from '../cache/harness.js';
+import { cachedEndpoint, edgeEventsOf } from '../cache/harness.js';
 import { TEST_KEY, startTestService, type TestService } from '../support/service.js';
 
 const Q = '/api/endpoints/query/';
 const PLAIN = `${Q}http.short`;
 const ENCODED = `${Q}http%2Eshort`;
 
-const edgeEvents = ['e1', 'e2'].map((id, index) => ({
-  id,
-  timestamp: `2024-05-01T10:0${index}:00Z`,
-  event_message: `GET /rest/v1/t from 203.0.113.${index + 7}`,
-  project: 'p1',
-  metadata: { request: { path: '/rest/v1/t' } },
-}));
+const edgeEvents = edgeEventsOf(['e1', 'e2']);
 
 let svc: TestService;
 
