@@ -127,11 +127,14 @@ export function createApp(options: AppOptions): CanneryApp {
     return resultResponse(outcome, event.req.headers.get('if-none-match'), format);
   });
   app.get(`${QUERY_PATH}:idOrName`, runQuery);
+  // HEAD is GET without the body (RFC 9110 9.3.2; node:http leaves the body out): a caller can
+  // read ETag, X-Cache and the length without the rows.
+  app.head(`${QUERY_PATH}:idOrName`, runQuery);
   app.post(`${QUERY_PATH}:idOrName`, runQuery);
   app.all(
     `${QUERY_PATH}:idOrName`,
     guarded(() => {
-      throw new CanneryError('method_not_allowed', 'use GET (or POST with a JSON body) to run an endpoint');
+      throw new CanneryError('method_not_allowed', 'use GET (or HEAD, or POST with a JSON body) to run an endpoint');
     }),
   );
   app.all(
