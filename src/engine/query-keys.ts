@@ -1,7 +1,7 @@
 /**
  * The cache keys of query strings already read. Nearly every cache hit repeats a query string
  * seen before, and reading one again (splitting it, validating each parameter, building the key)
- * is a sixth of what a hit costs; a lookup here is a fortieth of that.
+ * took about 2 µs of a hit's JavaScript; a lookup here takes a tenth of that.
  *
  * A query string's key depends on nothing but the endpoint's definition (its version names it),
  * the string itself and the redaction flag: reading parameters is a pure function. So an

@@ -32,6 +32,8 @@ export async function listen(app: CanneryApp, options: { port: number; host: str
   // node:http added srvx's handler as the server's 'request' listener; a cache hit is answered
   // before it, anything else is passed on to it (cache-hits.ts).
   node.removeListener('request', throughH3);
+  // Were srvx ever to listen another way, both would answer every request: better not to start.
+  if (node.listenerCount('request') !== 0) throw new Error("srvx's request listener was not the handler it exposes; the cache-hit shortcut cannot go in front of it");
   node.on('request', (request: IncomingMessage, response: ServerResponse) => {
     if (!app.answerCacheHit(request, response)) void throughH3(request, response);
   });
