@@ -4,9 +4,10 @@
  * `Age`, `ETag`, `X-Cache` and 304 for a matching `If-None-Match`; uncached ones:
  * `Cache-Control: no-store`.
  *
- * srvx's FastResponse with a plain header object, because this is a cache hit's whole cost:
- * h3 passes it through untouched and srvx writes the object straight to node:http, where a
- * standard Response (or h3's HTTPResponse) would build a Headers object and stream the body.
+ * resultParts is the answer as status, plain header object and body: the cache-hit shortcut
+ * writes them to node:http itself (cache-hits.ts). resultResponse makes them srvx's
+ * FastResponse for the h3 route, which h3 passes through untouched and srvx writes straight to
+ * node:http, where a standard Response would build a Headers object and stream the body.
  */
 import { FastResponse } from 'srvx';
 import type { QueryOutcome } from '../engine/service.js';
