@@ -44,3 +44,18 @@ describe('the stdout logger', () => {
     expect(lines.slice(0, 2).map((line) => (line.startsWith('{') ? (JSON.parse(line) as { msg: string }).msg : line))).toEqual(['early', 'later']);
   });
 });
+
+describe('the log time', () => {
+  it('reads as toISOString does, across milliseconds, seconds, days and a clock set back', async () => {
+    const { isoClock } = (await import(LOGGER)) as typeof import('../../src/logger.js');
+    const start = Date.parse('2026-12-31T23:59:58.990Z');
+    const times = [start, start, start + 5, start + 10, start + 99, start + 100, start + 1009, start + 1010, start + 2000, start - 86_400_000, start + 2001];
+    for (let step = 0; step < 2000; step += 37) times.push(start + step * 13);
+    let now = 0;
+    const clock = isoClock(() => now);
+    for (const time of times) {
+      now = time;
+      expect(clock()).toBe(new Date(time).toISOString());
+    }
+  });
+});
