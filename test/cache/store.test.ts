@@ -41,6 +41,48 @@ describe('cache store', () => {
     expect(removed).toEqual(['a']);
   });
 
+  it('keeps the order a plain LRU list keeps, over a long random run of reads, writes and drops', () => {
+    // The reference: an array, least recently used first, moved on every read.
+    const order: { key: string; size: number; endpointId: string }[] = [];
+    const expectedRemoved: string[] = [];
+    const maxBytes = 300;
+    const removed: string[] = [];
+    const store = createCacheStore({ maxBytes, onRemove: (key) => removed.push(key) });
+    let seed = 7;
+    const random = (below: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % below;
+    };
+    for (let step = 0; step < 5000; step++) {
+      const key = 'abcdef'[random(6)]!;
+      const at = order.findIndex((item) => item.key === key);
+      const choice = random(10);
+      if (choice < 6) {
+        // Reads, hot ones included: the same key several times running.
+        expect(store.get(key)?.key).toBe(at === -1 ? undefined : key);
+        if (at !== -1) order.push(...order.splice(at, 1));
+      } else if (choice < 9) {
+        const size = 20 + random(300);
+        const endpointId = `e${random(2)}`;
+        store.set(entry(key, size, endpointId));
+        if (size > maxBytes) {
+          if (at !== -1) expectedRemoved.push(...order.splice(at, 1).map((item) => item.key));
+        } else if (at !== -1) order[at] = { key, size, endpointId };
+        else order.push({ key, size, endpointId });
+        while (order.reduce((sum, item) => sum + item.size, 0) > maxBytes) expectedRemoved.push(order.shift()!.key);
+      } else {
+        const endpointId = `e${random(2)}`;
+        store.deleteEndpoint(endpointId);
+        for (const item of order.filter((one) => one.endpointId === endpointId)) {
+          order.splice(order.indexOf(item), 1);
+          expectedRemoved.push(item.key);
+        }
+      }
+      expect(removed).toEqual(expectedRemoved);
+      expect(store.bytes).toBe(order.reduce((sum, item) => sum + item.size, 0));
+    }
+  });
+
   it('does not store an entry larger than the cap, and drops the older entry of its key', () => {
     const removed: string[] = [];
     const store = createCacheStore({ maxBytes: 100, onRemove: (key) => removed.push(key) });
