@@ -7,7 +7,8 @@
  * the string itself and the redaction flag: reading parameters is a pure function. So an
  * entry stays right until it is pushed out. Only strings that read without error are kept, and
  * only short ones (a long one is usually a sandbox query, which a hit does not repeat much):
- * memory stays within MAX_ENTRIES x MAX_QUERY_LENGTH, oldest out first.
+ * memory stays within MAX_ENTRIES query strings of MAX_QUERY_LENGTH, each with MAX_READINGS
+ * keys, oldest string out first.
  */
 import { cacheKey } from './cache-key.js';
 import { readRequestParams } from './params.js';
@@ -17,26 +18,47 @@ import type { CompiledEndpoint } from './types.js';
 const MAX_ENTRIES = 4096;
 /** Characters of the longest query string remembered. */
 const MAX_QUERY_LENGTH = 1024;
+/**
+ * Readings kept per query string. One string is nearly always read for one endpoint, with and
+ * without redaction at most; a few more cover a reload (a new version) and two endpoints that
+ * share parameters.
+ */
+const MAX_READINGS = 4;
 
 export interface QueryKeys {
   /** The cache key of `query` (form-encoded, without `?`); throws what reading its parameters throws. */
   keyOf(endpoint: CompiledEndpoint, query: string, redactPii: boolean): string;
 }
 
+/** A query string's key for one endpoint version and redaction flag. */
+interface Reading {
+  /** A fixed-length hash of the whole definition, id included: it names the endpoint too. */
+  version: string;
+  redactPii: boolean;
+  key: string;
+}
+
 export function createQueryKeys(): QueryKeys {
+  // Looked up by the query string alone: a key made of version, flag and query would be a new
+  // string on every request, to be joined, copied and hashed (a fifth of a hit's JavaScript).
   // One map for every endpoint, so that the cap bounds them all.
-  const keys = new Map<string, string>();
+  const readings = new Map<string, Reading[]>();
   return {
     keyOf(endpoint, query, redactPii) {
       if (query.length > MAX_QUERY_LENGTH) return read(endpoint, query, redactPii);
-      // A version is a fixed-length hash of the whole definition, id included.
-      const memoKey = `${redactPii ? 'r' : '-'}${endpoint.version}${query}`;
-      let key = keys.get(memoKey);
-      if (key === undefined) {
-        key = read(endpoint, query, redactPii);
-        if (keys.size >= MAX_ENTRIES) keys.delete(keys.keys().next().value!);
-        keys.set(memoKey, key);
+      const { version } = endpoint;
+      let known = readings.get(query);
+      if (known !== undefined) {
+        for (const reading of known) if (reading.version === version && reading.redactPii === redactPii) return reading.key;
       }
+      const key = read(endpoint, query, redactPii);
+      if (known === undefined) {
+        if (readings.size >= MAX_ENTRIES) readings.delete(readings.keys().next().value!);
+        readings.set(query, (known = []));
+      } else if (known.length >= MAX_READINGS) {
+        known.shift();
+      }
+      known.push({ version, redactPii, key });
       return key;
     },
   };

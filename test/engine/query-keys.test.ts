@@ -69,6 +69,17 @@ describe('query-string cache keys', () => {
     expect(keys.keyOf(changed, 'project=p1', false)).toBe(freshKey(changed, 'project=p1'));
   });
 
+  it('one string read for many endpoints, versions and flags gives each its own key, in any order', () => {
+    const keys = createQueryKeys();
+    const targets = [logs, ...[20, 30, 40, 50, 60].map((max_rows) => endpoint({ max_rows })), endpoint({ name: 'test.other' })];
+    // More readings of one string than it keeps: the early ones are read again when asked for.
+    for (let round = 0; round < 3; round++) {
+      for (const target of round === 1 ? [...targets].reverse() : targets) {
+        for (const redact of [false, true]) expect(keys.keyOf(target, 'project=p1&limit=2', redact)).toBe(freshKey(target, 'project=p1&limit=2', redact));
+      }
+    }
+  });
+
   it('a string that does not read fails every time, with the error reading gives', () => {
     const keys = createQueryKeys();
     for (const query of ['limit=5', 'project=p1&limit=x', 'project=p1&nope=1', 'project=p1&project=p2']) {
