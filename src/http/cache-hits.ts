@@ -66,8 +66,6 @@ export function cacheHitAnswerer(options: CacheHitOptions): CacheHitAnswerer {
       const { body } = answer;
       if (body instanceof ReadableStream) return false;
       status = answer.status;
-      // Given to writeHead, headers are written at once: without a length node would send the body chunked.
-      if (body !== null) answer.headers['content-length'] = String(body.byteLength);
       response.writeHead(status, answer.headers);
       response.end(body ?? undefined);
     } catch {

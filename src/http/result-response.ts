@@ -31,20 +31,34 @@ export function resultResponse(outcome: QueryOutcome, ifNoneMatch: string | null
 
 export function resultParts(outcome: QueryOutcome, ifNoneMatch: string | null, format: Format): ResultParts {
   const { cache } = outcome;
-  if (!cache) return { status: 200, headers: { 'content-type': format.contentType, 'cache-control': 'no-store' }, body: format.body(outcome.body) };
+  const { contentType } = format;
+  if (!cache) {
+    const body = format.body(outcome.body);
+    if (!(body instanceof Uint8Array)) return { status: 200, headers: { 'content-type': contentType, 'cache-control': 'no-store' }, body };
+    return { status: 200, headers: { 'content-type': contentType, 'content-length': String(body.byteLength), 'cache-control': 'no-store' }, body };
+  }
   const etag = format.etag(cache.etag);
-  const headers: Record<string, string> = {
-    // private: a key authorises the request, and X-API-KEY is not a header shared caches know to
-    // respect, so a CDN could otherwise hand the result to a caller without one.
-    'cache-control': `private, max-age=${cache.maxAgeSeconds}`,
-    age: String(cache.ageSeconds),
-    etag,
-    'x-cache': cache.status,
-    vary: VARY,
+  // private: a key authorises the request, and X-API-KEY is not a header shared caches know to
+  // respect, so a CDN could otherwise hand the result to a caller without one.
+  const cacheControl = `private, max-age=${cache.maxAgeSeconds}`;
+  const age = String(cache.ageSeconds);
+  const xCache = cache.status;
+  // Each set of headers is one object literal, never added to after: one shape, which node:http
+  // reads a little faster on every hit.
+  if (ifNoneMatch !== null && matchesEtag(ifNoneMatch, etag)) {
+    return { status: 304, headers: { 'cache-control': cacheControl, age, etag, 'x-cache': xCache, vary: VARY }, body: null };
+  }
+  const body = format.body(outcome.body);
+  // A length: written by node:http itself, a body without one is sent chunked, and a HEAD answer
+  // carries it too. Streams have none.
+  if (!(body instanceof Uint8Array)) {
+    return { status: 200, headers: { 'cache-control': cacheControl, age, etag, 'x-cache': xCache, vary: VARY, 'content-type': contentType }, body };
+  }
+  return {
+    status: 200,
+    headers: { 'cache-control': cacheControl, age, etag, 'x-cache': xCache, vary: VARY, 'content-type': contentType, 'content-length': String(body.byteLength) },
+    body,
   };
-  if (ifNoneMatch !== null && matchesEtag(ifNoneMatch, etag)) return { status: 304, headers, body: null };
-  headers['content-type'] = format.contentType;
-  return { status: 200, headers, body: format.body(outcome.body) };
 }
 
 /** If-None-Match compares weakly (RFC 9110 13.1.2): a W/ prefix does not matter, and `*` matches any. */
