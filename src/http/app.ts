@@ -25,7 +25,7 @@ import { openApiDocument } from './openapi.js';
 import { QUERY_PATH } from './paths.js';
 import { requestsRedaction } from './redaction-header.js';
 import { readParams } from './request-params.js';
-import { logRequest } from './request-log.js';
+import { requestLog } from './request-log.js';
 import { newRecord, recordOf, recordOutcome, type RequestRecord } from './request-record.js';
 import { requestUrl } from './request-url.js';
 import { resultResponse } from './result-response.js';
@@ -57,6 +57,7 @@ export function createApp(options: AppOptions): CanneryApp {
   const { service } = options;
   const checkKey = apiKeyCheck(options.apiKeys);
   const logger = options.logger ?? createLogger(DEFAULTS.logLevel);
+  const logRequest = requestLog(logger);
   const metrics = options.metrics ?? createMetrics();
   const cors = createCors(options.corsOrigins ?? []);
 
@@ -148,7 +149,7 @@ export function createApp(options: AppOptions): CanneryApp {
   const answered = (method: string, path: string, status: number, record: RequestRecord): void => {
     const ms = performance.now() - record.started;
     metrics.request(routeOf(path), record.endpoint ?? '', status, ms / 1000, record.cache);
-    logRequest(logger, method, path, status, ms, record);
+    logRequest(method, path, status, ms, record);
   };
 
   const finish = (request: ServerRequest, url: URL, record: RequestRecord, response: Response): Response => {

@@ -51,7 +51,8 @@ describe('cache store', () => {
     let seed = 7;
     const random = (below: number) => {
       seed = (seed * 1103515245 + 12345) % 2 ** 31;
-      return seed % below;
+      // The high bits: an LCG's low bits repeat with a short period.
+      return Math.floor(seed / 65536) % below;
     };
     for (let step = 0; step < 5000; step++) {
       const key = 'abcdef'[random(6)]!;
