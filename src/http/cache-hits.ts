@@ -11,14 +11,15 @@
  * So where node's reading of a request could differ from srvx's, it is left to srvx.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Service } from '../engine/service.js';
+import type { CacheOutcome } from '../engine/cache-layer.js';
+import type { QueryOutcome, Service } from '../engine/service.js';
 import type { HeaderReader, KeyCheck } from './auth.js';
 import { JSON_FORMAT, negotiate } from './formats.js';
 import { MAX_URL_LENGTH } from './limits.js';
 import { QUERY_PATH } from './paths.js';
 import { requestsRedaction } from './redaction-header.js';
 import { newRecord, recordOutcome, type RequestRecord } from './request-record.js';
-import { resultParts } from './result-response.js';
+import { resultParts, type ResultParts } from './result-response.js';
 
 /** A last segment h3 would pass on unchanged: no percent-encoding, no further segments. */
 const PLAIN_SEGMENT = /^[A-Za-z0-9._-]+$/;
@@ -37,6 +38,7 @@ export type CacheHitAnswerer = (request: IncomingMessage, response: ServerRespon
 
 export function cacheHitAnswerer(options: CacheHitOptions): CacheHitAnswerer {
   const { service, checkKey } = options;
+  const lastAnswer = repeatedAnswers();
   return (request, response) => {
     const target = request.url;
     // node gives the request target as sent: origin-form starts with the path.
@@ -62,7 +64,7 @@ export function cacheHitAnswerer(options: CacheHitOptions): CacheHitAnswerer {
       // Only a sandbox endpoint takes sql (elsewhere it is an error, never a hit); most hits have none.
       if (endpoint.definition.sandbox && query.includes('sql=')) record.sql = new URLSearchParams(query).get('sql') ?? undefined;
       recordOutcome(record, outcome);
-      const answer = resultParts(outcome, headers.get('if-none-match'), format);
+      const answer = lastAnswer.of(outcome, headers.get('if-none-match'));
       const { body } = answer;
       if (body instanceof ReadableStream) return false;
       status = answer.status;
@@ -75,6 +77,30 @@ export function cacheHitAnswerer(options: CacheHitOptions): CacheHitAnswerer {
     options.answered('GET', path, status, record);
     return true;
   };
+}
+
+/**
+ * A JSON hit's answer, the last one kept: a run of hits on one entry within a second has the
+ * same status, headers and body. Made again only when one of them would differ; node:http then
+ * writes header values it has read before (1.5k of a hit's 93k instructions, callgrind).
+ */
+function repeatedAnswers(): { of(outcome: QueryOutcome, ifNoneMatch: string | null): ResultParts } {
+  let last: { body: Uint8Array; cache: CacheOutcome; answer: ResultParts } | undefined;
+  return {
+    of(outcome, ifNoneMatch) {
+      const { cache } = outcome;
+      if (ifNoneMatch === null && cache !== undefined && last !== undefined && outcome.body === last.body && sameOutcome(cache, last.cache)) return last.answer;
+      const answer = resultParts(outcome, ifNoneMatch, JSON_FORMAT);
+      if (ifNoneMatch === null && cache !== undefined) last = { body: outcome.body, cache, answer };
+      return answer;
+    },
+  };
+}
+
+function sameOutcome(one: CacheOutcome, other: CacheOutcome): boolean {
+  return (
+    one.status === other.status && one.etag === other.etag && one.ageSeconds === other.ageSeconds && one.maxAgeSeconds === other.maxAgeSeconds
+  );
 }
 
 /** Thrown by headerReader for a header node and fetch read differently; the request goes to h3. */

@@ -126,4 +126,17 @@ describe('HTTP caching', () => {
     expect(error.status).toBe(400);
     expect([error.header('x-cache'), error.header('etag')]).toEqual([null, null]);
   });
+
+  it('hits in a run, on two entries and across seconds, each say their own Age and seconds left', async () => {
+    // The hit shortcut keeps its last answer; every change of entry or second must show.
+    now = START + 100_000;
+    const etags = new Map<string, string | null>();
+    for (const project of ['p1', 'p2']) etags.set(project, (await get(`${Q}http.short?project=${project}`)).header('etag'));
+    for (const [after, project] of [[250, 'p1'], [500, 'p1'], [500, 'p2'], [750, 'p1'], [1000, 'p1'], [1250, 'p2'], [1250, 'p1'], [1999, 'p1']] as const) {
+      now = START + 100_000 + after;
+      const hit = await get(`${Q}http.short?project=${project}`);
+      const seen = [hit.header('x-cache'), hit.header('age'), hit.header('cache-control'), hit.header('etag')];
+      expect(seen, `${project} at +${after} ms`).toEqual(['HIT', String(Math.floor(after / 1000)), `private, max-age=${Math.floor((2000 - after) / 1000)}`, etags.get(project)]);
+    }
+  });
 });
