@@ -146,9 +146,9 @@ export function createApp(options: AppOptions): CanneryApp {
   );
 
   /** Counts an answer in the metrics and writes its log line. */
-  const answered = (method: string, path: string, status: number, record: RequestRecord): void => {
+  const answered = (method: string, path: string, status: number, record: RequestRecord, route = routeOf(path)): void => {
     const ms = performance.now() - record.started;
-    metrics.request(routeOf(path), record.endpoint ?? '', status, ms / 1000, record.cache);
+    metrics.request(route, record.endpoint ?? '', status, ms / 1000, record.cache);
     logRequest(method, path, status, ms, record);
   };
 

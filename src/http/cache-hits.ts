@@ -29,8 +29,8 @@ export interface CacheHitOptions {
   checkKey: KeyCheck;
   /** Whether CORS is configured: then a request with an Origin goes to h3, which adds its headers. */
   cors: boolean;
-  /** Counts and logs an answered request, as every other answer is. */
-  answered(method: string, path: string, status: number, record: RequestRecord): void;
+  /** Counts and logs an answered request, as every other answer is; a hit's route is known. */
+  answered(method: string, path: string, status: number, record: RequestRecord, route: 'query'): void;
 }
 
 /** Answers `request` when it is a plain cache hit, and says whether it did. */
@@ -74,7 +74,7 @@ export function cacheHitAnswerer(options: CacheHitOptions): CacheHitAnswerer {
       // The h3 route meets the same error and answers it.
       return false;
     }
-    options.answered('GET', path, status, record);
+    options.answered('GET', path, status, record, 'query');
     return true;
   };
 }
