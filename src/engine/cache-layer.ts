@@ -104,12 +104,17 @@ export function createCacheLayer(options: CacheLayerOptions): CacheLayer {
   const versions = new Map<string, string>();
 
   const isCurrent = (endpoint: CompiledEndpoint) => versions.get(endpoint.definition.id) === endpoint.version;
+  // The endpoint last found current: a run of hits on one endpoint skips the lookup.
+  let lastCurrent: CompiledEndpoint | undefined;
 
   const useVersion = (endpoint: CompiledEndpoint) => {
-    if (isCurrent(endpoint)) return;
-    const { id } = endpoint.definition;
-    if (versions.has(id)) store.deleteEndpoint(id);
-    versions.set(id, endpoint.version);
+    if (endpoint === lastCurrent) return;
+    if (!isCurrent(endpoint)) {
+      const { id } = endpoint.definition;
+      if (versions.has(id)) store.deleteEndpoint(id);
+      versions.set(id, endpoint.version);
+    }
+    lastCurrent = endpoint;
   };
 
   const runQuery = async (request: Cached): Promise<Settled> => {
@@ -211,12 +216,13 @@ export function createCacheLayer(options: CacheLayerOptions): CacheLayer {
       const at = now();
       const entry = freshEntry(endpoint, key, ttlMs, at);
       // Starting to warm a key needs the query, which only fetch has.
-      if (!entry || (cache.warm_every_seconds !== undefined && !warmer.touch(key))) return undefined;
+      if (!entry || (cache.warm_every_seconds !== undefined && !warmer.touch(key, at))) return undefined;
       return describe(entry, 'HIT', ttlMs, at);
     },
     dropEndpoint(id) {
       store.deleteEndpoint(id);
       versions.delete(id);
+      if (lastCurrent?.definition.id === id) lastCurrent = undefined;
     },
     close: () => warmer.close(),
   };
