@@ -43,25 +43,39 @@ export function createQueryKeys(): QueryKeys {
   // string on every request, to be joined, copied and hashed (a fifth of a hit's JavaScript).
   // One map for every endpoint, so that the cap bounds them all.
   const readings = new Map<string, Reading[]>();
+  // The last string and its reading: a run of hits repeats one, and comparing a string costs
+  // less than hashing it for the map.
+  let lastQuery = '';
+  let last: Reading | undefined;
   return {
     keyOf(endpoint, query, redactPii) {
       if (query.length > MAX_QUERY_LENGTH) return read(endpoint, query, redactPii);
       const { version } = endpoint;
-      let known = readings.get(query);
-      if (known !== undefined) {
-        for (const reading of known) if (reading.version === version && reading.redactPii === redactPii) return reading.key;
-      }
-      const key = read(endpoint, query, redactPii);
-      if (known === undefined) {
-        if (readings.size >= MAX_ENTRIES) readings.delete(readings.keys().next().value!);
-        readings.set(query, (known = []));
-      } else if (known.length >= MAX_READINGS) {
-        known.shift();
-      }
-      known.push({ version, redactPii, key });
-      return key;
+      if (last !== undefined && query === lastQuery && last.version === version && last.redactPii === redactPii) return last.key;
+      const reading = remembered(endpoint, query, redactPii);
+      lastQuery = query;
+      last = reading;
+      return reading.key;
     },
   };
+
+  /** The reading of `query` for this version and flag, read now if it is not kept. */
+  function remembered(endpoint: CompiledEndpoint, query: string, redactPii: boolean): Reading {
+    const { version } = endpoint;
+    let known = readings.get(query);
+    if (known !== undefined) {
+      for (const reading of known) if (reading.version === version && reading.redactPii === redactPii) return reading;
+    }
+    const reading: Reading = { version, redactPii, key: read(endpoint, query, redactPii) };
+    if (known === undefined) {
+      if (readings.size >= MAX_ENTRIES) readings.delete(readings.keys().next().value!);
+      readings.set(query, (known = []));
+    } else if (known.length >= MAX_READINGS) {
+      known.shift();
+    }
+    known.push(reading);
+    return reading;
+  }
 }
 
 function read(endpoint: CompiledEndpoint, query: string, redactPii: boolean): string {
