@@ -35,17 +35,17 @@ export const TARGET_RATIO = 0.8;
  */
 const HOP_HEADERS = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding']);
 
-interface Case {
+export interface Case {
   label: string;
   path: string;
 }
 
-const CASES: Case[] = [
+export const CASES: Case[] = [
   { label: 'usage.api-counts hourly', path: `/api/endpoints/query/usage.api-counts?interval=hourly&project=${DEMO_PROJECT}` },
   { label: 'usage.api-counts minutely', path: `/api/endpoints/query/usage.api-counts?interval=minutely&project=${DEMO_PROJECT}` },
 ];
 
-interface Route {
+export interface Route {
   path: string;
   headers: Record<string, string>;
   body: string;
@@ -167,12 +167,8 @@ async function main(): Promise<void> {
   if (saturated < 0.9) console.log(`note: a server used only ${(saturated * 100).toFixed(0)}% of a core; other load limited the run, so read the CPU-per-request ratio`);
 }
 
-/**
- * The service's URL, from the line `serve` prints once it listens. Its request log lines follow
- * on the same stdout: they are drained unread, so the pipe never fills and blocks the server.
- */
-/** The URL `serve` prints to `log` once it listens. */
-async function listeningUrl(child: ChildProcess, log: string): Promise<string> {
+/** The URL `serve` prints to `log` (its stdout) once it listens. */
+export async function listeningUrl(child: ChildProcess, log: string): Promise<string> {
   let exited: number | null | undefined;
   child.once('exit', (code) => (exited = code));
   for (;;) {
@@ -185,7 +181,7 @@ async function listeningUrl(child: ChildProcess, log: string): Promise<string> {
 }
 
 /** One miss to fill the cache, then a hit whose bytes the plain server will send. */
-async function captureHit(baseUrl: string, path: string): Promise<Route> {
+export async function captureHit(baseUrl: string, path: string): Promise<Route> {
   const headers = { 'x-api-key': API_KEY };
   const miss = await fetch(baseUrl + path, { headers });
   if (miss.status !== 200) throw new Error(`${path}: ${miss.status} ${await miss.text()}`);
