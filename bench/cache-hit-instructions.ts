@@ -2,16 +2,17 @@
  * Cache hits counted in instructions: the user-space instructions the serving process executes
  * per request, for cannery and for the plain node:http server of bench/cache-hits.ts sending the
  * same bytes, under valgrind's callgrind. Throughput on a shared machine moves by a third from
- * one minute to the next; an instruction count is the same from run to run to within about half
- * a percent, whatever else the machine is doing. So this is the figure to compare two versions
- * of the hit path by. It leaves out the kernel's work (the same for both servers, about a
- * quarter of either's time) and what a cache miss or a stall costs, so its ratio reads somewhat
- * lower than the throughput ratio.
+ * one minute to the next; an instruction count moves by about 2% for cannery (the plain server's
+ * by 0.2%), whatever else the machine is doing. So this is the figure to compare two versions of
+ * the hit path by. It leaves out the kernel's work (the same for both servers, about a quarter
+ * of either's time) and what a cache miss or a stall costs. Under valgrind a request takes some
+ * fifty times longer, so what is done once per millisecond or per second (the log's time, the
+ * Date header) is counted more often than at full speed.
  *
  * Each server runs under callgrind with counting off while it starts and warms up; then counting
  * is switched on (callgrind_control), and the second of two windows of `requests` requests is read.
  *
- *   npm run bench:instructions [-- --requests 20000]
+ *   npm run bench:instructions [-- --requests 10000]
  */
 import autocannon from 'autocannon';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
@@ -113,7 +114,7 @@ async function load(url: string, amount: number): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { requests: { type: 'string', default: '20000' } } });
+  const { values } = parseArgs({ options: { requests: { type: 'string', default: '10000' } } });
   const requests = Number(values.requests);
   console.log(`cache hits in instructions: the serving process's user-space instructions per request under callgrind, ${requests} requests each, ${CONNECTIONS} connections`);
   for (const result of await measureHitInstructions(requests)) {
