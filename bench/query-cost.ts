@@ -29,7 +29,7 @@ async function loadModules(): Promise<Modules> {
   const [registry, params, duckdb, dialect] = await Promise.all([
     load('cli/offline-registry.js'),
     load('engine/params.js'),
-    load('backends/duckdb.js'),
+    load('backends/duckdb/backend.js'),
     load('sql/dialect.js'),
   ]);
   return { ...registry, ...params, ...duckdb, ...dialect } as Modules;

@@ -3,11 +3,11 @@
  * would scan, so a reviewer sees the cost of a query change before it merges. Dry runs are
  * free; parameters are bound as typed NULLs, which is all BigQuery needs to plan the query.
  */
-import { bigQueryBackendOptions, createBigQueryBackend } from '../backends/bigquery.js';
+import { bigQueryBackendOptions, createBigQueryBackend } from '../backends/bigquery/backend.js';
 import type { Settings } from '../config/settings.js';
 import { BUILT_IN_SOURCES, sourceNames } from '../config/sources.js';
-import { isCanneryError } from '../engine/errors.js';
-import type { CompiledEndpoint } from '../engine/types.js';
+import { isCanneryError } from '../core/errors.js';
+import type { CompiledEndpoint } from '../core/types.js';
 import { UnsupportedConstruct } from '../sql/duckdb/unsupported.js';
 
 /** Prints one line per endpoint; returns how many could not be dry-run. */

@@ -1,8 +1,8 @@
 /** `cannery import --db FILE --source NAME [FILE.ndjson | -]`: NDJSON log events into a source's table. */
 import { createReadStream } from 'node:fs';
-import { openDuckDb } from '../backends/duckdb.js';
+import { openDuckDb } from '../backends/duckdb/backend.js';
 import { BUILT_IN_SOURCES, sourceNames } from '../config/sources.js';
-import { importNdjson } from '../data/import.js';
+import { importNdjson } from '../backends/duckdb/import/import.js';
 import type { Command } from './commands.js';
 import { settingsWithFlags } from './flags.js';
 import { didYouMean } from '../config/spelling.js';

@@ -1,7 +1,7 @@
 /** `cannery openapi [--endpoints DIR]`: the OpenAPI 3.1 document the service would serve, on stdout. */
 import { readSettings } from '../config/settings.js';
 import { openApiDocument } from '../http/openapi.js';
-import { VERSION } from '../version.js';
+import { VERSION } from '../core/version.js';
 import type { Command } from './commands.js';
 import { loadOfflineRegistry } from './offline-registry.js';
 

@@ -1,6 +1,6 @@
 /** How `cannery check` reports problems: text lines, one JSON document, or GitHub annotations. */
 import type { Registry } from '../engine/registry.js';
-import type { Problem } from '../engine/types.js';
+import type { Problem } from '../core/types.js';
 
 export type CheckFormat = 'text' | 'json' | 'github';
 

@@ -1,6 +1,6 @@
 /** `cannery run NAME key=value ...`: one endpoint, result as JSON on stdout. */
-import { isCanneryError } from '../engine/errors.js';
-import { openService } from '../runtime.js';
+import { isCanneryError } from '../core/errors.js';
+import { openService } from './open-service.js';
 import type { Command } from './commands.js';
 import { settingsWithFlags } from './flags.js';
 

@@ -1,7 +1,7 @@
 /** `cannery seed --db FILE [--events N]`: realistic demo data for all nine sources. */
-import { openDuckDb } from '../backends/duckdb.js';
-import { progressReporter } from '../data/progress.js';
-import { seedDemoData } from '../data/seed.js';
+import { openDuckDb } from '../backends/duckdb/backend.js';
+import { progressReporter } from './progress.js';
+import { seedDemoData } from '../demo/seed.js';
 import type { Command } from './commands.js';
 import { positiveInteger, settingsWithFlags } from './flags.js';
 

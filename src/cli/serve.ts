@@ -1,18 +1,18 @@
 /** `cannery serve`: the HTTP service. With --demo, seeds the database on first run. */
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import type { CompiledEndpoint } from '../engine/types.js';
+import type { CompiledEndpoint } from '../core/types.js';
 import { createApp } from '../http/app.js';
 import { createMetrics } from '../http/metrics.js';
 import { QUERY_PATH } from '../http/paths.js';
 import { listen } from '../http/server.js';
-import { createLogger } from '../logger.js';
-import { compileContextFor, openService } from '../runtime.js';
+import { createLogger } from '../core/logger.js';
+import { compileContextFor, openService } from './open-service.js';
 import { startHotReload } from '../engine/hot-reload.js';
 import type { Command } from './commands.js';
 import { settingsWithFlags } from './flags.js';
 import { DEMO_EDGE_EVENTS, seedDatabase } from './seed.js';
-import { MAIN_DEMO_PROJECT } from '../data/seed.js';
+import { MAIN_DEMO_PROJECT } from '../demo/seed.js';
 
 export const serveCommand: Command = {
   options: {

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import type { EndpointDefinition, Problem } from '../engine/types.js';
+import type { EndpointDefinition, Problem } from '../core/types.js';
 import { validateEndpointData } from './endpoint-schema.js';
 import { schemaProblems } from './schema-problems.js';
 import { readYaml } from './yaml-source.js';

@@ -1,5 +1,5 @@
 import type { ErrorObject } from 'ajv/dist/2020.js';
-import type { Problem } from '../engine/types.js';
+import type { Problem } from '../core/types.js';
 import { closestSpelling } from './spelling.js';
 import type { DataPath, YamlSource } from './yaml-source.js';
 

@@ -7,7 +7,7 @@ import { analyseStatements, checkParameterUse, type SqlProblem } from '../sql/an
 import type { SqlDialect } from '../sql/dialect.js';
 import { UnsupportedConstruct } from '../sql/duckdb/unsupported.js';
 import { parseBigQuery, SqlSyntaxError, type AstNode } from '../sql/parse.js';
-import type { CompiledEndpoint, EndpointDefinition, Problem } from './types.js';
+import type { CompiledEndpoint, EndpointDefinition, Problem } from '../core/types.js';
 
 /** An endpoint file after YAML parsing and schema validation. */
 export interface LoadedEndpointFile {

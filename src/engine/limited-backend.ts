@@ -3,8 +3,8 @@
  * waiting), each query's time, rows or failure told to the observer. Time in the queue is not
  * query time, and a refused query never reached the backend, so neither is reported as a query.
  */
-import type { Backend } from '../backends/types.js';
-import { isCanneryError } from './errors.js';
+import type { Backend } from './backend.js';
+import { isCanneryError } from '../core/errors.js';
 import type { Limiter } from './limiter.js';
 import type { EngineObserver } from './observer.js';
 

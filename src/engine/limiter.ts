@@ -3,7 +3,7 @@
  * (too_many_requests) instead of waiting without end: an overloaded service then answers quickly,
  * and clients and load balancers can back off or go elsewhere. Queued work starts in arrival order.
  */
-import { CanneryError } from './errors.js';
+import { CanneryError } from '../core/errors.js';
 
 export interface LimiterOptions {
   /** Work that may run at once (at least 1). */

@@ -3,7 +3,7 @@
  * no single request sees whole (one backend query answers every request that waits for it).
  * Calls are synchronous and must stay cheap; nothing here changes what a request gets.
  */
-import type { ErrorCode } from './errors.js';
+import type { ErrorCode } from '../core/errors.js';
 
 export interface EngineObserver {
   /** Backend queries running, and waiting for a slot, after each change. */

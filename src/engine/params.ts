@@ -4,8 +4,8 @@
  */
 import { RE2JS } from 're2js';
 import { didYouMean } from '../config/spelling.js';
-import { CanneryError } from './errors.js';
-import type { BoundParams, BoundValue, EndpointDefinition, ParamSpec } from './types.js';
+import { CanneryError } from '../core/errors.js';
+import type { BoundParams, BoundValue, EndpointDefinition, ParamSpec } from '../core/types.js';
 import { normaliseTimestamp } from './timestamp.js';
 
 /** The query-string name reserved for sandbox SQL. */

@@ -10,7 +10,7 @@
  * does a hand-written check look, left to right in a single pass that resumes past each candidate. Nothing is allocated for a value with nothing to redact: the same string,
  * array or object comes back, and the backend's rows are never mutated (a cache may hold them).
  */
-import type { WireRow, WireValue } from './types.js';
+import type { WireRow, WireValue } from '../core/types.js';
 
 export const REDACTED = 'REDACTED';
 

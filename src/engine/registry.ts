@@ -1,7 +1,7 @@
 /** The set of compiled endpoints, found by UUID or by name. */
 import { loadEndpointFolder } from '../config/endpoint-folder.js';
 import { compileEndpoint, type CompileContext } from './compile.js';
-import type { CompiledEndpoint, Problem } from './types.js';
+import type { CompiledEndpoint, Problem } from '../core/types.js';
 
 export interface Registry {
   endpoints: readonly CompiledEndpoint[];

@@ -2,8 +2,8 @@
 import type { CompiledSql, SqlDialect } from '../sql/dialect.js';
 import { UnsupportedConstruct } from '../sql/duckdb/unsupported.js';
 import { composeSandboxQuery, SandboxViolation } from '../sql/sandbox.js';
-import { CanneryError } from './errors.js';
-import type { CompiledEndpoint } from './types.js';
+import { CanneryError } from '../core/errors.js';
+import type { CompiledEndpoint } from '../core/types.js';
 
 /** Longest sandbox SQL accepted, in characters: room for real queries, not for parser abuse. */
 export const MAX_SANDBOX_SQL_LENGTH = 100_000;

@@ -2,21 +2,21 @@
  * The serve pipeline below HTTP: resolve endpoint -> validate params -> cache (single flight)
  * -> backend -> redact -> encode. HTTP and the CLI's `run` are thin shells over this.
  */
-import type { Backend, QueryRequest, QueryResult } from '../backends/types.js';
+import type { Backend, QueryRequest, QueryResult } from './backend.js';
 import { DEFAULTS } from '../config/settings.js';
-import { createCacheLayer, type CacheOutcome } from './cache-layer.js';
+import { createCacheLayer, type CacheOutcome } from './cache/read-through.js';
 import { encodeResult } from './encode.js';
-import { CanneryError } from './errors.js';
+import { CanneryError } from '../core/errors.js';
 import { limitedBackend } from './limited-backend.js';
 import { createLimiter } from './limiter.js';
 import { UNOBSERVED, type EngineObserver } from './observer.js';
 import { readRequestParams } from './params.js';
-import { createQueryKeys } from './query-keys.js';
+import { createQueryKeys } from './cache/query-string-keys.js';
 import { compileSandboxQuery } from './sandbox.js';
 import type { Registry } from './registry.js';
 import { redactRows } from './redact.js';
-import type { CompiledEndpoint, EndpointDefinition } from './types.js';
-import { realTimers, type Timers } from './warming.js';
+import type { CompiledEndpoint, EndpointDefinition } from '../core/types.js';
+import { realTimers, type Timers } from './cache/warming.js';
 
 export interface ServiceOptions {
   registry: Registry;

@@ -10,10 +10,10 @@
 import { H3, type H3Event } from 'h3';
 import type { ServerRequest } from 'srvx';
 import { DEFAULTS } from '../config/settings.js';
-import { CanneryError } from '../engine/errors.js';
+import { CanneryError } from '../core/errors.js';
 import type { Service } from '../engine/service.js';
-import { createLogger, type Logger } from '../logger.js';
-import { VERSION } from '../version.js';
+import { createLogger, type Logger } from '../core/logger.js';
+import { VERSION } from '../core/version.js';
 import { apiKeyCheck } from './auth.js';
 import { cacheHitAnswerer, type CacheHitAnswerer } from './cache-hits.js';
 import { createCors } from './cors.js';

@@ -1,5 +1,5 @@
 /** API keys: `X-API-KEY: <key>` or `Authorization: Bearer <key>`, compared in constant time. */
-import { CanneryError } from '../engine/errors.js';
+import { CanneryError } from '../core/errors.js';
 
 /** Where a request's headers are read from: a fetch Headers, or node's request (cache-hits.ts). */
 export interface HeaderReader {

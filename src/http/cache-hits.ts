@@ -11,7 +11,7 @@
  * So where node's reading of a request could differ from srvx's, it is left to srvx.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { CacheOutcome } from '../engine/cache-layer.js';
+import type { CacheOutcome } from '../engine/cache/read-through.js';
 import type { QueryOutcome, Service } from '../engine/service.js';
 import type { HeaderReader, KeyCheck } from './auth.js';
 import { JSON_FORMAT, negotiate } from './formats.js';

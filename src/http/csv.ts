@@ -4,7 +4,7 @@
  * text. NULL is an empty field and the empty string is `""`, so the two stay apart for readers
  * that tell them apart (PostgreSQL's COPY, pandas with keep_default_na).
  */
-import type { WireRow, WireValue } from '../engine/types.js';
+import type { WireRow, WireValue } from '../core/types.js';
 
 const NEEDS_QUOTES = /[",\r\n]/;
 

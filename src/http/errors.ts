@@ -1,5 +1,5 @@
 /** The one place error codes become HTTP statuses, headers and JSON error bodies. */
-import { CanneryError, type ErrorCode } from '../engine/errors.js';
+import { CanneryError, type ErrorCode } from '../core/errors.js';
 
 const STATUS: Record<ErrorCode, number> = {
   unauthorized: 401,

@@ -6,8 +6,8 @@
  * backend query per answer, and a JSON hit (nearly every request) still re-serialises nothing.
  * Each format has one encoder: encode.ts for JSON, a JSON text per row for NDJSON, csv.ts for CSV.
  */
-import { CanneryError } from '../engine/errors.js';
-import type { WireRow } from '../engine/types.js';
+import { CanneryError } from '../core/errors.js';
+import type { WireRow } from '../core/types.js';
 import { csvColumns, csvHeader, csvRow } from './csv.js';
 import { JSON_CONTENT_TYPE } from './errors.js';
 

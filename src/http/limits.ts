@@ -8,7 +8,7 @@
  * URL longer than MAX_URL_LENGTH but within it reaches cannery and gets a JSON 414 that says to
  * POST instead; past MAX_HEADER_BYTES, node's 431 is the answer.
  */
-import { CanneryError } from '../engine/errors.js';
+import { CanneryError } from '../core/errors.js';
 
 /** Characters of path and query string; the common bound of proxies and CDNs (nginx, Apache: 8 KiB). */
 export const MAX_URL_LENGTH = 8192;

@@ -9,7 +9,7 @@
  * requests and use prom-client's metrics as they are.
  */
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry, type Metric } from 'prom-client';
-import type { CacheStatus } from '../engine/cache-layer.js';
+import type { CacheStatus } from '../engine/cache/read-through.js';
 import type { EngineObserver } from '../engine/observer.js';
 import { QUERY_PATH } from './paths.js';
 

@@ -3,8 +3,8 @@
  * parameters as declared in the YAML, the API-key security schemes, the result envelope and
  * the error body. Built from the registry, so it is always what is served.
  */
-import type { ErrorCode } from '../engine/errors.js';
-import type { CompiledEndpoint, ParamSpec } from '../engine/types.js';
+import type { ErrorCode } from '../core/errors.js';
+import type { CompiledEndpoint, ParamSpec } from '../core/types.js';
 import { QUERY_PATH } from './paths.js';
 
 type Json = Record<string, unknown>;

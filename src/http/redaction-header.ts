@@ -2,7 +2,7 @@
  * `SVC-ENDPOINT-REDACT-PII` (DESIGN.md): a request can turn PII redaction on, never off.
  * This only reads what the request asks for; the service combines it with the endpoint's setting.
  */
-import { CanneryError } from '../engine/errors.js';
+import { CanneryError } from '../core/errors.js';
 import type { HeaderReader } from './auth.js';
 
 export const REDACTION_HEADER = 'SVC-ENDPOINT-REDACT-PII';

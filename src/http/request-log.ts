@@ -4,8 +4,8 @@
  * first SQL_SHOWN characters and its length. Built by hand from known fields rather than by
  * JSON.stringify of an object: it runs on every cache hit, and that halves its cost.
  */
-import type { LogLevel, Logger } from '../logger.js';
-import type { CacheStatus } from '../engine/cache-layer.js';
+import type { LogLevel, Logger } from '../core/logger.js';
+import type { CacheStatus } from '../engine/cache/read-through.js';
 import type { RequestRecord } from './request-record.js';
 
 /** Characters of a sandbox query the log shows. */

@@ -1,6 +1,6 @@
 /** Parameters from the query string, and for POST also from a JSON object body. */
 import type { H3Event } from 'h3';
-import { CanneryError } from '../engine/errors.js';
+import { CanneryError } from '../core/errors.js';
 
 /** Longest JSON body accepted: room for a long sandbox query, not for abuse. */
 const MAX_BODY_BYTES = 1 << 20;

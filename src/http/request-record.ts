@@ -4,8 +4,8 @@
  * h3 routes find it in their event's context.
  */
 import type { H3Event } from 'h3';
-import type { CacheStatus } from '../engine/cache-layer.js';
-import type { CanneryError } from '../engine/errors.js';
+import type { CacheStatus } from '../engine/cache/read-through.js';
+import type { CanneryError } from '../core/errors.js';
 import type { QueryOutcome } from '../engine/service.js';
 
 export interface RequestRecord {

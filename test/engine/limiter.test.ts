@@ -1,6 +1,6 @@
 /** The limiter on its own: slots, the queue's order, refusal past both, and what it reports. */
 import { describe, expect, it } from 'vitest';
-import { CanneryError } from '../../src/engine/errors.js';
+import { CanneryError } from '../../src/core/errors.js';
 import { createLimiter } from '../../src/engine/limiter.js';
 
 /** A task that runs until its `finish` is called. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { CanneryError, type ErrorCode } from '../../src/engine/errors.js';
+import { CanneryError, type ErrorCode } from '../../src/core/errors.js';
 import { readRequestParams } from '../../src/engine/params.js';
-import type { EndpointDefinition, ParamSpec } from '../../src/engine/types.js';
+import type { EndpointDefinition, ParamSpec } from '../../src/core/types.js';
 
 function definition(params: Record<string, ParamSpec>, name = 'test.endpoint'): EndpointDefinition {
   return {

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { apiKeyCheck } from '../../src/http/auth.js';
-import { CanneryError } from '../../src/engine/errors.js';
+import { CanneryError } from '../../src/core/errors.js';
 
 const KEYS = ['k3y-One', 'a-much-longer-second-key-0123456789', 'Third~key!'];
 const check = apiKeyCheck(KEYS);

@@ -10,7 +10,7 @@ import { createApp } from '../../src/http/app.js';
 import { JSON_CONTENT_TYPE } from '../../src/http/errors.js';
 import { listen, type RunningServer } from '../../src/http/server.js';
 import { SHIPPED_ENDPOINTS, TEST_KEY, startTestService, type TestService } from '../support/service.js';
-import { createLogger } from '../../src/logger.js';
+import { createLogger } from '../../src/core/logger.js';
 
 const LOGS_ALL_ID = 'b699a50c-0586-48fa-95e6-6041369c6c05';
 const USAGE_ID = '90ea8432-727f-4399-8617-f3fe240ba64a';

@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { restRows, startFakeBigQuery, type FakeBigQuery } from '../support/bigquery-server.js';
 import { loadFixtures, startTestService, type TestService } from '../support/service.js';
-import { FIXTURES } from '../sandbox/fixtures.js';
+import { FIXTURES } from '../sql/sandbox/fixtures.js';
 import { CLI, CLI_KEY, serve, serveUntilExit, SHIPPED_ENDPOINTS, type Serving } from './cli.js';
 import { startFaultProxy, type FaultProxy } from './fault-proxy.js';
 

@@ -9,7 +9,7 @@
 import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, TEST_KEY, type TestService } from '../support/service.js';
-import { FIXTURES } from '../sandbox/fixtures.js';
+import { FIXTURES } from '../sql/sandbox/fixtures.js';
 import { ENDPOINT_IDS, headers, hugeValue, parameterValue, path, postBody, queryPath, sandboxSql } from './arbitraries.js';
 import { expectWellFormed, send, type RawRequest } from './raw-http.js';
 

@@ -5,9 +5,9 @@
  */
 import type { DuckDBConnection, DuckDBInstance, DuckDBValue } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDuckDb } from '../../src/backends/duckdb.js';
-import { toWireValue } from '../../src/backends/duckdb-values.js';
-import type { WireRow } from '../../src/engine/types.js';
+import { openDuckDb } from '../../src/backends/duckdb/backend.js';
+import { toWireValue } from '../../src/backends/duckdb/values.js';
+import type { WireRow } from '../../src/core/types.js';
 import { EXECUTION_TIME_PARAM } from '../../src/sql/dialect.js';
 import { duckDbDialect } from '../../src/sql/duckdb/dialect.js';
 import { parseBigQuery } from '../../src/sql/parse.js';

@@ -6,14 +6,14 @@ import { mkdtemp, rm, writeFile, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { openDuckDb } from '../../src/backends/duckdb.js';
+import { openDuckDb } from '../../src/backends/duckdb/backend.js';
 import { readSettings } from '../../src/config/settings.js';
-import { importNdjson } from '../../src/data/import.js';
+import { importNdjson } from '../../src/backends/duckdb/import/import.js';
 import { createApp } from '../../src/http/app.js';
 import { createMetrics } from '../../src/http/metrics.js';
-import { createLogger } from '../../src/logger.js';
+import { createLogger } from '../../src/core/logger.js';
 import { listen } from '../../src/http/server.js';
-import { openService } from '../../src/runtime.js';
+import { openService } from '../../src/cli/open-service.js';
 import type { Service } from '../../src/engine/service.js';
 
 export const TEST_KEY = 'test-key-1';

@@ -1,0 +1,139 @@
+/**
+ * BigQuery's REST result form (`schema` + `rows` of `{f: [{v}]}`, every scalar a string) ->
+ * the wire format of DESIGN.md: TIMESTAMP -> integer Unix microseconds, DATETIME ->
+ * "YYYY-MM-DDTHH:MM:SS[.ffffff]", DATE -> "YYYY-MM-DD", INT64 / FLOAT64 / NUMERIC -> number,
+ * records -> objects, repeated fields -> arrays, NULL -> null.
+ *
+ * Decoded here rather than by the client, whose parsing wraps values (BigQueryTimestamp,
+ * Big, BigQueryInt) in shapes that are not the wire format.
+ */
+import { CanneryError } from '../../core/errors.js';
+import type { WireRow, WireValue } from '../../core/types.js';
+
+export interface SchemaField {
+  name: string;
+  type: string;
+  mode?: string;
+  fields?: SchemaField[];
+}
+
+export interface ResultSchema {
+  fields?: SchemaField[];
+}
+
+interface Cell {
+  v?: unknown;
+}
+
+/** Rows of one result page, in the order and with the names of the schema's columns. */
+export function decodeRows(schema: ResultSchema | undefined, rows: readonly unknown[]): WireRow[] {
+  if (!rows.length) return [];
+  const fields = schema?.fields;
+  if (!fields) throw malformed('rows without a schema');
+  return rows.map((row) => decodeRecord(fields, row, ''));
+}
+
+function decodeRecord(fields: readonly SchemaField[], record: unknown, path: string): { [key: string]: WireValue } {
+  const cells = isObject(record) && Array.isArray(record.f) ? (record.f as unknown[]) : undefined;
+  if (!cells || cells.length !== fields.length) throw malformed(`a record${path ? ` in ${path}` : ''} that does not match its schema`);
+  // fromEntries defines own properties, so a column named __proto__ stays a column.
+  return Object.fromEntries(fields.map((field, index) => [field.name, decodeField(field, cellValue(cells[index]), join(path, field.name))]));
+}
+
+function decodeField(field: SchemaField, value: unknown, path: string): WireValue {
+  if (field.mode?.toUpperCase() !== 'REPEATED') return decodeValue(field, value, path);
+  // BigQuery has no NULL arrays; an absent one is empty.
+  if (value === null || value === undefined) return [];
+  if (!Array.isArray(value)) throw malformed(`a non-array value for repeated field ${path}`);
+  return value.map((element) => decodeValue(field, cellValue(element), path));
+}
+
+function decodeValue(field: SchemaField, value: unknown, path: string): WireValue {
+  if (value === null || value === undefined) return null;
+  const type = field.type.toUpperCase();
+  if (type === 'RECORD' || type === 'STRUCT') return decodeRecord(field.fields ?? [], value, path);
+  if (typeof value !== 'string') throw malformed(`a non-string ${type} value for ${path}`);
+  switch (type) {
+    case 'INTEGER':
+    case 'INT64':
+    case 'FLOAT':
+    case 'FLOAT64':
+    case 'NUMERIC':
+    case 'BIGNUMERIC':
+      return number(value, type, path);
+    case 'BOOLEAN':
+    case 'BOOL':
+      if (value !== 'true' && value !== 'false') throw malformed(`BOOL value "${value}" for ${path}`);
+      return value === 'true';
+    case 'TIMESTAMP':
+      return timestampMicros(value, path);
+    case 'DATETIME':
+      return datetimeText(value, path);
+    case 'TIME':
+      return timeText(value, path);
+    default:
+      // STRING, DATE (already YYYY-MM-DD), BYTES (base64), GEOGRAPHY (WKT), JSON, INTERVAL, RANGE.
+      return value;
+  }
+}
+
+function number(text: string, type: string, path: string): number {
+  const value = Number(text);
+  // NaN and the infinities are FLOAT64 values; they become null in JSON, as on DuckDB.
+  if (Number.isNaN(value) && text !== 'NaN') throw malformed(`${type} value "${text}" for ${path}`);
+  return value;
+}
+
+/**
+ * TIMESTAMP as integer microseconds. BigQuery writes it as int64 microseconds when asked
+ * (formatOptions.useInt64Timestamp), otherwise as float seconds (`1.7145576001234E9`); the
+ * latter is read as an exact decimal, rounded to the microsecond, never through a double.
+ */
+function timestampMicros(text: string, path: string): number {
+  if (/^-?\d+$/.test(text)) return Number(text);
+  const match = /^(-?)(\d*)(?:\.(\d*))?(?:e([+-]?\d+))?$/i.exec(text);
+  const [, sign = '', whole = '', fraction = '', exponent = '0'] = match ?? [];
+  const shift = Number(exponent) - fraction.length + 6;
+  if (!match || whole + fraction === '' || Math.abs(shift) > 40) throw malformed(`TIMESTAMP value "${text}" for ${path}`);
+  const digits = BigInt(whole + fraction);
+  const scale = 10n ** BigInt(Math.abs(shift));
+  const micros = shift >= 0 ? digits * scale : (digits + scale / 2n) / scale;
+  return Number(sign === '-' ? -micros : micros);
+}
+
+const DATETIME = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}:\d{2})(?:\.(\d+))?$/;
+const TIME = /^(\d{2}:\d{2}:\d{2})(?:\.(\d+))?$/;
+
+function datetimeText(text: string, path: string): string {
+  const match = DATETIME.exec(text);
+  if (!match) throw malformed(`DATETIME value "${text}" for ${path}`);
+  return `${match[1]}T${match[2]}${fractionText(match[3])}`;
+}
+
+function timeText(text: string, path: string): string {
+  const match = TIME.exec(text);
+  if (!match) throw malformed(`TIME value "${text}" for ${path}`);
+  return match[1] + fractionText(match[2]);
+}
+
+/** `.ffffff` (microseconds), only when not zero: the wire format DuckDB's values get too. */
+function fractionText(digits: string | undefined): string {
+  const micros = (digits ?? '').slice(0, 6).padEnd(6, '0');
+  return micros === '000000' ? '' : `.${micros}`;
+}
+
+function cellValue(cell: unknown): unknown {
+  return isObject(cell) ? (cell as Cell).v : undefined;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function join(path: string, name: string): string {
+  return path ? `${path}.${name}` : name;
+}
+
+function malformed(what: string): CanneryError {
+  return new CanneryError('query_failed', `BigQuery returned ${what}; the result cannot be read`);
+}

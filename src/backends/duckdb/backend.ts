@@ -1,0 +1,149 @@
+/**
+ * The embedded backend: DuckDB running the translated BigQuery SQL.
+ *
+ * After set-up the instance is sealed: external access off (no file, network or extension
+ * access) and configuration locked, so no query can re-open it. Each query runs on its own
+ * connection, which is what lets a timeout interrupt exactly that query.
+ */
+import { mkdir } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { DuckDBInstance, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
+import { CanneryError } from '../../core/errors.js';
+import { EXECUTION_TIME_PARAM } from '../../sql/dialect.js';
+import { duckDbDialect } from '../../sql/duckdb/dialect.js';
+import { sourceColumnsLookup } from '../../sql/duckdb/shapes.js';
+import { BUILT_IN_SOURCES, type SourceDescriptor } from '../../config/sources.js';
+import { ensureSourceTables } from './source-tables.js';
+import { toWireValue } from './values.js';
+import type { Backend, QueryRequest, QueryResult } from '../../engine/backend.js';
+import type { WireRow } from '../../core/types.js';
+
+export interface DuckDbOptions {
+  /** A database file, or ':memory:'. */
+  path: string;
+  sources?: readonly SourceDescriptor[];
+  /** DuckDB memory_limit, e.g. '2GB'. */
+  memoryLimit?: string;
+  threads?: number;
+  /** Open without write access (what the service does once the tables exist). */
+  readOnly?: boolean;
+}
+
+/** Settings every connection needs for BigQuery semantics. */
+export const BIGQUERY_COMPATIBLE_SETTINGS: Record<string, string> = {
+  // BigQuery sorts NULLs first ascending and last descending; DuckDB's default is always last.
+  default_null_order: 'nulls_first_on_asc_last_on_desc',
+};
+
+export async function openDuckDb(options: DuckDbOptions): Promise<DuckDBInstance> {
+  if (options.path !== ':memory:') await mkdir(dirname(options.path), { recursive: true });
+  const config: Record<string, string> = { ...BIGQUERY_COMPATIBLE_SETTINGS };
+  if (options.memoryLimit) config.memory_limit = options.memoryLimit;
+  if (options.threads) config.threads = String(options.threads);
+  if (options.readOnly) config.access_mode = 'READ_ONLY';
+  try {
+    const instance = await DuckDBInstance.create(options.path, config);
+    const connection = await instance.connect();
+    try {
+      // TimeZone needs the ICU extension, which is loaded only once the instance exists.
+      await connection.run("SET GLOBAL TimeZone = 'UTC'");
+    } finally {
+      connection.closeSync();
+    }
+    return instance;
+  } catch (error) {
+    throw new Error(`cannot open DuckDB database ${options.path}: ${(error as Error).message}`, { cause: error });
+  }
+}
+
+/**
+ * The serving instance: tables ensured with write access, then (for a file) reopened read-only,
+ * and sealed. Even a query that slipped past the sandbox checks can then read only the
+ * database's own tables and write nothing.
+ */
+export async function createDuckDbBackend(options: DuckDbOptions): Promise<Backend> {
+  const sources = options.sources ?? BUILT_IN_SOURCES;
+  let instance = await openDuckDb(options);
+  await withConnection(instance, (connection) => ensureSourceTables(connection, sources));
+  if (options.path !== ':memory:') {
+    instance.closeSync();
+    instance = await openDuckDb({ ...options, readOnly: true });
+  }
+  await withConnection(instance, async (connection) => {
+    await connection.run('SET enable_external_access = false');
+    await connection.run('SET lock_configuration = true');
+  });
+  return {
+    name: 'duckdb',
+    dialect: duckDbDialect(sources.map((source) => source.name), sourceColumnsLookup(sources)),
+    run: (request) => runQuery(instance, request),
+    async close() {
+      instance.closeSync();
+    },
+  };
+}
+
+async function withConnection<T>(instance: DuckDBInstance, work: (connection: DuckDBConnection) => Promise<T>): Promise<T> {
+  const connection = await instance.connect();
+  try {
+    return await work(connection);
+  } finally {
+    connection.closeSync();
+  }
+}
+
+async function runQuery(instance: DuckDBInstance, request: QueryRequest): Promise<QueryResult> {
+  const connection = await instance.connect();
+  const started = performance.now();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    connection.interrupt();
+  }, request.timeoutMs);
+  try {
+    const reader = await connection.streamAndReadUntil(request.sql, request.maxRows, bindings(request));
+    const rows = reader.convertRowObjects(toWireValue) as WireRow[];
+    if (rows.length > request.maxRows) rows.length = request.maxRows;
+    return { rows, backendMs: performance.now() - started };
+  } catch (error) {
+    if (timedOut) {
+      throw new CanneryError('query_timeout', `${request.endpointName}: the query did not finish within ${request.timeoutMs} ms`);
+    }
+    const message = firstLine((error as Error).message);
+    throw new CanneryError('query_failed', `${request.endpointName}: the query failed: ${message}`, {
+      cause: error,
+      queryRejected: QUERY_REJECTIONS.test(message),
+    });
+  } finally {
+    clearTimeout(timer);
+    closeQuietly(connection);
+  }
+}
+
+function bindings(request: QueryRequest): Record<string, DuckDBValue> {
+  const values: Record<string, DuckDBValue> = {};
+  for (const name of request.parameters) {
+    values[name] = name === EXECUTION_TIME_PARAM ? request.now.toISOString() : (request.values[name] ?? null);
+  }
+  return values;
+}
+
+/**
+ * DuckDB's error classes that mean "this query (or a value in it) is wrong", not "the database
+ * failed". The client splits the SQL into statements first, and prefixes what fails there (an
+ * expression nested past DuckDB's depth limit) with "Failed to extract statements:".
+ */
+const QUERY_REJECTIONS = /^(?:Failed to extract statements: )?(Binder|Parser|Catalog|Conversion|Invalid Input|Out of Range|Not implemented) Error/;
+
+/** DuckDB appends the offending SQL (translated, with our internal names) after the first line; callers get the cause only. */
+function firstLine(message: string): string {
+  return message.split('\n')[0]!.trim();
+}
+
+function closeQuietly(connection: DuckDBConnection): void {
+  try {
+    connection.closeSync();
+  } catch {
+    // Closing after an interrupt can report the interrupt again; the connection is gone either way.
+  }
+}

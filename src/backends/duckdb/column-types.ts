@@ -1,0 +1,142 @@
+/**
+ * Shapes <-> DuckDB types, by the source-table convention: every nested object is a repeated
+ * record (`STRUCT(...)[]`), so SQL written for BigQuery's `unnest(metadata)` runs unchanged.
+ */
+import { DuckDBListType, DuckDBStructType, DuckDBTypeId, type DuckDBType } from '@duckdb/node-api';
+import type { FieldShape, RecordShape } from '../../config/sources.js';
+import { DataError } from './data-error.js';
+import {
+  LIST,
+  SCALAR,
+  emptyRecord,
+  fieldKey,
+  fieldShapeToValueShape,
+  recordShapeToValueShape,
+  type RecordValueShape,
+  type ScalarType,
+  type ValueShape,
+} from './value-shape.js';
+
+/**
+ * Always quotes: source names contain dots (`cloudflare.logs.prod`) and field names come from
+ * arbitrary JSON keys, which may be keywords or contain quotes.
+ */
+export function quoteIdentifier(name: string): string {
+  if (name === '' || name.includes('\u0000')) throw new RangeError(`not a usable identifier: ${JSON.stringify(name)}`);
+  return `"${name.replaceAll('"', '""')}"`;
+}
+
+const SCALAR_SQL: Readonly<Record<ScalarType, string>> = {
+  string: 'VARCHAR',
+  integer: 'BIGINT',
+  number: 'DOUBLE',
+  boolean: 'BOOLEAN',
+  // An instant, like BigQuery's TIMESTAMP; the service runs with TimeZone=UTC.
+  timestamp: 'TIMESTAMPTZ',
+};
+
+/**
+ * The DuckDB type of a shape, or undefined for a record with no known fields: DuckDB has no
+ * empty STRUCT, and a field nobody has filled yet is as well left out until someone does.
+ */
+export function duckdbType(shape: ValueShape, path = 'metadata'): string | undefined {
+  switch (shape.kind) {
+    case 'scalar':
+      return SCALAR_SQL[shape.type];
+    case 'list':
+      return `${SCALAR_SQL[shape.element]}[]`;
+    case 'native':
+      throw new DataError(
+        'unsupported_table',
+        `${path} has type ${shape.description}, which cannery does not create, so it cannot re-declare the column around it`,
+        { field: path },
+      );
+    case 'record': {
+      const entries: string[] = [];
+      for (const field of shape.fields.values()) {
+        const type = duckdbType(field.shape, `${path}.${field.name}`);
+        if (type !== undefined) entries.push(`${quoteIdentifier(field.name)} ${type}`);
+      }
+      return entries.length === 0 ? undefined : `STRUCT(${entries.join(', ')})[]`;
+    }
+  }
+}
+
+export function fieldShapeType(shape: FieldShape): string | undefined {
+  return duckdbType(fieldShapeToValueShape(shape));
+}
+
+export function recordShapeType(shape: RecordShape): string | undefined {
+  return duckdbType(recordShapeToValueShape(shape));
+}
+
+export interface SourceColumn {
+  name: string;
+  type: string;
+}
+
+/**
+ * The top-level columns every source table has, in order; `metadata` carries the source's own
+ * fields. A source nobody has given a metadata field yet has no `metadata` column: DuckDB has no
+ * empty STRUCT, and the column is added as soon as a field is known.
+ */
+export function sourceColumns(metadata: RecordValueShape): SourceColumn[] {
+  const columns: SourceColumn[] = [
+    { name: 'id', type: 'VARCHAR' },
+    { name: 'timestamp', type: 'TIMESTAMPTZ' },
+    { name: 'event_message', type: 'VARCHAR' },
+    { name: 'project', type: 'VARCHAR' },
+  ];
+  const metadataType = duckdbType(metadata);
+  return metadataType === undefined ? columns : [...columns, { name: 'metadata', type: metadataType }];
+}
+
+export function columnDefinitions(columns: readonly SourceColumn[]): string {
+  return columns.map((column) => `${quoteIdentifier(column.name)} ${column.type}`).join(', ');
+}
+
+function scalarOf(type: DuckDBType): ScalarType | undefined {
+  // A JSON-aliased VARCHAR holds documents, not text; keep it as declared.
+  if (type.alias !== undefined) return undefined;
+  switch (type.typeId) {
+    case DuckDBTypeId.VARCHAR:
+      return 'string';
+    case DuckDBTypeId.TINYINT:
+    case DuckDBTypeId.SMALLINT:
+    case DuckDBTypeId.INTEGER:
+    case DuckDBTypeId.BIGINT:
+    case DuckDBTypeId.UTINYINT:
+    case DuckDBTypeId.USMALLINT:
+    case DuckDBTypeId.UINTEGER:
+      return 'integer';
+    case DuckDBTypeId.FLOAT:
+    case DuckDBTypeId.DOUBLE:
+      return 'number';
+    case DuckDBTypeId.BOOLEAN:
+      return 'boolean';
+    case DuckDBTypeId.TIMESTAMP_TZ:
+      return 'timestamp';
+    default:
+      return undefined;
+  }
+}
+
+/** The shape of a column as DuckDB reports it; what cannery would not have created stays native. */
+export function shapeFromDuckDBType(type: DuckDBType): ValueShape {
+  const scalar = scalarOf(type);
+  if (scalar !== undefined) return SCALAR[scalar];
+  if (type instanceof DuckDBListType) {
+    const { valueType } = type;
+    if (valueType instanceof DuckDBStructType && valueType.alias === undefined) {
+      const record = emptyRecord();
+      valueType.entryNames.forEach((name, index) => {
+        const entryType = valueType.entryTypes[index];
+        if (entryType !== undefined) record.fields.set(fieldKey(name), { name, shape: shapeFromDuckDBType(entryType) });
+      });
+      return record;
+    }
+    const element = scalarOf(valueType);
+    if (element !== undefined) return LIST[element];
+  }
+  return { kind: 'native', description: type.alias ?? type.toString() };
+}

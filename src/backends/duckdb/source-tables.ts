@@ -1,0 +1,107 @@
+/**
+ * Source tables in DuckDB: one table per logical source, named exactly like the source, with
+ * the columns of `sourceColumns`. Tables are created when missing and otherwise only ever
+ * widened, so data already loaded, and SQL already written, keep working.
+ */
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { BUILT_IN_SOURCES, type SourceDescriptor } from '../../config/sources.js';
+import { columnDefinitions, duckdbType, quoteIdentifier, shapeFromDuckDBType, sourceColumns } from './column-types.js';
+import { DataError } from './data-error.js';
+import { cloneShape, emptyRecord, fieldKey, mergeRecord, recordShapeToValueShape, type RecordValueShape } from './value-shape.js';
+
+export interface SourceTable {
+  /** The table's name as stored (DuckDB resolves identifiers case-insensitively). */
+  name: string;
+  /** Top-level columns by `fieldKey`, with DuckDB's own spelling of their types. */
+  columns: Map<string, { name: string; type: string }>;
+  metadata: RecordValueShape;
+}
+
+export type EnsureOutcome = 'created' | 'widened' | 'unchanged';
+
+/** The source table `name` in the connection's current schema, or undefined when there is none. */
+export async function readSourceTable(connection: DuckDBConnection, name: string): Promise<SourceTable | undefined> {
+  const reader = await connection.runAndReadAll(
+    `SELECT table_name, column_name, data_type FROM duckdb_columns()
+     WHERE database_name = current_database() AND schema_name = current_schema() AND lower(table_name) = lower($name)
+     ORDER BY column_index`,
+    { name },
+  );
+  const rows = reader.getRowObjectsJS() as { table_name: string; column_name: string; data_type: string }[];
+  const first = rows[0];
+  if (first === undefined) return undefined;
+  const columns = new Map(rows.map((row) => [fieldKey(row.column_name), { name: row.column_name, type: row.data_type }]));
+  const metadataColumn = columns.get('metadata');
+  if (metadataColumn === undefined) return { name: first.table_name, columns, metadata: emptyRecord() };
+  // The DuckDBType tree is easier to walk than DuckDB's type text, and exact.
+  const probe = await connection.runAndReadAll(
+    `SELECT ${quoteIdentifier(metadataColumn.name)} FROM ${quoteIdentifier(first.table_name)} LIMIT 0`,
+  );
+  const [type] = probe.columnTypes();
+  const metadata = type === undefined ? undefined : shapeFromDuckDBType(type);
+  if (metadata?.kind !== 'record') {
+    throw new DataError(
+      'unsupported_table',
+      `table ${quoteIdentifier(first.table_name)} has a metadata column of type ${metadataColumn.type}; ` +
+        'a source table needs a list of structs (a repeated record) there',
+      { field: 'metadata' },
+    );
+  }
+  return { name: first.table_name, columns, metadata };
+}
+
+/**
+ * Makes table `name` exist with at least the `metadata` fields given, widening what is there.
+ * Struct casts in DuckDB match fields by name and fill new ones with NULL, so
+ * `ALTER COLUMN metadata TYPE <wider type>` keeps every stored value.
+ */
+export async function ensureSourceTable(
+  connection: DuckDBConnection,
+  name: string,
+  metadata: RecordValueShape,
+): Promise<{ outcome: EnsureOutcome; table: SourceTable }> {
+  const existing = await readSourceTable(connection, name);
+  if (existing === undefined) {
+    await connection.run(`CREATE TABLE ${quoteIdentifier(name)} (${columnDefinitions(sourceColumns(metadata))})`);
+    return { outcome: 'created', table: await requireSourceTable(connection, name) };
+  }
+  let outcome: EnsureOutcome = 'unchanged';
+  const wanted = cloneShape(existing.metadata);
+  const metadataChanged = mergeRecord(wanted, metadata, 'metadata');
+  for (const column of sourceColumns(wanted)) {
+    if (existing.columns.has(fieldKey(column.name))) continue;
+    await connection.run(`ALTER TABLE ${quoteIdentifier(existing.name)} ADD COLUMN ${quoteIdentifier(column.name)} ${column.type}`);
+    outcome = 'widened';
+  }
+  if (metadataChanged && existing.columns.has('metadata')) {
+    const metadataColumn = quoteIdentifier(existing.columns.get('metadata')?.name ?? 'metadata');
+    await connection.run(
+      `ALTER TABLE ${quoteIdentifier(existing.name)} ALTER COLUMN ${metadataColumn} TYPE ${duckdbType(wanted)}`,
+    );
+    outcome = 'widened';
+  }
+  return { outcome, table: outcome === 'unchanged' ? existing : await requireSourceTable(connection, name) };
+}
+
+async function requireSourceTable(connection: DuckDBConnection, name: string): Promise<SourceTable> {
+  const table = await readSourceTable(connection, name);
+  if (table === undefined) throw new Error(`table ${quoteIdentifier(name)} vanished while being created`);
+  return table;
+}
+
+/**
+ * Every source the shipped SQL reads gets a table with at least the fields that SQL relies on,
+ * so an empty or partly imported database still answers every endpoint (with no rows) instead
+ * of failing with "table not found". Idempotent.
+ */
+export async function ensureSourceTables(
+  connection: DuckDBConnection,
+  sources: readonly SourceDescriptor[] = BUILT_IN_SOURCES,
+): Promise<{ name: string; outcome: EnsureOutcome }[]> {
+  const outcomes: { name: string; outcome: EnsureOutcome }[] = [];
+  for (const source of sources) {
+    const { outcome } = await ensureSourceTable(connection, source.name, recordShapeToValueShape(source.metadata));
+    outcomes.push({ name: source.name, outcome });
+  }
+  return outcomes;
+}

@@ -1,0 +1,54 @@
+/** Assembles a running service from settings: backend, registry, service. Used by `serve` and `run`. */
+import { bigQueryBackendOptions, createBigQueryBackend } from '../backends/bigquery/backend.js';
+import { createDuckDbBackend } from '../backends/duckdb/backend.js';
+import type { Backend } from '../engine/backend.js';
+import type { Settings } from '../config/settings.js';
+import { BUILT_IN_SOURCES, sourceNames } from '../config/sources.js';
+import type { CompileContext } from '../engine/compile.js';
+import type { EngineObserver } from '../engine/observer.js';
+import { loadRegistry } from '../engine/registry.js';
+import { createService, type Service } from '../engine/service.js';
+
+export async function openBackend(settings: Settings): Promise<Backend> {
+  if (settings.backend === 'bigquery') {
+    return createBigQueryBackend(bigQueryBackendOptions(settings.bigquery, sourceNames(BUILT_IN_SOURCES)));
+  }
+  return createDuckDbBackend({
+    path: settings.dbPath,
+    sources: BUILT_IN_SOURCES,
+    memoryLimit: settings.duckdbMemoryLimit,
+    threads: settings.duckdbThreads,
+  });
+}
+
+/** How endpoint files are compiled for a backend, at start-up and on every reload. */
+export function compileContextFor(backend: Backend): CompileContext {
+  return { dialect: backend.dialect, sources: sourceNames(BUILT_IN_SOURCES) };
+}
+
+export interface OpenServiceOptions {
+  /** Injectable for tests: execution times, and the cache's clock. */
+  clock?: () => Date;
+  /** Told about backend queries and cache warming (the metrics' engine observer). */
+  observer?: EngineObserver;
+}
+
+export async function openService(settings: Settings, options: OpenServiceOptions = {}): Promise<Service> {
+  const backend = await openBackend(settings);
+  try {
+    const registry = await loadRegistry(settings.endpointsDir, compileContextFor(backend));
+    return createService({
+      registry,
+      backend,
+      timeoutMs: settings.queryTimeoutMs,
+      clock: options.clock,
+      cacheMaxBytes: settings.cacheMaxBytes,
+      maxConcurrentQueries: settings.maxConcurrentQueries,
+      maxQueuedQueries: settings.maxQueuedQueries,
+      observer: options.observer,
+    });
+  } catch (error) {
+    await backend.close();
+    throw error;
+  }
+}

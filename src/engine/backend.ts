@@ -1,0 +1,33 @@
+/** One interface for every backend: run compiled SQL with bound parameters, return wire rows. */
+import type { SqlDialect } from '../sql/dialect.js';
+import type { BoundParams, ParamSpec, WireRow } from '../core/types.js';
+
+export interface QueryRequest {
+  sql: string;
+  /** Names the SQL binds, from the compile step. */
+  parameters: readonly string[];
+  /** Validated values of every declared parameter; null is absent. */
+  values: BoundParams;
+  /** The declared parameters' specs, for backends that bind typed values. */
+  specs: Readonly<Record<string, ParamSpec>>;
+  /** Execution time; what BigQuery's CURRENT_TIMESTAMP means for this query. */
+  now: Date;
+  /** No more rows than this are fetched. */
+  maxRows: number;
+  timeoutMs: number;
+  /** Names the endpoint, for backends that label jobs. */
+  endpointName: string;
+}
+
+export interface QueryResult {
+  rows: WireRow[];
+  /** Time the backend spent, in milliseconds. */
+  backendMs: number;
+}
+
+export interface Backend {
+  readonly name: 'duckdb' | 'bigquery';
+  readonly dialect: SqlDialect;
+  run(request: QueryRequest): Promise<QueryResult>;
+  close(): Promise<void>;
+}

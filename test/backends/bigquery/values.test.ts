@@ -1,0 +1,149 @@
+/**
+ * BigQuery's REST result form -> the wire format of DESIGN.md. The responses below are written
+ * the way BigQuery writes them: every scalar a string, records as {f: [...]}, repeated fields as
+ * arrays of {v}, NULL as {v: null}.
+ */
+import { describe, expect, it } from 'vitest';
+import { decodeRows, type SchemaField } from '../../../src/backends/bigquery/values.js';
+import { CanneryError } from '../../../src/core/errors.js';
+
+const cell = (v: unknown) => ({ v });
+const row = (...values: unknown[]) => ({ f: values.map(cell) });
+
+function decodeOne(field: SchemaField, value: unknown) {
+  return decodeRows({ fields: [field] }, [row(value)])[0]![field.name];
+}
+
+describe('scalars', () => {
+  it.each([
+    ['TIMESTAMP as int64 microseconds', 'TIMESTAMP', '1714557600123456', 1714557600123456],
+    ['TIMESTAMP before 1970', 'TIMESTAMP', '-1000000', -1000000],
+    ['TIMESTAMP as float seconds', 'TIMESTAMP', '1.714557600123456E9', 1714557600123456],
+    ['TIMESTAMP as float seconds, whole', 'TIMESTAMP', '1.7145576E9', 1714557600000000],
+    ['TIMESTAMP as float seconds, rounded to the microsecond', 'TIMESTAMP', '1.7145576001234567E9', 1714557600123457],
+    ['TIMESTAMP as float seconds, small', 'TIMESTAMP', '0.5', 500000],
+    ['DATETIME', 'DATETIME', '2024-05-01T10:00:00', '2024-05-01T10:00:00'],
+    ['DATETIME with microseconds', 'DATETIME', '2024-05-01T10:00:00.123456', '2024-05-01T10:00:00.123456'],
+    ['DATETIME with milliseconds', 'DATETIME', '2024-05-01T10:00:00.250', '2024-05-01T10:00:00.250000'],
+    ['DATETIME with a zero fraction', 'DATETIME', '2024-05-01T10:00:00.000000', '2024-05-01T10:00:00'],
+    ['DATETIME with a space', 'DATETIME', '2024-05-01 10:00:00.5', '2024-05-01T10:00:00.500000'],
+    ['DATE', 'DATE', '2024-05-01', '2024-05-01'],
+    ['TIME', 'TIME', '10:00:00.100000', '10:00:00.100000'],
+    ['INT64', 'INTEGER', '42', 42],
+    ['INT64 (standard SQL name)', 'INT64', '-7', -7],
+    ['FLOAT64', 'FLOAT', '1.5', 1.5],
+    ['NUMERIC', 'NUMERIC', '12.25', 12.25],
+    ['BOOL true', 'BOOLEAN', 'true', true],
+    ['BOOL false', 'BOOL', 'false', false],
+    ['STRING', 'STRING', 'héllo "x"', 'héllo "x"'],
+    ['BYTES stay base64', 'BYTES', 'aGk=', 'aGk='],
+    ['JSON stays text', 'JSON', '{"a":1}', '{"a":1}'],
+  ])('%s', (_what, type, value, expected) => {
+    expect(decodeOne({ name: 'x', type }, value)).toEqual(expected);
+  });
+
+  it('keeps NULLs of every type', () => {
+    for (const type of ['STRING', 'TIMESTAMP', 'DATETIME', 'INTEGER', 'BOOLEAN', 'RECORD']) {
+      expect(decodeOne({ name: 'x', type, fields: [] }, null)).toBeNull();
+    }
+  });
+
+  it('writes NaN and the infinities as FLOAT64 numbers (null in JSON, as on DuckDB)', () => {
+    expect(decodeOne({ name: 'x', type: 'FLOAT' }, 'NaN')).toBeNaN();
+    expect(decodeOne({ name: 'x', type: 'FLOAT' }, '-Infinity')).toBe(-Infinity);
+  });
+});
+
+describe('records and repeated fields', () => {
+  // A log row as the sources store it: metadata is a repeated record of repeated records.
+  const schema = {
+    fields: [
+      { name: 'id', type: 'STRING', mode: 'NULLABLE' },
+      { name: 'timestamp', type: 'TIMESTAMP', mode: 'NULLABLE' },
+      {
+        name: 'metadata',
+        type: 'RECORD',
+        mode: 'REPEATED',
+        fields: [
+          {
+            name: 'request',
+            type: 'RECORD',
+            mode: 'REPEATED',
+            fields: [
+              { name: 'method', type: 'STRING', mode: 'NULLABLE' },
+              { name: 'headers', type: 'RECORD', mode: 'REPEATED', fields: [{ name: 'x_real_ip', type: 'STRING', mode: 'NULLABLE' }] },
+            ],
+          },
+          { name: 'response', type: 'RECORD', mode: 'REPEATED', fields: [{ name: 'status_code', type: 'INTEGER', mode: 'NULLABLE' }] },
+          { name: 'tags', type: 'STRING', mode: 'REPEATED' },
+        ],
+      },
+    ],
+  };
+
+  it('decodes nested repeated records to arrays of objects, empty arrays kept', () => {
+    const rows = decodeRows(schema, [
+      {
+        f: [
+          { v: 'a' },
+          { v: '1714557600123456' },
+          {
+            v: [
+              {
+                v: {
+                  f: [
+                    { v: [{ v: { f: [{ v: 'GET' }, { v: [{ v: { f: [{ v: '10.0.0.1' }] } }] }] } }] },
+                    { v: [{ v: { f: [{ v: '200' }] } }] },
+                    { v: [{ v: 'x' }, { v: 'y' }] },
+                  ],
+                },
+              },
+            ],
+          },
+        ],
+      },
+      { f: [{ v: 'b' }, { v: null }, { v: [{ v: { f: [{ v: [] }, { v: [] }, { v: [] }] } }] }] },
+      { f: [{ v: 'c' }, { v: '1.7145576E9' }, { v: [] }] },
+    ]);
+    expect(rows).toEqual([
+      {
+        id: 'a',
+        timestamp: 1714557600123456,
+        metadata: [{ request: [{ method: 'GET', headers: [{ x_real_ip: '10.0.0.1' }] }], response: [{ status_code: 200 }], tags: ['x', 'y'] }],
+      },
+      { id: 'b', timestamp: null, metadata: [{ request: [], response: [], tags: [] }] },
+      { id: 'c', timestamp: 1714557600000000, metadata: [] },
+    ]);
+  });
+
+  it('keeps the column order of the schema and names like __proto__ as columns', () => {
+    const [decoded] = decodeRows({ fields: [{ name: 'b', type: 'STRING' }, { name: '__proto__', type: 'STRING' }, { name: 'a', type: 'STRING' }] }, [row('1', '2', '3')]);
+    expect(Object.keys(decoded!)).toEqual(['b', '__proto__', 'a']);
+    expect(Object.getPrototypeOf(decoded)).toBe(Object.prototype);
+    expect(JSON.stringify(decoded)).toBe('{"b":"1","__proto__":"2","a":"3"}');
+  });
+
+  it('decodes no rows to none, with or without a schema', () => {
+    expect(decodeRows(undefined, [])).toEqual([]);
+  });
+});
+
+describe('a response it cannot read is a query failure, not a wrong answer', () => {
+  it.each([
+    ['rows without a schema', undefined, [row('x')]],
+    ['a row with fewer cells than columns', { fields: [{ name: 'a', type: 'STRING' }, { name: 'b', type: 'STRING' }] }, [row('x')]],
+    ['a TIMESTAMP that is no number', { fields: [{ name: 't', type: 'TIMESTAMP' }] }, [row('yesterday')]],
+    ['a DATETIME in another form', { fields: [{ name: 'd', type: 'DATETIME' }] }, [row('01/05/2024')]],
+    ['a BOOL that is neither', { fields: [{ name: 'b', type: 'BOOL' }] }, [row('yes')]],
+    ['an INT64 that is no number', { fields: [{ name: 'i', type: 'INTEGER' }] }, [row('twelve')]],
+  ])('%s', (_what, schema, rows) => {
+    let caught: unknown;
+    try {
+      decodeRows(schema, rows);
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(CanneryError);
+    expect(caught).toMatchObject({ code: 'query_failed', message: expect.stringMatching(/^BigQuery returned .+; the result cannot be read$/) });
+  });
+});

@@ -1,0 +1,215 @@
+import { Readable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { DataError } from '../../../../src/backends/duckdb/data-error.js';
+import { importNdjson } from '../../../../src/backends/duckdb/import/import.js';
+import { readSourceTable } from '../../../../src/backends/duckdb/source-tables.js';
+import { duckdbType } from '../../../../src/backends/duckdb/column-types.js';
+import { connectDuckDB, rows } from '../../../support/duckdb.js';
+
+const ndjson = (...events: unknown[]): string => events.map((event) => JSON.stringify(event)).join('\n');
+
+async function* chunks(...parts: (string | Buffer)[]): AsyncGenerator<string | Buffer> {
+  for (const part of parts) yield part;
+}
+
+async function metadataType(connection: Parameters<typeof importNdjson>[0], source: string): Promise<string | undefined> {
+  const table = await readSourceTable(connection, source);
+  return table && duckdbType(table.metadata);
+}
+
+describe('importNdjson', () => {
+  it('creates the table, normalises nested objects to one-element arrays and keeps arrays of objects', async () => {
+    const { connection, close } = await connectDuckDB();
+    try {
+      const input = ndjson({
+        id: 'e1',
+        timestamp: '2024-01-01T10:00:00Z',
+        event_message: 'GET /rest/v1/todos',
+        project: 'p1',
+        metadata: { request: { path: '/rest/v1/todos', headers: { x_real_ip: '10.0.0.1' } }, tags: ['a', 'b'], hops: [{ at: 1 }, { at: 2 }] },
+      });
+      expect(await importNdjson(connection, 'custom.logs', chunks(input))).toEqual({ rows: 1 });
+      expect(await metadataType(connection, 'custom.logs')).toBe(
+        'STRUCT("request" STRUCT("path" VARCHAR, "headers" STRUCT("x_real_ip" VARCHAR)[])[], "tags" VARCHAR[], "hops" STRUCT("at" BIGINT)[])[]',
+      );
+      const [row] = await rows(connection, 'SELECT id, project, event_message, metadata FROM "custom.logs"');
+      expect(row).toEqual({
+        id: 'e1',
+        project: 'p1',
+        event_message: 'GET /rest/v1/todos',
+        metadata: [{ request: [{ path: '/rest/v1/todos', headers: [{ x_real_ip: '10.0.0.1' }] }], tags: ['a', 'b'], hops: [{ at: 1n }, { at: 2n }] }],
+      });
+    } finally {
+      close();
+    }
+  });
+
+  it('gives a new built-in source table its declared fields too, so the shipped SQL can read it', async () => {
+    const { connection, close } = await connectDuckDB();
+    try {
+      const input = ndjson({
+        id: 'e1',
+        timestamp: 1704103200000000,
+        event_message: 'GET',
+        project: 'p1',
+        metadata: [{ request: [{ path: '/auth/v1/token', brand_new: true }] }],
+      });
+      await importNdjson(connection, 'cloudflare.logs.prod', chunks(input));
+      const result = await rows(
+        connection,
+        `SELECT r.path, r.brand_new, r.method, s.status_code FROM "cloudflare.logs.prod" t
+         CROSS JOIN unnest(t.metadata) AS _u_m(m) CROSS JOIN unnest(m.request) AS _u_r(r)
+         LEFT JOIN unnest(m.response) AS _u_s(s) ON true`,
+      );
+      expect(result).toEqual([{ path: '/auth/v1/token', brand_new: true, method: null, status_code: null }]);
+    } finally {
+      close();
+    }
+  });
+
+  it('accepts ISO 8601 with Z or an offset, and integer Unix microseconds', async () => {
+    const { connection, close } = await connectDuckDB();
+    try {
+      const input = ndjson(
+        { id: 'z', timestamp: '2024-01-01T08:00:00Z', event_message: 'm', metadata: { a: 1 } },
+        { id: 'offset', timestamp: '2024-01-01T10:00:00+02:00', event_message: 'm', metadata: { a: 1 } },
+        { id: 'micros', timestamp: 1704096000000000, event_message: 'm', metadata: { a: 1 } },
+        { id: 'fraction', timestamp: '2024-01-01T03:00:00.123456-05:00', event_message: 'm', metadata: { a: 1 } },
+      );
+      await importNdjson(connection, 'times', chunks(input));
+      const result = await rows(connection, `SELECT id, epoch_us("timestamp") AS us, strftime("timestamp", '%H:%M') AS hm FROM times ORDER BY id`);
+      expect(result).toEqual([
+        { id: 'fraction', us: 1704096000123456n, hm: '08:00' },
+        { id: 'micros', us: 1704096000000000n, hm: '08:00' },
+        { id: 'offset', us: 1704096000000000n, hm: '08:00' },
+        { id: 'z', us: 1704096000000000n, hm: '08:00' },
+      ]);
+    } finally {
+      close();
+    }
+  });
+
+  it('widens across lines: new fields at any depth, integer + number -> number, anything + string -> string', async () => {
+    const { connection, close } = await connectDuckDB();
+    try {
+      const input = ndjson(
+        { id: '1', timestamp: 0, event_message: 'm', metadata: { n: 1, s: 1, req: { path: '/a' } } },
+        { id: '2', timestamp: 0, event_message: 'm', metadata: { n: 1.5, s: true, req: [{ path: '/b', headers: { ua: 'x' } }] } },
+        { id: '3', timestamp: 0, event_message: 'm', metadata: { s: 'text', Req: { PATH: '/c' } } },
+      );
+      expect(await importNdjson(connection, 'wide', chunks(input))).toEqual({ rows: 3 });
+      expect(await metadataType(connection, 'wide')).toBe(
+        'STRUCT("n" DOUBLE, "s" VARCHAR, "req" STRUCT("path" VARCHAR, "headers" STRUCT("ua" VARCHAR)[])[])[]',
+      );
+      const result = await rows(
+        connection,
+        `SELECT t.id, m.n, m.s, r.path, h.ua FROM wide t CROSS JOIN unnest(t.metadata) AS _u_m(m)
+         CROSS JOIN unnest(m.req) AS _u_r(r) LEFT JOIN unnest(r.headers) AS _u_h(h) ON true ORDER BY t.id`,
+      );
+      expect(result).toEqual([
+        { id: '1', n: 1, s: '1', path: '/a', ua: null },
+        { id: '2', n: 1.5, s: 'true', path: '/b', ua: 'x' },
+        { id: '3', n: null, s: 'text', path: '/c', ua: null },
+      ]);
+    } finally {
+      close();
+    }
+  });
+
+  it('widens across two imports and keeps the rows of the first', async () => {
+    const { connection, close } = await connectDuckDB();
+    try {
+      await importNdjson(connection, 'twice', chunks(ndjson({ id: '1', timestamp: 0, event_message: 'a', metadata: { level: 'info', code: 1 } })));
+      await importNdjson(
+        connection,
+        'twice',
+        chunks(ndjson({ id: '2', timestamp: 0, event_message: 'b', metadata: { code: 'E42', req: { path: '/x' } } })),
+      );
+      expect(await metadataType(connection, 'twice')).toBe('STRUCT("level" VARCHAR, "code" VARCHAR, "req" STRUCT("path" VARCHAR)[])[]');
+      const result = await rows(connection, 'SELECT id, metadata FROM twice ORDER BY id');
+      expect(result).toEqual([
+        { id: '1', metadata: [{ level: 'info', code: '1', req: null }] },
+        { id: '2', metadata: [{ level: null, code: 'E42', req: [{ path: '/x' }] }] },
+      ]);
+    } finally {
+      close();
+    }
+  });
+
+  it('reads byte streams split anywhere, CRLF line ends, blank lines and a final line without newline', async () => {
+    const { connection, close } = await connectDuckDB();
+    try {
+      const text = `\uFEFF${ndjson({ id: 'ü', timestamp: 0, event_message: 'héllo → wörld', metadata: { a: 'ß' } })}\r\n\n${ndjson({ id: '2', timestamp: 0, event_message: 'x' })}`;
+      const bytes = Buffer.from(text);
+      const parts = [bytes.subarray(0, 5), bytes.subarray(5, 45), bytes.subarray(45, 46), bytes.subarray(46)];
+      expect(await importNdjson(connection, 'bytes', Readable.from(parts))).toEqual({ rows: 2 });
+      const result = await rows(connection, 'SELECT id, event_message, metadata FROM bytes ORDER BY id');
+      expect(result).toEqual([
+        { id: '2', event_message: 'x', metadata: null },
+        { id: 'ü', event_message: 'héllo → wörld', metadata: [{ a: 'ß' }] },
+      ]);
+    } finally {
+      close();
+    }
+  });
+
+  it('names the line of a bad event and writes nothing', async () => {
+    const { connection, close } = await connectDuckDB();
+    try {
+      const good = ndjson({ id: '1', timestamp: 0, event_message: 'ok', metadata: { a: 1 } });
+      await importNdjson(connection, 'strict', chunks(good));
+      const cases: [string, RegExp][] = [
+        [`${good}\n\n{"id": "2", "timestamp": 0,`, /^line 3: not valid JSON/],
+        [`${good}\n{"id": "2", "timestamp": "2024-01-01T10:00:00", "event_message": "x"}`, /^line 2: timestamp must be .*Z or an offset/],
+        [`${good}\n{"id": 2, "timestamp": 0, "event_message": "x"}`, /^line 2: id must be a non-empty string/],
+        [`${good}\n{"id": "2", "timestamp": 0, "event_message": "x", "extra": 1}`, /^line 2: unknown top-level field "extra"/],
+        [`${good}\n{"id": "2", "timestamp": 0, "event_message": "x", "metadata": {"a": {"b": 1}}}`, /^line 2: metadata\.a is an object .* but an integer elsewhere/],
+        [`${good}\n{"id": "2", "timestamp": 0, "event_message": "x", "metadata": {"x": [[1]]}}`, /^line 2: metadata\.x holds arrays of arrays/],
+        [`${good}\n{"id": "2", "timestamp": 0, "event_message": "x", "metadata": {"x": 1, "X": 2}}`, /^line 2: .* differ only in case/],
+      ];
+      for (const [input, message] of cases) {
+        const error = await importNdjson(connection, 'strict', chunks(input)).catch((caught: unknown) => caught);
+        expect(error).toBeInstanceOf(DataError);
+        expect((error as DataError).message).toMatch(message);
+        expect((error as DataError).line).toBe(Number(/^line (\d+)/.exec((error as DataError).message)?.[1]));
+      }
+      expect(await rows(connection, 'SELECT count(*) AS n FROM strict')).toEqual([{ n: 1n }]);
+      expect(await metadataType(connection, 'strict')).toBe('STRUCT("a" BIGINT)[]');
+    } finally {
+      close();
+    }
+  });
+
+  it('creates a source without metadata until an event brings a field', async () => {
+    const { connection, close } = await connectDuckDB();
+    try {
+      await importNdjson(connection, 'plain', chunks(ndjson({ id: '1', timestamp: 0, event_message: 'a', metadata: {} })));
+      expect((await readSourceTable(connection, 'plain'))?.columns.has('metadata')).toBe(false);
+      await importNdjson(connection, 'plain', chunks(ndjson({ id: '2', timestamp: 0, event_message: 'b', metadata: { level: 'info' } })));
+      expect(await rows(connection, 'SELECT id, project, metadata FROM plain ORDER BY id')).toEqual([
+        { id: '1', project: null, metadata: null },
+        { id: '2', project: null, metadata: [{ level: 'info' }] },
+      ]);
+    } finally {
+      close();
+    }
+  });
+
+  it('keeps a declared timestamp field a timestamp while the text is an instant', async () => {
+    const { connection, close } = await connectDuckDB();
+    try {
+      const sources = [{ name: 'audit', metadata: { at: 'timestamp' as const } }];
+      await importNdjson(
+        connection,
+        'audit',
+        chunks(ndjson({ id: '1', timestamp: 0, event_message: 'x', metadata: { at: '2024-01-01T10:00:00+02:00' } })),
+        { sources },
+      );
+      expect(await metadataType(connection, 'audit')).toBe('STRUCT("at" TIMESTAMPTZ)[]');
+      const [row] = await rows(connection, `SELECT strftime(m.at, '%H:%M') AS hm FROM audit t CROSS JOIN unnest(t.metadata) AS _u_m(m)`);
+      expect(row).toEqual({ hm: '08:00' });
+    } finally {
+      close();
+    }
+  });
+});

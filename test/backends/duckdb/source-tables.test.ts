@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import { BUILT_IN_SOURCES, sourceNames } from '../../../src/config/sources.js';
+import { ensureSourceTables, readSourceTable } from '../../../src/backends/duckdb/source-tables.js';
+import { connectDuckDB, rows } from '../../support/duckdb.js';
+
+async function tableNames(connection: Parameters<typeof ensureSourceTables>[0]): Promise<string[]> {
+  const result = await rows(connection, 'SELECT table_name FROM duckdb_tables() ORDER BY table_name');
+  return result.map((row) => String(row.table_name));
+}
+
+describe('ensureSourceTables', () => {
+  it('creates the nine source tables, named exactly like the sources', async () => {
+    const { connection, close } = await connectDuckDB();
+    try {
+      const outcomes = await ensureSourceTables(connection);
+      expect(outcomes.map((outcome) => outcome.outcome)).toEqual(BUILT_IN_SOURCES.map(() => 'created'));
+      expect(await tableNames(connection)).toEqual([...sourceNames()].sort());
+      const columns = await rows(
+        connection,
+        `SELECT column_name, data_type FROM duckdb_columns() WHERE table_name = 'cloudflare.logs.prod' ORDER BY column_index`,
+      );
+      expect(columns.map((column) => column.column_name)).toEqual(['id', 'timestamp', 'event_message', 'project', 'metadata']);
+      expect(columns[1]?.data_type).toBe('TIMESTAMP WITH TIME ZONE');
+      // The shipped SQL's way into nested fields works on the empty tables.
+      await expect(
+        rows(
+          connection,
+          `SELECT r.path, h.x_real_ip, s.status_code FROM "cloudflare.logs.prod" t
+           CROSS JOIN unnest(t.metadata) AS _u_m(m) CROSS JOIN unnest(m.request) AS _u_r(r)
+           LEFT JOIN unnest(r.headers) AS _u_h(h) ON true LEFT JOIN unnest(m.response) AS _u_s(s) ON true`,
+        ),
+      ).resolves.toEqual([]);
+    } finally {
+      close();
+    }
+  });
+
+  it('is idempotent', async () => {
+    const { connection, close } = await connectDuckDB();
+    try {
+      await ensureSourceTables(connection);
+      const outcomes = await ensureSourceTables(connection);
+      expect(new Set(outcomes.map((outcome) => outcome.outcome))).toEqual(new Set(['unchanged']));
+      expect(await tableNames(connection)).toHaveLength(9);
+    } finally {
+      close();
+    }
+  });
+
+  it('widens an older table at any depth and keeps its rows', async () => {
+    const { connection, close } = await connectDuckDB();
+    try {
+      await connection.run(
+        `CREATE TABLE "cloudflare.logs.prod" (id VARCHAR, "timestamp" TIMESTAMPTZ, event_message VARCHAR,
+           metadata STRUCT(request STRUCT(path VARCHAR, custom VARCHAR, headers STRUCT(user_agent VARCHAR)[])[])[])`,
+      );
+      await connection.run(
+        `INSERT INTO "cloudflare.logs.prod" VALUES
+           ('a', '2024-01-01T00:00:00Z', 'GET /', [{'request': [{'path': '/rest/v1/x', 'custom': 'kept', 'headers': [{'user_agent': 'curl'}]}]}])`,
+      );
+      const [outcome] = await ensureSourceTables(connection, BUILT_IN_SOURCES.slice(0, 1));
+      expect(outcome?.outcome).toBe('widened');
+      const [row] = await rows(
+        connection,
+        `SELECT t.project, r.path, r.custom, r.method, h.user_agent, h.x_real_ip, m.response
+         FROM "cloudflare.logs.prod" t CROSS JOIN unnest(t.metadata) AS _u_m(m) CROSS JOIN unnest(m.request) AS _u_r(r)
+         CROSS JOIN unnest(r.headers) AS _u_h(h)`,
+      );
+      expect(row).toEqual({
+        project: null,
+        path: '/rest/v1/x',
+        custom: 'kept',
+        method: null,
+        user_agent: 'curl',
+        x_real_ip: null,
+        response: null,
+      });
+      const table = await readSourceTable(connection, 'cloudflare.logs.prod');
+      expect([...(table?.metadata.fields.keys() ?? [])]).toEqual(['request', 'response']);
+      const [again] = await ensureSourceTables(connection, BUILT_IN_SOURCES.slice(0, 1));
+      expect(again?.outcome).toBe('unchanged');
+    } finally {
+      close();
+    }
+  });
+});

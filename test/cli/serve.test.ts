@@ -1,0 +1,83 @@
+/**
+ * The operations settings through the built CLI's `serve`: request lines as JSON on its stdout
+ * (all of them out once it has exited), CANNERY_METRICS_PUBLIC and CANNERY_CORS_ORIGINS reaching the
+ * app, and backend series reaching /metrics (the service and the app share one registry).
+ */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { parsePrometheusText } from '../support/prometheus-text.js';
+
+const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
+const ENDPOINTS = fileURLToPath(new URL('../../endpoints/', import.meta.url));
+const KEY = 'wiring-test-key';
+const ORIGIN = 'https://dashboard.example.com';
+
+let dir: string;
+let child: ChildProcess;
+let url: string;
+let stdout = '';
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'cannery-wiring-'));
+  const db = join(dir, 'db.duckdb');
+  execFileSync(process.execPath, [CLI, 'seed', '--db', db, '--events', '200'], { stdio: 'ignore' });
+  child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--db', db, '--endpoints', ENDPOINTS], {
+    env: { PATH: process.env.PATH ?? '', CANNERY_API_KEYS: KEY, CANNERY_METRICS_PUBLIC: 'true', CANNERY_CORS_ORIGINS: ORIGIN },
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  url = await vi.waitFor(
+    () => {
+      const match = / on (http:\/\/\S+) /.exec(stdout);
+      if (!match) throw new Error(`not listening yet: ${stdout}`);
+      return match[1]!;
+    },
+    { timeout: 20_000, interval: 50 },
+  );
+});
+afterAll(async () => {
+  if (child.exitCode === null) child.kill('SIGKILL');
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** The JSON request lines `serve` has written so far. */
+const requestLines = () =>
+  stdout
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line));
+
+describe('serve', () => {
+  it('writes a JSON line per request on stdout, with the settings it was given applied', async () => {
+    const response = await fetch(`${url}/api/endpoints/query/usage.api-counts?interval=daily&project=abc`, { headers: { 'x-api-key': KEY, origin: ORIGIN } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('access-control-allow-origin')).toBe(ORIGIN);
+    await response.arrayBuffer();
+    const line = await vi.waitFor(() => {
+      const found = requestLines().find((one) => one.endpoint === 'usage.api-counts');
+      if (!found) throw new Error('no request line yet');
+      return found;
+    });
+    expect(line).toMatchObject({ level: 'info', msg: 'request', method: 'GET', path: '/api/endpoints/query/usage.api-counts', status: 200, cache: 'MISS' });
+    expect(stdout).not.toContain(KEY);
+
+    const metrics = await fetch(`${url}/metrics`);
+    expect(metrics.status).toBe(200);
+    const samples = parsePrometheusText(await metrics.text());
+    expect(samples.value('cannery_backend_query_duration_seconds_count', { endpoint: 'usage.api-counts' })).toBe(1);
+    expect(samples.value('cannery_http_requests_total', { route: 'query', endpoint: 'usage.api-counts', status: '200' })).toBe(1);
+  });
+
+  it('has written the last request line by the time it has exited', async () => {
+    const response = await fetch(`${url}/health`);
+    expect(response.status).toBe(200);
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(requestLines().at(-1)).toMatchObject({ path: '/health', status: 200 });
+  });
+});
