@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-/** `cannery`: serve | check | run | import | seed. A thin shell over config, engine and data. */
+/** `cannery`: serve | check | run | import | seed. A thin shell over config, engine and backends. */
 import { parseArgs } from 'node:util';
 import { commands } from './cli/commands.js';
 
