@@ -1,6 +1,6 @@
 /**
  * Service settings, from the environment (and CLI flags, which win). Every setting is
- * listed in the README; a malformed value is refused at start-up, not guessed at.
+ * listed in docs/settings.md; a malformed value is refused at start-up, not guessed at.
  */
 import { LOG_THRESHOLDS, type LogThreshold } from '../core/logger.js';
 import { readBigQuerySettings, type BigQuerySettings } from './bigquery-settings.js';

@@ -1,7 +1,7 @@
 /**
  * PII redaction of result rows: IPv4 addresses, IPv6 addresses and e-mail addresses in every
  * string value, at any depth, become `REDACTED`. Keys and non-string values are left alone.
- * The README's "PII redaction" section is the contract, including every ambiguous case.
+ * docs/redaction.md is the contract, including every ambiguous case.
  *
  * It runs on every row of a redacted response, so it is built for speed. Every address needs one
  * of four marks: a dot (IPv4), a colon (IPv6), `@` or `%40` (e-mail). Native `indexOf` finds

@@ -1,5 +1,5 @@
 /**
- * Bounds on the size of a request that HTTP enforces (README, "Limits"). The others: the JSON
+ * Bounds on the size of a request that HTTP enforces (docs/http.md, "Limits"). The others: the JSON
  * body (request-params.ts), sandbox `sql` (engine/sandbox.ts), and backend queries at once
  * (engine/limiter.ts).
  *

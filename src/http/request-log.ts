@@ -1,7 +1,7 @@
 /**
- * The request log: one JSON line per request (README, "Logs"). Never a key (no header is
- * logged), never the query string (it holds parameter values), and a sandbox `sql` only as its
- * first SQL_SHOWN characters and its length. Built by hand from known fields rather than by
+ * The request log: one JSON line per request (docs/operations.md, "Request logs"). Never a key
+ * (no header is logged), never the query string (it holds parameter values), and a sandbox `sql`
+ * only as its first SQL_SHOWN characters and its length. Built by hand from known fields rather than by
  * JSON.stringify of an object: it runs on every cache hit, and that halves its cost.
  */
 import type { LogLevel, Logger } from '../core/logger.js';

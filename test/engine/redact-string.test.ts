@@ -1,5 +1,5 @@
 /**
- * What counts as an address (src/engine/redact.ts, README "PII redaction"): one row per case,
+ * What counts as an address (src/engine/redact.ts, docs/redaction.md): one row per case,
  * the text in and the text out. Unchanged cases must also come back as the very same string.
  */
 import { describe, expect, it } from 'vitest';

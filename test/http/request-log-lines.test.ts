@@ -17,7 +17,7 @@ interface Request {
   record: RequestRecord;
 }
 
-/** The line's object as the README describes it, member by member, in order. */
+/** The line's object as docs/operations.md describes it, member by member, in order. */
 function expected({ method, path, status, ms, record }: Request): Record<string, unknown> {
   const line: Record<string, unknown> = { level: status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info', msg: 'request', method };
   line.path = path.length > 2000 ? `${path.slice(0, 2000)}…` : path;

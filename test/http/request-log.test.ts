@@ -1,7 +1,7 @@
 /**
- * The request log over the real server: one JSON line per request with the fields the README
- * lists, never a key, a sandbox query only as a bounded prefix and its length, server errors at
- * error level with their stack, and CANNERY_LOG_LEVEL as the threshold.
+ * The request log over the real server: one JSON line per request with the fields
+ * docs/operations.md lists, never a key, a sandbox query only as a bounded prefix and its
+ * length, server errors at error level with their stack, and CANNERY_LOG_LEVEL as the threshold.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cachedEndpoint } from '../engine/cache/harness.js';

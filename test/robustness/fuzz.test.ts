@@ -100,7 +100,7 @@ describe('fuzzing sandbox SQL', () => {
     await fc.assert(
       fc.asyncProperty(sandboxSql, fc.boolean(), fc.constantFrom('logs.all', 'usage.api-counts'), async (sql, inBody, id) => {
         const params: Record<string, string> = id === 'logs.all' ? { project: 'alpha', sql } : { interval: 'daily', project: 'alpha', sql };
-        // Long SQL goes in a body, as the README says to send it: a URL has room for about 8 KiB.
+        // Long SQL goes in a body, as docs/sandbox.md says to send it: a URL has room for about 8 KiB.
         const request: RawRequest = inBody || sql.length > 2000
           ? { method: 'POST', path: `/api/endpoints/query/${id}`, headers: { ...withKey, 'content-type': 'application/json' }, body: JSON.stringify(params) }
           : { method: 'GET', path: `/api/endpoints/query/${id}?${new URLSearchParams(params)}`, headers: withKey };

@@ -1,6 +1,6 @@
 /**
  * Against real BigQuery, only when asked: CANNERY_BQ_LIVE=1 with CANNERY_BQ_PROJECT,
- * CANNERY_BQ_DATASET (holding the nine source tables, see the README) and credentials by
+ * CANNERY_BQ_DATASET (holding the nine source tables, see docs/bigquery.md) and credentials by
  * Application Default Credentials (GOOGLE_APPLICATION_CREDENTIALS or `gcloud auth
  * application-default login`). Other CANNERY_BQ_* settings apply as in the service.
  *

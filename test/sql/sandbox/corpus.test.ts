@@ -452,7 +452,7 @@ limit 1;`,
     rows: [{ id: 'e2' }, { id: 'e5' }], // methods: e1 GET, e2 POST, e3 GET, e4 GET, e5 DELETE
   },
   {
-    // Known difference (README): DuckDB's TRY_CAST('1.5' AS BIGINT) rounds to 2; BigQuery's SAFE_CAST gives NULL.
+    // Known difference (docs/decisions.md): DuckDB's TRY_CAST('1.5' AS BIGINT) rounds to 2; BigQuery's SAFE_CAST gives NULL.
     name: 'SAFE_CAST of a decimal string to INT64 is NULL',
     sql: "select safe_cast('1.5' as int64) as n, safe_cast(m.status as string) as s from auth_logs cross join unnest(metadata) m where id = 'a1'",
     rows: [{ n: null, s: '200' }],
