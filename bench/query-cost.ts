@@ -30,7 +30,7 @@ async function loadModules(): Promise<Modules> {
     load('cli/offline-registry.js'),
     load('engine/params.js'),
     load('backends/duckdb/backend.js'),
-    load('sql/dialect.js'),
+    load('sql/language.js'),
   ]);
   return { ...registry, ...params, ...duckdb, ...dialect } as Modules;
 }

@@ -8,8 +8,8 @@ const USAGE = `usage: cannery <command> [options]
 commands:
   serve    [--endpoints DIR] [--db FILE] [--port N] [--host H] [--demo]
            serve every endpoint over HTTP (--demo: seed the database first if it does not exist)
-  check    [--endpoints DIR] [--dry-run]
-           validate every endpoint file and its SQL; exit 1 on any problem
+  check    [--endpoints DIR] [--backend all|duckdb|bigquery] [--format text|json|github] [--dry-run]
+           validate every endpoint file and compile its SQL for each backend; exit 1 on any problem
            (--dry-run: also dry-run each endpoint on BigQuery and print the bytes it would scan)
   run      NAME [key=value ...] [--endpoints DIR] [--db FILE] [--redact-pii]
            run one endpoint and print its result as JSON (--redact-pii: as with SVC-ENDPOINT-REDACT-PII: true)
@@ -20,7 +20,7 @@ commands:
   seed     --db FILE [--events N]
            write realistic demo data for all nine sources (N edge events, default 50000)
 
-settings come from the environment too; see the README.`;
+settings come from the environment too; see docs/settings.md.`;
 
 async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;

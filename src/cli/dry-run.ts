@@ -7,8 +7,9 @@ import { bigQueryBackendOptions, createBigQueryBackend } from '../backends/bigqu
 import type { Settings } from '../config/settings.js';
 import { BUILT_IN_SOURCES, sourceNames } from '../config/sources.js';
 import { isCanneryError } from '../core/errors.js';
-import type { CompiledEndpoint } from '../core/types.js';
-import { UnsupportedConstruct } from '../sql/duckdb/unsupported.js';
+import type { CompiledEndpoint } from '../engine/compiled-endpoint.js';
+import { generate } from '../sql/generator/generate.js';
+import { UnsupportedConstruct } from '../sql/generator/unsupported.js';
 
 /** Prints one line per endpoint; returns how many could not be dry-run. */
 export async function dryRunEndpoints(endpoints: readonly CompiledEndpoint[], settings: Settings): Promise<number> {
@@ -17,7 +18,7 @@ export async function dryRunEndpoints(endpoints: readonly CompiledEndpoint[], se
   try {
     for (const { definition, file, statement } of endpoints) {
       try {
-        const compiled = backend.dialect.compile(statement, { rowCap: definition.max_rows });
+        const compiled = generate(statement, backend.dialect, { rowCap: definition.max_rows });
         const { totalBytesProcessed } = await backend.dryRun({
           sql: compiled.sql,
           parameters: compiled.parameters,

@@ -1,10 +1,33 @@
-/** The endpoints of a folder, compiled without a database (what `check` and `openapi` need). */
+/**
+ * The endpoints of a folder, compiled without a database (what `check`, `openapi` and the
+ * benchmarks need): for the DuckDB dialect, and for each other backend `check` gates.
+ */
+import { readBigQuerySettings } from '../config/bigquery-settings.js';
 import { BUILT_IN_SOURCES, sourceNames } from '../config/sources.js';
 import { loadRegistry, type Registry } from '../engine/registry.js';
-import { duckDbDialect } from '../sql/duckdb/dialect.js';
-import { sourceColumnsLookup } from '../sql/duckdb/shapes.js';
+import { bigQueryDialect } from '../sql/dialects/bigquery.js';
+import { sourceTables } from '../sql/dialects/bigquery-tables.js';
+import { duckDbDialect } from '../sql/dialects/duckdb.js';
+import type { Dialect } from '../sql/generator/dialect.js';
+import type { DialectName } from '../sql/language.js';
+import { sourceColumnsLookup } from '../sql/shapes.js';
 
-export function loadOfflineRegistry(dir: string): Promise<Registry> {
+export type BackendChoice = DialectName | 'all';
+
+export const BACKEND_CHOICES: readonly BackendChoice[] = ['all', 'duckdb', 'bigquery'];
+
+function offlineDialect(name: DialectName): Dialect {
   const sources = sourceNames(BUILT_IN_SOURCES);
-  return loadRegistry(dir, { dialect: duckDbDialect(sources, sourceColumnsLookup(BUILT_IN_SOURCES)), sources });
+  if (name === 'duckdb') return duckDbDialect(sources, sourceColumnsLookup(BUILT_IN_SOURCES));
+  // Table paths change only the text, not whether a query compiles: the settings' where given.
+  const settings = readBigQuerySettings(process.env, false);
+  const project = settings.project ?? 'project';
+  return bigQueryDialect(sourceTables(sources, { project, dataset: settings.dataset ?? 'dataset' }, settings.tables));
+}
+
+/** Compiles every file of `dir` for each backend of `backends` (default: all), reporting any backend's problem. */
+export function loadOfflineRegistry(dir: string, backends: BackendChoice = 'all'): Promise<Registry> {
+  const names: DialectName[] = backends === 'all' ? ['duckdb', 'bigquery'] : [backends];
+  const [served, ...others] = names.map(offlineDialect);
+  return loadRegistry(dir, { dialect: served!, alsoCheck: others, sources: sourceNames(BUILT_IN_SOURCES) });
 }

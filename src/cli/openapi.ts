@@ -9,7 +9,7 @@ export const openapiCommand: Command = {
   options: { endpoints: { type: 'string' } },
   async run(flags) {
     const dir = typeof flags.endpoints === 'string' ? flags.endpoints : readSettings().endpointsDir;
-    const registry = await loadOfflineRegistry(dir);
+    const registry = await loadOfflineRegistry(dir, 'duckdb');
     for (const problem of registry.problems) console.error(`cannery: ${problem.file}:${problem.line}: ${problem.message} (not described)`);
     console.log(JSON.stringify(openApiDocument(registry.endpoints, VERSION), null, 2));
     return 0;

@@ -1,7 +1,7 @@
 /** `cannery serve`: the HTTP service. With --demo, seeds the database on first run. */
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import type { CompiledEndpoint } from '../core/types.js';
+import type { CompiledEndpoint } from '../engine/compiled-endpoint.js';
 import { createApp } from '../http/app.js';
 import { createMetrics } from '../http/metrics.js';
 import { QUERY_PATH } from '../http/paths.js';

@@ -13,6 +13,17 @@ export interface RecordShape {
   [field: string]: FieldShape;
 }
 
+/**
+ * The top-level columns every source's table has, in order, besides `metadata` (a repeated record
+ * of the source's own fields). The one list the storage and name resolution both read.
+ */
+export const COMMON_COLUMNS: Readonly<Record<string, Exclude<FieldShape, RecordShape>>> = {
+  id: 'string',
+  timestamp: 'timestamp',
+  event_message: 'string',
+  project: 'string',
+};
+
 export interface SourceDescriptor {
   /** Logical name, as written in SQL: `cloudflare.logs.prod`. */
   name: string;

@@ -44,31 +44,9 @@ export interface Problem extends SourceLocation {
   field?: string;
 }
 
-/** What static analysis learns from the SQL (from the AST, never from the text). */
-export interface QueryAnalysis {
-  params: string[];
-  ctes: string[];
-  sources: string[];
-}
-
 /** A bound parameter value, already validated and normalised; null is "absent". */
 export type BoundValue = string | number | boolean | null;
 export type BoundParams = Record<string, BoundValue>;
-
-/** An endpoint ready to serve: validated, analysed and compiled for the active backend. */
-export interface CompiledEndpoint {
-  definition: EndpointDefinition;
-  file: string;
-  analysis: QueryAnalysis;
-  /** The parsed query (kept for sandbox queries, which replace its final selection). */
-  statement: Record<string, unknown>;
-  /** Executable SQL for the active backend, parameters still as placeholders. */
-  sql: string;
-  /** The parameters that SQL binds. */
-  sqlParameters: string[];
-  /** Hash of the definition; changes whenever the file's meaning changes. */
-  version: string;
-}
 
 /** A row on the wire: values already in the wire format of DESIGN.md. */
 export type WireValue = string | number | boolean | null | WireValue[] | { [key: string]: WireValue };

@@ -15,7 +15,7 @@
  * events, logs.all's top 100 took 14 ms instead of 900 ms).
  */
 import { INTEGER, LIST, VARCHAR, BIGINT, listValue, type DuckDBConnection, type DuckDBType, type DuckDBValue } from '@duckdb/node-api';
-import { quoteIdentifier } from '../backends/duckdb/column-types.js';
+import { quoteIdentifier } from '../sql/dialects/duckdb.js';
 import * as pools from './pools.js';
 import { ensureSourceTables } from '../backends/duckdb/source-tables.js';
 

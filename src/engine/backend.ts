@@ -1,5 +1,5 @@
 /** One interface for every backend: run compiled SQL with bound parameters, return wire rows. */
-import type { SqlDialect } from '../sql/dialect.js';
+import type { Dialect } from '../sql/generator/dialect.js';
 import type { BoundParams, ParamSpec, WireRow } from '../core/types.js';
 
 export interface QueryRequest {
@@ -27,7 +27,7 @@ export interface QueryResult {
 
 export interface Backend {
   readonly name: 'duckdb' | 'bigquery';
-  readonly dialect: SqlDialect;
+  readonly dialect: Dialect;
   run(request: QueryRequest): Promise<QueryResult>;
   close(): Promise<void>;
 }

@@ -4,10 +4,13 @@
  */
 import { createHash } from 'node:crypto';
 import { analyseStatements, checkParameterUse, type SqlProblem } from '../sql/analyse.js';
-import type { SqlDialect } from '../sql/dialect.js';
-import { UnsupportedConstruct } from '../sql/duckdb/unsupported.js';
-import { parseBigQuery, SqlSyntaxError, type AstNode } from '../sql/parse.js';
-import type { CompiledEndpoint, EndpointDefinition, Problem } from '../core/types.js';
+import type { Dialect } from '../sql/generator/dialect.js';
+import { generate } from '../sql/generator/generate.js';
+import { UnsupportedConstruct, unsupportedMessage } from '../sql/generator/unsupported.js';
+import { SqlSyntaxError } from '../sql/parse.js';
+import { parseStatements, QueryTooDeep, type Statement } from '../sql/read.js';
+import type { EndpointDefinition, Problem } from '../core/types.js';
+import type { CompiledEndpoint } from './compiled-endpoint.js';
 
 /** An endpoint file after YAML parsing and schema validation. */
 export interface LoadedEndpointFile {
@@ -21,7 +24,10 @@ export interface LoadedEndpointFile {
 }
 
 export interface CompileContext {
-  dialect: SqlDialect;
+  /** The dialect of the backend that serves: the endpoint keeps the SQL written for it. */
+  dialect: Dialect;
+  /** Other backends' dialects the SQL must also compile for (`cannery check` gates every backend). */
+  alsoCheck?: readonly Dialect[];
   sources: readonly string[];
 }
 
@@ -42,11 +48,11 @@ export function compileEndpoint(loaded: LoadedEndpointFile, context: CompileCont
     return { file, line, field: 'query', message: problem.message };
   };
 
-  let statements: AstNode[];
+  let statements: Statement[];
   try {
-    statements = parseBigQuery(definition.query);
+    statements = parseStatements(definition.query);
   } catch (error) {
-    if (error instanceof SqlSyntaxError) return { problems: [atLine({ message: error.message, location: error.location })] };
+    if (error instanceof SqlSyntaxError || error instanceof QueryTooDeep) return { problems: [atLine({ message: error.message, location: error.location })] };
     throw error;
   }
   const analysis = analyseStatements(statements, context.sources);
@@ -54,30 +60,47 @@ export function compileEndpoint(loaded: LoadedEndpointFile, context: CompileCont
   if (analysis.statement) sqlProblems.push(...checkParameterUse(analysis.params, Object.keys(definition.params)));
   if (!analysis.statement || sqlProblems.length) return { problems: sqlProblems.map(atLine) };
 
-  try {
-    const compiled = context.dialect.compile(analysis.statement, { rowCap: definition.max_rows });
-    return {
-      problems: [],
-      endpoint: {
-        definition,
-        file,
-        analysis: {
-          params: unique(analysis.params.map((param) => param.name)),
-          ctes: analysis.ctes.map((cte) => cte.name),
-          sources: unique(analysis.tables.map((table) => table.name).filter((name) => context.sources.includes(name))),
-        },
-        statement: analysis.statement,
-        sql: compiled.sql,
-        sqlParameters: compiled.parameters,
-        version: definitionVersion(definition),
-      },
-    };
-  } catch (error) {
-    if (error instanceof UnsupportedConstruct) {
-      return { problems: [atLine({ message: `${error.message} (the ${context.dialect.name} backend cannot run it)`, location: error.location })] };
+  // Every backend's refusal is reported, once per construct and place, naming each backend that
+  // refuses it; the serving backend's SQL is kept.
+  const refusals: UnsupportedConstruct[] = [];
+  const compiled = [context.dialect, ...(context.alsoCheck ?? [])].map((dialect) => {
+    try {
+      return generate(analysis.statement!, dialect, { rowCap: definition.max_rows });
+    } catch (error) {
+      if (!(error instanceof UnsupportedConstruct)) throw error;
+      refusals.push(error);
+      return undefined;
     }
-    throw error;
+  });
+  const served = compiled[0];
+  if (refusals.length || served === undefined) return { problems: refusalProblems(refusals).map(atLine) };
+  return {
+    problems: [],
+    endpoint: {
+      definition,
+      file,
+      analysis: {
+        params: unique(analysis.params.map((param) => param.name)),
+        ctes: analysis.ctes.map((cte) => cte.name),
+        sources: unique(analysis.tables.map((table) => table.name).filter((name) => context.sources.includes(name))),
+      },
+      statement: analysis.statement,
+      sql: served.sql,
+      sqlParameters: served.parameters,
+      version: definitionVersion(definition),
+    },
+  };
+}
+
+function refusalProblems(refusals: readonly UnsupportedConstruct[]): SqlProblem[] {
+  const byPlace = new Map<string, { refusal: UnsupportedConstruct; backends: string[] }>();
+  for (const refusal of refusals) {
+    const place = JSON.stringify([refusal.construct, refusal.location?.line, refusal.location?.column]);
+    const entry = byPlace.get(place);
+    if (entry) entry.backends.push(refusal.backend);
+    else byPlace.set(place, { refusal, backends: [refusal.backend] });
   }
+  return [...byPlace.values()].map(({ refusal, backends }) => ({ message: unsupportedMessage(refusal.construct, backends), location: refusal.location }));
 }
 
 function unique(names: string[]): string[] {

@@ -1,7 +1,8 @@
 /** The set of compiled endpoints, found by UUID or by name. */
 import { loadEndpointFolder } from '../config/endpoint-folder.js';
 import { compileEndpoint, type CompileContext } from './compile.js';
-import type { CompiledEndpoint, Problem } from '../core/types.js';
+import type { Problem } from '../core/types.js';
+import type { CompiledEndpoint } from './compiled-endpoint.js';
 
 export interface Registry {
   endpoints: readonly CompiledEndpoint[];

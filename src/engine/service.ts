@@ -15,7 +15,8 @@ import { createQueryKeys } from './cache/query-string-keys.js';
 import { compileSandboxQuery } from './sandbox.js';
 import type { Registry } from './registry.js';
 import { redactRows } from './redact.js';
-import type { CompiledEndpoint, EndpointDefinition } from '../core/types.js';
+import type { EndpointDefinition } from '../core/types.js';
+import type { CompiledEndpoint } from './compiled-endpoint.js';
 import { realTimers, type Timers } from './cache/warming.js';
 
 export interface ServiceOptions {

@@ -4,7 +4,8 @@
  * the error body. Built from the registry, so it is always what is served.
  */
 import type { ErrorCode } from '../core/errors.js';
-import type { CompiledEndpoint, ParamSpec } from '../core/types.js';
+import type { ParamSpec } from '../core/types.js';
+import type { CompiledEndpoint } from '../engine/compiled-endpoint.js';
 import { QUERY_PATH } from './paths.js';
 
 type Json = Record<string, unknown>;

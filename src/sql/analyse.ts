@@ -1,11 +1,12 @@
 /**
- * Static analysis of an endpoint's SQL, from the AST only: which @params it references,
+ * Static analysis of an endpoint's SQL, from the query tree only: which @params it references,
  * which CTEs it defines, which sources it reads, and that it is exactly one read-only SELECT.
  */
-import { isNode, tableReferenceName, withClauses } from './ast.js';
-import type { AstNode, SqlLocation } from './parse.js';
+import type { SqlLocation } from './parse.js';
 import { didYouMean } from '../config/spelling.js';
-import { walk } from './walk.js';
+import type { Statement } from './read.js';
+import type { Query } from './tree.js';
+import { walkTree } from './tree-walk.js';
 
 export interface SqlProblem {
   message: string;
@@ -20,7 +21,7 @@ export interface Reference {
 }
 
 export interface SqlAnalysis {
-  statement: AstNode | undefined;
+  statement: Query | undefined;
   params: Reference[];
   ctes: Reference[];
   tables: Reference[];
@@ -28,7 +29,7 @@ export interface SqlAnalysis {
 }
 
 /** Checks the statement list is a single SELECT and collects its references. */
-export function analyseStatements(statements: AstNode[], knownSources: readonly string[]): SqlAnalysis {
+export function analyseStatements(statements: readonly Statement[], knownSources: readonly string[]): SqlAnalysis {
   const problems: SqlProblem[] = [];
   const empty = { params: [], ctes: [], tables: [] };
   if (statements.length !== 1) {
@@ -36,9 +37,8 @@ export function analyseStatements(statements: AstNode[], knownSources: readonly 
     return { statement: undefined, ...empty, problems };
   }
   const statement = statements[0]!;
-  if (statement.type !== 'select') {
-    const kind = String(statement.type ?? 'unknown').toUpperCase();
-    problems.push({ message: `only a read-only SELECT is allowed, found ${kind}`, location: undefined });
+  if (statement.kind !== 'query') {
+    problems.push({ message: `only a read-only SELECT is allowed, found ${statement.type.toUpperCase()}`, location: undefined });
     return { statement: undefined, ...empty, problems };
   }
   const references = collectReferences(statement);
@@ -46,29 +46,17 @@ export function analyseStatements(statements: AstNode[], knownSources: readonly 
   return { statement, ...references, problems };
 }
 
-function collectReferences(statement: AstNode): Pick<SqlAnalysis, 'params' | 'ctes' | 'tables'> {
+/** The params, CTEs and tables a query names, each where it is named. */
+export function collectReferences(statement: Query): Pick<SqlAnalysis, 'params' | 'ctes' | 'tables'> {
   const params: Reference[] = [];
   const ctes: Reference[] = [];
   const tables: Reference[] = [];
-  walk(statement, (node, location) => {
-    if (node.type === 'param' && typeof node.value === 'string') params.push({ name: node.value, location });
-    if (node.type !== 'select') return;
-    for (const cte of withClauses(node)) ctes.push({ name: cte.name, location });
-    if (!Array.isArray(node.from)) return;
-    for (const item of node.from.filter(isNode)) {
-      const name = tableReferenceName(item);
-      if (name !== undefined) tables.push({ name, location: locationOfItem(item, location) });
-    }
+  walkTree(statement, (node) => {
+    if (node.kind === 'param') params.push({ name: node.name, location: node.loc });
+    if (node.kind === 'query') for (const cte of node.with) ctes.push({ name: cte.name, location: cte.loc ?? node.loc });
+    if (node.kind === 'table') tables.push({ name: node.name, location: node.loc });
   });
   return { params, ctes, tables };
-}
-
-function locationOfItem(item: AstNode, fallback: SqlLocation | undefined): SqlLocation | undefined {
-  const loc = item.loc;
-  if (isNode(loc) && isNode(loc.start) && typeof loc.start.line === 'number') {
-    return { line: loc.start.line, column: Number(loc.start.column) };
-  }
-  return fallback;
 }
 
 /** CTE names match case-insensitively (as in BigQuery); source names exactly. */

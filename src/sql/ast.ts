@@ -1,16 +1,12 @@
 /**
  * Small readers over node-sql-parser's BigQuery AST, whose shapes vary by context
- * (a column may be a string or `{ expr: { value } }`, a function name a schema or a name list).
- * Every other module goes through these instead of poking at raw shapes.
+ * (a column may be a string or `{ expr: { value } }`, a function name a schema or a name list),
+ * for the reader (read.ts), the one module that turns that AST into the query tree.
  */
 import type { AstNode, SqlLocation } from './parse.js';
 
 export function isNode(value: unknown): value is AstNode {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-export function nodeType(node: AstNode): string | undefined {
-  return typeof node.type === 'string' ? node.type : undefined;
 }
 
 /** Reads an identifier that may be a plain string or a `{ type, value }` / `{ expr: { value } }` wrapper. */
@@ -50,20 +46,6 @@ export function locationOf(node: AstNode): SqlLocation | undefined {
   return undefined;
 }
 
-/** A relation in a FROM list that names a table (or CTE), as opposed to a subquery or UNNEST. */
-export function tableReferenceName(item: AstNode): string | undefined {
-  if (item.type === 'unnest' || item.expr !== undefined) return undefined;
-  const table = identifierText(item.table);
-  if (table === undefined) return undefined;
-  const db = identifierText(item.db);
-  return db ? `${db}.${table}` : table;
-}
-
-/** A subquery wrapper `{ ast: {...} }` as node-sql-parser writes it. */
-export function subqueryAst(node: AstNode): AstNode | undefined {
-  return isNode(node.ast) ? node.ast : undefined;
-}
-
 /** Every statement of a set operation (`a UNION ALL b ...`), in order. */
 export function setOperationMembers(select: AstNode): AstNode[] {
   const members: AstNode[] = [];
@@ -76,7 +58,7 @@ export function withClauses(select: AstNode): { name: string; stmt: AstNode; nod
   if (!Array.isArray(select.with)) return [];
   return select.with.filter(isNode).flatMap((cte) => {
     const name = identifierText(cte.name);
-    const stmt = isNode(cte.stmt) ? (subqueryAst(cte.stmt) ?? cte.stmt) : undefined;
+    const stmt = isNode(cte.stmt) ? (isNode(cte.stmt.ast) ? cte.stmt.ast : cte.stmt) : undefined;
     return name && stmt ? [{ name, stmt, node: cte }] : [];
   });
 }

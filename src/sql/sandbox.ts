@@ -1,17 +1,18 @@
 /**
  * Sandbox queries: a consumer's SELECT that replaces an endpoint's final selection and keeps
- * its CTEs. Everything is checked on the AST before anything runs:
+ * its CTEs. Everything is checked on the query tree before anything runs:
  *  - exactly one SELECT statement;
  *  - every relation, anywhere, is an endpoint CTE, one of the consumer's own CTEs, a
  *    subquery or an UNNEST; never a source table or any other name;
- *  - every function is on the allowlist (the functions the translator supports);
+ *  - every function is on the allowlist (the language table's functions);
  *  - every @param is one the endpoint declares.
  * The backends add their own defences (DuckDB runs sealed, with a timeout and a memory limit).
  */
-import { functionName, isNode, tableReferenceName, withClauses } from './ast.js';
-import { SANDBOX_FUNCTIONS } from './duckdb/functions.js';
-import { parseBigQuery, SqlSyntaxError, type AstNode } from './parse.js';
-import { walk } from './walk.js';
+import { isSupportedFunction } from './language.js';
+import { SqlSyntaxError } from './parse.js';
+import { parseStatements, QueryTooDeep, type Statement } from './read.js';
+import type { FromItem, Query } from './tree.js';
+import { walkTree } from './tree-walk.js';
 
 export class SandboxViolation extends Error {
   constructor(message: string) {
@@ -21,8 +22,8 @@ export class SandboxViolation extends Error {
 }
 
 export interface SandboxContext {
-  /** The endpoint's parsed query; its CTEs are what the consumer may read. */
-  statement: AstNode;
+  /** The endpoint's query; its CTEs are what the consumer may read. */
+  statement: Query;
   declaredParams: readonly string[];
 }
 
@@ -33,28 +34,27 @@ const OUTSIDE_REACHING = /^(read_\w+|glob|getenv|current_setting|current_user|se
 const STATEMENT_KEYWORDS = /^(attach|detach|pragma|copy|install|load|export|import|call|checkpoint|set|reset|insert|update|delete|merge|create|drop|alter|truncate|grant|revoke|begin|commit|rollback|vacuum|analyze|use|describe|show|summarize|execute|prepare|declare)\b/i;
 
 /** Checks the consumer SQL and returns one statement: the endpoint's CTEs, then the consumer's query. */
-export function composeSandboxQuery(consumerSql: string, context: SandboxContext): AstNode {
+export function composeSandboxQuery(consumerSql: string, context: SandboxContext): Query {
   const consumer = parseConsumerSql(consumerSql);
-  const endpointCtes = withClauses(context.statement);
+  const endpointCtes = context.statement.with;
   const endpointNames = new Set(endpointCtes.map((cte) => cte.name.toLowerCase()));
-  const consumerCtes = withClauses(consumer);
+  const consumerCtes = consumer.with;
   for (const cte of consumerCtes) {
     if (endpointNames.has(cte.name.toLowerCase())) {
       throw new SandboxViolation(`CTE "${cte.name}" is already defined by the endpoint; choose another name`);
     }
   }
   const readable = new Set([...endpointNames, ...consumerCtes.map((cte) => cte.name.toLowerCase())]);
-  checkConsumerAst(consumer, readable, endpointCtes.map((cte) => cte.name), context.declaredParams);
-  const endpointWith = Array.isArray(context.statement.with) ? context.statement.with : [];
-  const consumerWith = Array.isArray(consumer.with) ? consumer.with : [];
-  return { ...consumer, with: [...endpointWith, ...consumerWith] };
+  checkConsumerQuery(consumer, readable, endpointCtes.map((cte) => cte.name), context.declaredParams);
+  return { ...consumer, with: [...endpointCtes, ...consumerCtes] };
 }
 
-function parseConsumerSql(sql: string): AstNode {
-  let statements: AstNode[];
+function parseConsumerSql(sql: string): Query {
+  let statements: Statement[];
   try {
-    statements = parseBigQuery(sql);
+    statements = parseStatements(sql);
   } catch (error) {
+    if (error instanceof QueryTooDeep) throw new SandboxViolation(error.message);
     if (!(error instanceof SqlSyntaxError)) throw error;
     const keyword = STATEMENT_KEYWORDS.exec(stripLeadingComments(sql))?.[1];
     if (keyword) throw new SandboxViolation(`${keyword.toUpperCase()} is not allowed: send exactly one SELECT statement`);
@@ -63,8 +63,8 @@ function parseConsumerSql(sql: string): AstNode {
   }
   if (statements.length !== 1) throw new SandboxViolation(`send exactly one SELECT statement (got ${statements.length})`);
   const statement = statements[0]!;
-  if (statement.type !== 'select') {
-    throw new SandboxViolation(`${String(statement.type).toUpperCase()} is not allowed: send exactly one SELECT statement`);
+  if (statement.kind !== 'query') {
+    throw new SandboxViolation(`${statement.type.toUpperCase()} is not allowed: send exactly one SELECT statement`);
   }
   return statement;
 }
@@ -73,31 +73,24 @@ function stripLeadingComments(sql: string): string {
   return sql.replace(/^(\s+|--[^\n]*(\n|$)|\/\*[\s\S]*?\*\/)*/, '');
 }
 
-function checkConsumerAst(consumer: AstNode, readable: ReadonlySet<string>, endpointCtes: string[], declared: readonly string[]): void {
+function checkConsumerQuery(consumer: Query, readable: ReadonlySet<string>, endpointCtes: string[], declared: readonly string[]): void {
   const allowedRelations = `the endpoint's CTEs (${endpointCtes.join(', ')}), your own CTEs, subqueries and UNNEST`;
-  walk(consumer, (node) => {
-    switch (node.type) {
-      case 'function': {
-        const name = functionName(node);
-        if (SANDBOX_FUNCTIONS.has(name)) return;
-        const reason = OUTSIDE_REACHING.test(name) ? 'it reaches outside the endpoint\'s data' : 'it is not on the list of supported functions (see the README)';
-        throw new SandboxViolation(`function ${name.toUpperCase()} is not allowed in a sandbox query: ${reason}`);
-      }
-      case 'aggr_func': {
-        const name = String(node.name).toLowerCase();
-        if (!SANDBOX_FUNCTIONS.has(name)) throw new SandboxViolation(`aggregate ${name.toUpperCase()} is not allowed in a sandbox query`);
-        return;
+  walkTree(consumer, (node) => {
+    switch (node.kind) {
+      case 'call': {
+        if (isSupportedFunction(node.name)) return;
+        const reason = OUTSIDE_REACHING.test(node.name) ? 'it reaches outside the endpoint\'s data' : 'it is not on the list of supported functions (see docs/sql.md)';
+        throw new SandboxViolation(`function ${node.name.toUpperCase()} is not allowed in a sandbox query: ${reason}`);
       }
       case 'param': {
-        const name = String(node.value);
-        if (!declared.includes(name)) {
+        if (!declared.includes(node.name)) {
           const accepted = declared.length ? declared.map((param) => `@${param}`).join(', ') : 'none';
-          throw new SandboxViolation(`@${name} is not a parameter of this endpoint (declared: ${accepted})`);
+          throw new SandboxViolation(`@${node.name} is not a parameter of this endpoint (declared: ${accepted})`);
         }
         return;
       }
       case 'select':
-        for (const item of Array.isArray(node.from) ? node.from.filter(isNode) : []) checkRelation(item, readable, allowedRelations);
+        for (const item of node.from) checkRelation(item, readable, allowedRelations);
         return;
       default:
         return;
@@ -105,16 +98,16 @@ function checkConsumerAst(consumer: AstNode, readable: ReadonlySet<string>, endp
   });
 }
 
-function checkRelation(item: AstNode, readable: ReadonlySet<string>, allowed: string): void {
-  if (item.type === 'unnest') return;
-  if (isNode(item.expr) && isNode(item.expr.ast)) return;
-  if (isNode(item.expr)) {
-    const name = item.expr.type === 'function' ? functionName(item.expr).toUpperCase() : String(item.expr.type);
-    throw new SandboxViolation(`table function ${name} is not allowed: a sandbox query may read only ${allowed}`);
-  }
-  const name = tableReferenceName(item);
-  if (name === undefined) throw new SandboxViolation(`this FROM item is not allowed: a sandbox query may read only ${allowed}`);
-  if (item.db || !readable.has(name.toLowerCase())) {
-    throw new SandboxViolation(`table \`${name}\` is not allowed: a sandbox query may read only ${allowed}`);
+function checkRelation(item: FromItem, readable: ReadonlySet<string>, allowed: string): void {
+  switch (item.kind) {
+    case 'unnest':
+    case 'derived':
+      return;
+    case 'unknown':
+      throw new SandboxViolation(`${item.what} is not allowed: a sandbox query may read only ${allowed}`);
+    case 'table':
+      if (item.qualified || !readable.has(item.name.toLowerCase())) {
+        throw new SandboxViolation(`table \`${item.name}\` is not allowed: a sandbox query may read only ${allowed}`);
+      }
   }
 }

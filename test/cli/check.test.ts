@@ -158,6 +158,49 @@ describe('cannery check', () => {
     });
   });
 
+  describe('every backend', () => {
+    // BigQuery runs UNNEST ... WITH OFFSET after a join; the DuckDB dialect takes it only right after
+    // the table it unnests (as a projection), so this file can serve on BigQuery alone.
+    const bigQueryOnly = endpointText('check.bigquery_only', [], [
+      'select t.id, o',
+      'from `cloudflare.logs.prod` as t',
+      'join `postgres.logs` as p on p.id = t.id',
+      'cross join unnest(t.metadata) as m with offset as o',
+    ]);
+    let dir: string;
+    beforeAll(async () => {
+      dir = await folder({ 'offset.yaml': bigQueryOnly });
+    });
+
+    it('by default fails a construct one backend cannot run, naming that backend and the line', async () => {
+      const run = await cannery(['check', '--endpoints', dir]);
+      expect(run.code).toBe(1);
+      const line = lineOf(bigQueryOnly, 'with offset');
+      expect(run.stdout.trimEnd().split('\n')).toEqual([
+        `${join(dir, 'offset.yaml')}:${line}: unsupported SQL: UNNEST ... WITH OFFSET here (it is supported right after the table it unnests, joined with CROSS JOIN, a comma or LEFT JOIN ... ON TRUE) (the duckdb backend cannot run it) (query)`,
+      ]);
+    });
+
+    it('--backend bigquery passes it, --backend duckdb fails it', async () => {
+      expect((await cannery(['check', '--endpoints', dir, '--backend', 'bigquery'])).code).toBe(0);
+      const duckdb = await cannery(['check', '--endpoints', dir, '--backend', 'duckdb']);
+      expect(duckdb.code).toBe(1);
+      expect(duckdb.stdout).toContain('(the duckdb backend cannot run it)');
+    });
+
+    it('a construct neither backend runs is one problem naming both', async () => {
+      const both = await folder({ 'both.yaml': endpointText('check.both', [], ['select json_extract(t.event_message, "$.a") as a', 'from `cloudflare.logs.prod` as t']) });
+      const run = await cannery(['check', '--endpoints', both]);
+      expect(run.stdout.trimEnd().split('\n')).toEqual([expect.stringMatching(/both\.yaml:\d+: unsupported SQL: function JSON_EXTRACT \(the duckdb and bigquery backends cannot run it\)$/)]);
+    });
+
+    it('refuses an unknown backend', async () => {
+      const run = await cannery(['check', '--endpoints', dir, '--backend', 'postgres']);
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain('--backend must be all, duckdb, bigquery');
+    });
+  });
+
   it('exits 1 with a message when the folder does not exist', async () => {
     const run = await cannery(['check', '--endpoints', join(tmpdir(), `cannery-missing-${randomUUID()}`)]);
     expect(run.code).toBe(1);

@@ -11,7 +11,8 @@ import { BUILT_IN_SOURCES, sourceNames } from '../../src/config/sources.js';
 import { compileEndpoint, type CompileContext } from '../../src/engine/compile.js';
 import { loadRegistry, type Registry } from '../../src/engine/registry.js';
 import type { Problem } from '../../src/core/types.js';
-import { duckDbDialect } from '../../src/sql/duckdb/dialect.js';
+import { duckDbDialect } from '../../src/sql/dialects/duckdb.js';
+import { generate } from '../../src/sql/generator/generate.js';
 import { endpointText as endpointFile, lineOf } from '../support/endpoint-text.js';
 import { SHIPPED_ENDPOINTS } from '../support/service.js';
 

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createRegistry } from '../../src/engine/registry.js';
-import type { CompiledEndpoint } from '../../src/core/types.js';
+import type { CompiledEndpoint } from '../../src/engine/compiled-endpoint.js';
 
 const endpoint = (id: string, name: string) => ({ definition: { id, name }, version: `${name}-v1` }) as unknown as CompiledEndpoint;
 

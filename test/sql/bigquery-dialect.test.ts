@@ -7,11 +7,12 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { sourceNames } from '../../src/config/sources.js';
-import { UnsupportedConstruct } from '../../src/sql/duckdb/unsupported.js';
-import { duckDbDialect } from '../../src/sql/duckdb/dialect.js';
-import { bigQueryDialect } from '../../src/sql/bigquery/dialect.js';
-import { defaultTableName, sourceTables } from '../../src/sql/bigquery/tables.js';
-import { parseBigQuery } from '../../src/sql/parse.js';
+import { UnsupportedConstruct } from '../../src/sql/generator/unsupported.js';
+import { duckDbDialect } from '../../src/sql/dialects/duckdb.js';
+import { generate } from '../../src/sql/generator/generate.js';
+import { bigQueryDialect } from '../../src/sql/dialects/bigquery.js';
+import { defaultTableName, sourceTables } from '../../src/sql/dialects/bigquery-tables.js';
+import { parseQuery } from '../../src/sql/read.js';
 
 const SOURCES = sourceNames();
 const dialect = bigQueryDialect(
@@ -19,7 +20,7 @@ const dialect = bigQueryDialect(
 );
 
 function compile(sql: string, rowCap = 1000) {
-  return dialect.compile(parseBigQuery(sql)[0]!, { rowCap });
+  return generate(parseQuery(sql), dialect, { rowCap });
 }
 
 function shippedQuery(file: string): string {
@@ -109,8 +110,8 @@ describe('the shipped endpoints', () => {
     // The second pass reads the mapped names, so they map to themselves.
     const both = bigQueryDialect(new Map([...paths, ...[...paths.values()].map((path) => [`p.d.${path.table}`, path] as const)]));
     for (const file of ['logs.all.yaml', 'usage.api-counts.yaml']) {
-      const once = both.compile(parseBigQuery(shippedQuery(file))[0]!, { rowCap: 1000 }).sql;
-      expect(both.compile(parseBigQuery(once)[0]!, { rowCap: 1000 }).sql).toBe(once);
+      const once = generate(parseQuery(shippedQuery(file)), both, { rowCap: 1000 }).sql;
+      expect(generate(parseQuery(once), both, { rowCap: 1000 }).sql).toBe(once);
     }
   });
 });
@@ -165,7 +166,7 @@ describe('row cap', () => {
   });
 });
 
-describe('the language is the translator\'s, on both backends', () => {
+describe('one language on both backends', () => {
   const duckdb = duckDbDialect(SOURCES);
   it.each([
     ['a function outside the allowlist', 'select session_user() as u'],
@@ -174,10 +175,11 @@ describe('the language is the translator\'s, on both backends', () => {
     ['a window frame', 'select sum(1) over (order by timestamp rows between unbounded preceding and current row) as s from `postgres.logs` as t'],
     ['LIMIT with a parameter', 'select id from `postgres.logs` as t limit @n'],
     ['a cast to an unsupported type', 'select cast(id as geography) as b from `postgres.logs` as t'],
-  ])('refuses %s, as the DuckDB translator does', (_what, sql) => {
-    const [statement] = parseBigQuery(sql);
-    expect(() => dialect.compile(statement!, { rowCap: 10 })).toThrow(UnsupportedConstruct);
-    expect(() => duckdb.compile(statement!, { rowCap: 10 })).toThrow(UnsupportedConstruct);
+    ['* EXCEPT of a qualified name (BigQuery takes column names only)', 'select * except (t.id) from `postgres.logs` as t'],
+  ])('refuses %s on both', (_what, sql) => {
+    const statement = parseQuery(sql);
+    expect(() => generate(statement, dialect, { rowCap: 10 })).toThrow(UnsupportedConstruct);
+    expect(() => generate(statement, duckdb, { rowCap: 10 })).toThrow(UnsupportedConstruct);
   });
 
   it('passes BigQuery-native forms through: WITH OFFSET, an UNNEST without alias, * REPLACE', () => {
@@ -205,9 +207,9 @@ describe('the language is the translator\'s, on both backends', () => {
       from b where exists (select 1 from a where a.level = b.level) and level not in (select level from a where level = 'x')
       union distinct select 'z', 0, 0, 0, 0, 'z', 'z', 'z', 0, 'z', null, 0, null, null, 0, 'z', 0, 'z', 'z'
       order by n desc limit 5 offset 1`;
-    const [statement] = parseBigQuery(sql);
-    expect(() => duckdb.compile(statement!, { rowCap: 10 })).not.toThrow();
-    expect(dialect.compile(statement!, { rowCap: 10 }).sql).toMatch(/ ORDER BY `n` DESC LIMIT 5 OFFSET 1$/);
+    const statement = parseQuery(sql);
+    expect(() => generate(statement, duckdb, { rowCap: 10 })).not.toThrow();
+    expect(generate(statement, dialect, { rowCap: 10 }).sql).toMatch(/ ORDER BY `n` DESC LIMIT 5 OFFSET 1$/);
   });
 });
 

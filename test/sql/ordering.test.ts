@@ -3,11 +3,12 @@
  * matter; the translation keeps exactly the orders that matter (DuckDB would sort anyway).
  */
 import { describe, expect, it } from 'vitest';
-import { duckDbDialect } from '../../src/sql/duckdb/dialect.js';
-import { parseBigQuery } from '../../src/sql/parse.js';
+import { duckDbDialect } from '../../src/sql/dialects/duckdb.js';
+import { generate } from '../../src/sql/generator/generate.js';
+import { parseQuery } from '../../src/sql/read.js';
 
 const dialect = duckDbDialect(['t']);
-const translate = (sql: string) => dialect.compile(parseBigQuery(sql)[0]!, { rowCap: 1000 }).sql;
+const translate = (sql: string) => generate(parseQuery(sql), dialect, { rowCap: 1000 }).sql;
 
 describe('ORDER BY below the outermost query', () => {
   it('is dropped from a CTE without LIMIT', () => {

@@ -8,9 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDuckDb } from '../../src/backends/duckdb/backend.js';
 import { toWireValue } from '../../src/backends/duckdb/values.js';
 import type { WireRow } from '../../src/core/types.js';
-import { EXECUTION_TIME_PARAM } from '../../src/sql/dialect.js';
-import { duckDbDialect } from '../../src/sql/duckdb/dialect.js';
-import { parseBigQuery } from '../../src/sql/parse.js';
+import { EXECUTION_TIME_PARAM } from '../../src/sql/language.js';
+import { duckDbDialect } from '../../src/sql/dialects/duckdb.js';
+import { generate } from '../../src/sql/generator/generate.js';
+import { parseQuery } from '../../src/sql/read.js';
 
 const NOW = new Date('2024-05-08T12:00:00Z');
 const us = (iso: string) => Date.parse(iso) * 1000;
@@ -36,8 +37,8 @@ afterAll(() => {
 
 /** Runs BigQuery SQL through parse -> translate -> DuckDB; rows in the wire format. */
 async function bq(sql: string, values: Record<string, DuckDBValue> = {}): Promise<WireRow[]> {
-  const [statement] = parseBigQuery(sql);
-  const compiled = dialect.compile(statement!, { rowCap: 1000 });
+  const statement = parseQuery(sql);
+  const compiled = generate(statement, dialect, { rowCap: 1000 });
   const bindings: Record<string, DuckDBValue> = {};
   for (const name of compiled.parameters) bindings[name] = name === EXECUTION_TIME_PARAM ? NOW.toISOString() : (values[name] ?? null);
   const reader = await connection.runAndReadAll(compiled.sql, bindings);
@@ -247,9 +248,9 @@ describe('NULL ordering (BigQuery: NULLS FIRST ascending, NULLS LAST descending)
 
 describe('row cap', () => {
   it('the outermost query is capped; a smaller LIMIT is kept', () => {
-    const [statement] = parseBigQuery('select x from `t` limit 3');
-    expect(dialect.compile(statement!, { rowCap: 2 }).sql).toMatch(/LIMIT 2$/);
-    expect(dialect.compile(statement!, { rowCap: 10 }).sql).toMatch(/LIMIT 3$/);
+    const statement = parseQuery('select x from `t` limit 3');
+    expect(generate(statement, dialect, { rowCap: 2 }).sql).toMatch(/LIMIT 2$/);
+    expect(generate(statement, dialect, { rowCap: 10 }).sql).toMatch(/LIMIT 3$/);
   });
 });
 

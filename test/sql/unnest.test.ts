@@ -8,9 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDuckDb } from '../../src/backends/duckdb/backend.js';
 import { toWireValue } from '../../src/backends/duckdb/values.js';
 import type { WireRow } from '../../src/core/types.js';
-import { duckDbDialect } from '../../src/sql/duckdb/dialect.js';
-import { sourceColumnsLookup } from '../../src/sql/duckdb/shapes.js';
-import { parseBigQuery } from '../../src/sql/parse.js';
+import { duckDbDialect } from '../../src/sql/dialects/duckdb.js';
+import { generate } from '../../src/sql/generator/generate.js';
+import { sourceColumnsLookup } from '../../src/sql/shapes.js';
+import { parseQuery } from '../../src/sql/read.js';
 
 let instance: DuckDBInstance;
 let connection: DuckDBConnection;
@@ -35,8 +36,8 @@ afterAll(() => {
 });
 
 async function bq(sql: string): Promise<WireRow[]> {
-  const [statement] = parseBigQuery(sql);
-  const compiled = dialect.compile(statement!, { rowCap: 1000 });
+  const statement = parseQuery(sql);
+  const compiled = generate(statement, dialect, { rowCap: 1000 });
   const reader = await connection.runAndReadAll(compiled.sql);
   return reader.convertRowObjects(toWireValue) as WireRow[];
 }
@@ -118,8 +119,8 @@ describe('unqualified struct fields through an UNNEST alias (BigQuery name resol
     sourceColumnsLookup([{ name: 'logs', metadata: { request: { path: 'string' }, level: 'string' } }]),
   );
   async function run(sql: string): Promise<WireRow[]> {
-    const [statement] = parseBigQuery(sql);
-    const reader = await connection.runAndReadAll(shaped.compile(statement!, { rowCap: 1000 }).sql);
+    const statement = parseQuery(sql);
+    const reader = await connection.runAndReadAll(generate(statement, shaped, { rowCap: 1000 }).sql);
     return reader.convertRowObjects(toWireValue) as WireRow[];
   }
 
@@ -151,7 +152,7 @@ describe('unqualified struct fields through an UNNEST alias (BigQuery name resol
 describe('implicit aliases', () => {
   it("a table path's implicit alias is its last part, as in BigQuery", () => {
     const dotted = duckDbDialect(['cloudflare.logs.prod']);
-    const sql = dotted.compile(parseBigQuery('select prod.id from `cloudflare.logs.prod`')[0]!, { rowCap: 10 }).sql;
+    const sql = generate(parseQuery('select prod.id from `cloudflare.logs.prod`'), dotted, { rowCap: 10 }).sql;
     expect(sql).toBe('SELECT "prod"."id" FROM "cloudflare.logs.prod" AS "prod" LIMIT 10');
   });
 });

@@ -47,7 +47,7 @@ export function bigQueryError(error: unknown, context: ErrorContext): CanneryErr
     return new CanneryError('query_timeout', `${prefix} BigQuery stopped the query at its time limit: ${text}`);
   }
   if (code === 401 || /default credentials/i.test(text)) {
-    return new CanneryError('query_failed', `${prefix} BigQuery did not accept cannery's credentials (see the README's BigQuery set-up): ${text}`);
+    return new CanneryError('query_failed', `${prefix} BigQuery did not accept cannery's credentials (see docs/bigquery.md): ${text}`);
   }
   if (typeof code !== 'number') return new CanneryError('query_failed', `${prefix} the request to BigQuery failed: ${text}`);
   // Matched on BigQuery's own words: the value it quotes is the caller's, as sent.

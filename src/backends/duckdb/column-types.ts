@@ -3,7 +3,8 @@
  * record (`STRUCT(...)[]`), so SQL written for BigQuery's `unnest(metadata)` runs unchanged.
  */
 import { DuckDBListType, DuckDBStructType, DuckDBTypeId, type DuckDBType } from '@duckdb/node-api';
-import type { FieldShape, RecordShape } from '../../config/sources.js';
+import { COMMON_COLUMNS, type FieldShape, type RecordShape } from '../../config/sources.js';
+import { quoteIdentifier } from '../../sql/dialects/duckdb.js';
 import { DataError } from './data-error.js';
 import {
   LIST,
@@ -16,15 +17,6 @@ import {
   type ScalarType,
   type ValueShape,
 } from './value-shape.js';
-
-/**
- * Always quotes: source names contain dots (`cloudflare.logs.prod`) and field names come from
- * arbitrary JSON keys, which may be keywords or contain quotes.
- */
-export function quoteIdentifier(name: string): string {
-  if (name === '' || name.includes('\u0000')) throw new RangeError(`not a usable identifier: ${JSON.stringify(name)}`);
-  return `"${name.replaceAll('"', '""')}"`;
-}
 
 const SCALAR_SQL: Readonly<Record<ScalarType, string>> = {
   string: 'VARCHAR',
@@ -81,12 +73,7 @@ export interface SourceColumn {
  * empty STRUCT, and the column is added as soon as a field is known.
  */
 export function sourceColumns(metadata: RecordValueShape): SourceColumn[] {
-  const columns: SourceColumn[] = [
-    { name: 'id', type: 'VARCHAR' },
-    { name: 'timestamp', type: 'TIMESTAMPTZ' },
-    { name: 'event_message', type: 'VARCHAR' },
-    { name: 'project', type: 'VARCHAR' },
-  ];
+  const columns: SourceColumn[] = Object.entries(COMMON_COLUMNS).map(([name, type]) => ({ name, type: SCALAR_SQL[type] }));
   const metadataType = duckdbType(metadata);
   return metadataType === undefined ? columns : [...columns, { name: 'metadata', type: metadataType }];
 }

@@ -5,7 +5,8 @@
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { BUILT_IN_SOURCES, type SourceDescriptor } from '../../config/sources.js';
-import { columnDefinitions, duckdbType, quoteIdentifier, shapeFromDuckDBType, sourceColumns } from './column-types.js';
+import { quoteIdentifier } from '../../sql/dialects/duckdb.js';
+import { columnDefinitions, duckdbType, shapeFromDuckDBType, sourceColumns } from './column-types.js';
 import { DataError } from './data-error.js';
 import { cloneShape, emptyRecord, fieldKey, mergeRecord, recordShapeToValueShape, type RecordValueShape } from './value-shape.js';
 

@@ -3,7 +3,8 @@
  * raw query string, `?x=1` with an undeclared `x` never reaches here (it is a 400), parameter
  * order and spelling of a value do not matter, and the redaction header does.
  */
-import type { BoundParams, CompiledEndpoint } from '../../core/types.js';
+import type { BoundParams } from '../../core/types.js';
+import type { CompiledEndpoint } from '../compiled-endpoint.js';
 
 export interface CacheKeyParts {
   /** Declared parameters as readRequestParams normalised them; absent and empty are both null. */

@@ -12,7 +12,7 @@
  */
 import { cacheKey } from './key.js';
 import { readRequestParams } from '../params.js';
-import type { CompiledEndpoint } from '../../core/types.js';
+import type { CompiledEndpoint } from '../compiled-endpoint.js';
 
 /** Query strings remembered, across endpoints. */
 const MAX_ENTRIES = 4096;

@@ -9,7 +9,7 @@
  */
 import { cacheEntry, createCacheStore, type CacheEntry } from './store.js';
 import { cacheKey, type CacheKeyParts } from './key.js';
-import type { CompiledEndpoint } from '../../core/types.js';
+import type { CompiledEndpoint } from '../compiled-endpoint.js';
 import { createWarmer, type Timers } from './warming.js';
 
 export type CacheStatus = 'HIT' | 'MISS' | 'STALE';

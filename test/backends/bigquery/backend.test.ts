@@ -8,8 +8,9 @@ import { createBigQueryBackend, type BigQueryBackendOptions } from '../../../src
 import type { QueryRequest } from '../../../src/engine/backend.js';
 import { sourceNames } from '../../../src/config/sources.js';
 import type { BoundParams, ParamSpec } from '../../../src/core/types.js';
-import { sourceTables } from '../../../src/sql/bigquery/tables.js';
-import { parseBigQuery } from '../../../src/sql/parse.js';
+import { sourceTables } from '../../../src/sql/dialects/bigquery-tables.js';
+import { generate } from '../../../src/sql/generator/generate.js';
+import { parseQuery } from '../../../src/sql/read.js';
 import { restRows, startFakeBigQuery, type Answer, type FakeBigQuery, type SchemaField } from '../../support/bigquery-server.js';
 
 let fake: FakeBigQuery;
@@ -43,7 +44,7 @@ interface Query {
 /** A QueryRequest for `sql` compiled by the backend's own dialect, as the engine makes it. */
 function request(target: ReturnType<typeof backend>, query: Query = {}): QueryRequest {
   const sql = query.sql ?? 'select id, timestamp from `cloudflare.logs.prod` as t';
-  const compiled = target.dialect.compile(parseBigQuery(sql)[0]!, { rowCap: query.maxRows ?? 100 });
+  const compiled = generate(parseQuery(sql), target.dialect, { rowCap: query.maxRows ?? 100 });
   return {
     sql: compiled.sql,
     parameters: compiled.parameters,

@@ -13,7 +13,8 @@ import { readSettings } from '../../../src/config/settings.js';
 import { BUILT_IN_SOURCES, sourceNames } from '../../../src/config/sources.js';
 import type { ParamSpec } from '../../../src/core/types.js';
 import { loadRegistry, type Registry } from '../../../src/engine/registry.js';
-import { parseBigQuery } from '../../../src/sql/parse.js';
+import { generate } from '../../../src/sql/generator/generate.js';
+import { parseQuery } from '../../../src/sql/read.js';
 import { SHIPPED_ENDPOINTS } from '../../support/service.js';
 
 const LIVE = process.env.CANNERY_BQ_LIVE === '1' && Boolean(process.env.CANNERY_BQ_PROJECT) && Boolean(process.env.CANNERY_BQ_DATASET);
@@ -33,7 +34,7 @@ describe.skipIf(!LIVE)(TITLE, () => {
   afterAll(() => backend?.close());
 
   function adHoc(sql: string, specs: Record<string, ParamSpec>, values: QueryRequest['values']): QueryRequest {
-    const compiled = backend.dialect.compile(parseBigQuery(sql)[0]!, { rowCap: 10 });
+    const compiled = generate(parseQuery(sql), backend.dialect, { rowCap: 10 });
     return { sql: compiled.sql, parameters: compiled.parameters, values, specs, now: new Date(), maxRows: 10, timeoutMs: 60_000, endpointName: 'live.test' };
   }
 

@@ -3,10 +3,10 @@ import { BUILT_IN_SOURCES } from '../../../src/config/sources.js';
 import {
   duckdbType,
   fieldShapeType,
-  quoteIdentifier,
   recordShapeType,
   sourceColumns,
 } from '../../../src/backends/duckdb/column-types.js';
+import { quoteIdentifier } from '../../../src/sql/dialects/duckdb.js';
 import { emptyRecord, mergeRecord, recordShapeToValueShape } from '../../../src/backends/duckdb/value-shape.js';
 import { connectDuckDB, rows } from '../../support/duckdb.js';
 

@@ -9,7 +9,8 @@ import { definitionVersion } from '../../../src/engine/compile.js';
 import { CanneryError } from '../../../src/core/errors.js';
 import { readRequestParams } from '../../../src/engine/params.js';
 import { createQueryKeys } from '../../../src/engine/cache/query-string-keys.js';
-import type { CompiledEndpoint, EndpointDefinition } from '../../../src/core/types.js';
+import type { EndpointDefinition } from '../../../src/core/types.js';
+import type { CompiledEndpoint } from '../../../src/engine/compiled-endpoint.js';
 
 function endpoint(overrides: Partial<EndpointDefinition> = {}): CompiledEndpoint {
   const definition: EndpointDefinition = {

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { structValue, type DuckDBConnection } from '@duckdb/node-api';
 import { BUILT_IN_SOURCES, type SourceDescriptor } from '../../../config/sources.js';
-import { quoteIdentifier } from '../column-types.js';
+import { quoteIdentifier } from '../../../sql/dialects/duckdb.js';
 import { EventNormaliser } from './event.js';
 import { lineBatches, type TextInput } from './lines.js';
 import { cloneShape, emptyRecord, mergeRecord, recordShapeToValueShape } from '../value-shape.js';

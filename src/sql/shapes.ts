@@ -1,10 +1,10 @@
 /**
- * What the translator knows of a value's structure, for BigQuery name resolution that DuckDB
- * does not do itself: in BigQuery an UNNEST of an array of structs makes the struct's fields
- * visible as unqualified names (`... unnest(m.request) as r where path like '%rest%'`).
- * Only what is known is modelled; anything else is `unknown` and left to DuckDB.
+ * What is known of a value's structure, for BigQuery's name resolution: in BigQuery an UNNEST of
+ * an array of structs makes the struct's fields visible as unqualified names
+ * (`... unnest(m.request) as r where path like '%rest%'`), which DuckDB does not do itself.
+ * Only what is known is modelled; anything else is `unknown` and left to the backend.
  */
-import type { FieldShape, RecordShape, SourceDescriptor } from '../../config/sources.js';
+import { COMMON_COLUMNS, type FieldShape, type RecordShape, type SourceDescriptor } from '../config/sources.js';
 
 export type Shape =
   | { kind: 'unknown' }
@@ -29,13 +29,7 @@ function fieldShape(field: FieldShape): Shape {
 
 /** The columns every table of a source has. */
 export function sourceColumns(source: SourceDescriptor): ReadonlyMap<string, Shape> {
-  return new Map<string, Shape>([
-    ['id', SCALAR],
-    ['timestamp', SCALAR],
-    ['event_message', SCALAR],
-    ['project', SCALAR],
-    ['metadata', recordShape(source.metadata)],
-  ]);
+  return new Map<string, Shape>([...Object.keys(COMMON_COLUMNS).map((name): [string, Shape] => [name, SCALAR]), ['metadata', recordShape(source.metadata)]]);
 }
 
 export function fieldOf(shape: Shape, name: string): Shape {
@@ -50,7 +44,7 @@ export function hasField(shape: Shape, name: string): boolean {
   return shape.kind === 'struct' && shape.fields.has(name.toLowerCase());
 }
 
-/** Looks up the columns of a source by name, for the translator. */
+/** Looks up the columns of a source by name, for name resolution. */
 export function sourceColumnsLookup(sources: readonly SourceDescriptor[]): (source: string) => Columns {
   const byName = new Map(sources.map((source) => [source.name, sourceColumns(source)]));
   return (source) => byName.get(source);

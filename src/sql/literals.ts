@@ -1,12 +1,4 @@
-/** Quoting for DuckDB and decoding of BigQuery string literals. */
-
-export function quoteIdentifier(name: string): string {
-  return `"${name.replace(/"/g, '""')}"`;
-}
-
-export function quoteString(value: string): string {
-  return `'${value.replace(/'/g, "''")}'`;
-}
+/** BigQuery string literals as BigQuery reads them: the text a literal stands for. */
 
 const SIMPLE_ESCAPES: Record<string, string> = {
   n: '\n', t: '\t', r: '\r', b: '\b', f: '\f', v: '\v', a: '\x07',
@@ -14,8 +6,8 @@ const SIMPLE_ESCAPES: Record<string, string> = {
 };
 
 /**
- * BigQuery string literals use backslash escapes (`'it\'s'`, `"\n"`); DuckDB's do not,
- * so the literal is decoded here and re-quoted with quoteString.
+ * BigQuery string literals use backslash escapes (`'it\'s'`, `"\n"`); the tree holds the decoded
+ * text and each dialect writes it back in its own quoting.
  */
 export function decodeBigQueryString(raw: string): string {
   let out = '';

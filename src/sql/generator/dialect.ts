@@ -1,0 +1,55 @@
+/**
+ * A dialect: how the one generator writes the query tree for one backend (sqlglot's per-dialect
+ * Generator settings). The parts that are data (quoting, how a parameter is written, which table a
+ * source is) are fields; a node the dialect writes its own way has a transform; what the dialect
+ * needs in a different shape first (DuckDB's UNNEST) is a rewrite of the tree, run before printing.
+ * Functions, cast types and the rest of the language come from the language table, by `name`.
+ */
+import type { DialectName } from '../language.js';
+import type { Expr, FromItem, Query, SelectItem } from '../tree.js';
+
+export interface CompiledSql {
+  /** Executable SQL, parameters as placeholders. */
+  sql: string;
+  /** Names of the parameters the SQL binds, in order of first use. */
+  parameters: string[];
+}
+
+/** What a transform may ask of the printer it overrides. */
+export interface Printer {
+  readonly dialect: Dialect;
+  expr(expr: Expr): string;
+  query(query: Query): string;
+  identifier(name: string): string;
+  string(value: string): string;
+  /** Refuses the construct: the generator's one way of saying a backend cannot run something. */
+  refuse(what: string, node?: { loc?: Expr['loc'] }): never;
+}
+
+/** A node printer; undefined means "as the generator writes it by default". */
+export type Transform<T> = (node: T, printer: Printer) => string | undefined;
+
+export type ExprTransforms = { [K in Expr['kind']]?: Transform<Extract<Expr, { kind: K }>> };
+
+export interface Transforms extends ExprTransforms {
+  selectItem?: Transform<SelectItem>;
+  fromItem?: Transform<FromItem>;
+}
+
+/** A pass over the tree that rewrites it into the shape the dialect prints. */
+export type Rewrite = (query: Query) => Query;
+
+export interface Dialect {
+  readonly name: DialectName;
+  quoteIdentifier(name: string): string;
+  /** How a CTE's name is written where it is defined. */
+  cteName(name: string): string;
+  quoteString(value: string): string;
+  /** A bound parameter's placeholder. */
+  parameter(name: string): string;
+  /** The SQL of a source's table; undefined for a name that is no source. */
+  relation(source: string): string | undefined;
+  /** Run in order before printing. */
+  readonly rewrites: readonly Rewrite[];
+  readonly transforms: Transforms;
+}

@@ -1,0 +1,323 @@
+/**
+ * The one SQL generator: the query tree written as SQL text for a dialect. The row cap is applied
+ * first (the same for every backend), then the dialect's rewrites, then one walk prints each node
+ * as the dialect's transform says or, without one, as written here. Functions, cast types, date
+ * parts and the other entries of the language table are written from that table.
+ *
+ * Anything the walk has no rule for is refused by `refuse`, the one place that does, naming the
+ * construct and the backend.
+ */
+import { CAST_KEYWORDS, CAST_TYPES, EXTRACT_PARTS, FUNCTIONS, INTERVAL_UNITS, SET_OPERATORS, TRUNCATION_PARTS, type CallContext } from '../language.js';
+import type { Call, Expr, FromItem, Literal, OrderItem, Query, QueryBody, Select, SelectItem, WindowSpec } from '../tree.js';
+import type { CompiledSql, Dialect, Printer } from './dialect.js';
+import { applyRowCap } from './row-cap.js';
+import { UnsupportedConstruct } from './unsupported.js';
+
+export interface GenerateOptions {
+  /** At most this many rows from the outermost query. */
+  rowCap?: number;
+}
+
+const NUMBER = /^-?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
+const WHOLE_NUMBER = /^\d+$/;
+
+export function generate(query: Query, dialect: Dialect, options: GenerateOptions = {}): CompiledSql {
+  let tree = options.rowCap === undefined ? query : applyRowCap(query, options.rowCap);
+  for (const rewrite of dialect.rewrites) tree = rewrite(tree);
+  const parameters = new Set<string>();
+  /** CTE names visible where the walk is (BigQuery matches them case-insensitively). */
+  const cteScopes: ReadonlySet<string>[] = [];
+  const transforms = dialect.transforms;
+
+  const printer: Printer = {
+    dialect,
+    expr: (expr) => printExpr(expr),
+    query: (node) => printQuery(node),
+    identifier,
+    string: (value) => dialect.quoteString(value),
+    refuse,
+  };
+
+  function refuse(what: string, node?: { loc?: Expr['loc'] }): never {
+    throw new UnsupportedConstruct(what, dialect.name, node?.loc);
+  }
+
+  function identifier(name: string): string {
+    if (name === '' || name.includes('\u0000')) refuse('an empty identifier, or one holding a NUL character');
+    return dialect.quoteIdentifier(name);
+  }
+
+  function isCte(name: string): boolean {
+    const key = name.toLowerCase();
+    return cteScopes.some((scope) => scope.has(key));
+  }
+
+  function printQuery(node: Query): string {
+    cteScopes.push(new Set(node.with.map((cte) => cte.name.toLowerCase())));
+    try {
+      const withSql = node.with.length ? `WITH ${node.with.map((cte) => `${dialect.cteName(cte.name)} AS (${printQuery(cte.query)})`).join(', ')} ` : '';
+      return withSql + printBody(node.body) + orderBy(node.orderBy) + limit(node);
+    } finally {
+      cteScopes.pop();
+    }
+  }
+
+  function printBody(body: QueryBody): string {
+    switch (body.kind) {
+      case 'select':
+        return printSelect(body);
+      case 'query':
+        return `(${printQuery(body)})`;
+      case 'set':
+        return body.members
+          .map((member, index) => {
+            if (index === 0) return printBody(member);
+            const operator = body.operators[index - 1]!;
+            const keyword = SET_OPERATORS[operator]?.[dialect.name] ?? refuse(`set operation ${operator}`, body);
+            return `${keyword} ${printBody(member)}`;
+          })
+          .join(' ');
+    }
+  }
+
+  function orderBy(items: readonly OrderItem[]): string {
+    if (items.length === 0) return '';
+    return ' ORDER BY ' + items.map(orderItem).join(', ');
+  }
+
+  function orderItem(item: OrderItem): string {
+    if (item.nulls) refuse('NULLS FIRST / NULLS LAST', item.expr);
+    return printExpr(item.expr) + (item.direction ? ` ${item.direction}` : '');
+  }
+
+  function limit(node: Query): string {
+    if (!node.limit) return '';
+    const count = wholeNumber(node.limit.count);
+    const offset = node.limit.offset && wholeNumber(node.limit.offset);
+    return ` LIMIT ${count}` + (offset === undefined ? '' : ` OFFSET ${offset}`);
+  }
+
+  function wholeNumber(expr: Expr): string {
+    if (expr.kind === 'unknown') return refuse(expr.what, expr);
+    if (expr.kind === 'literal' && expr.type === 'int64' && typeof expr.value === 'string' && WHOLE_NUMBER.test(expr.value)) return expr.value;
+    return refuse('LIMIT/OFFSET other than a whole number', expr);
+  }
+
+  function printSelect(select: Select): string {
+    if (select.qualify) refuse('QUALIFY', select);
+    if (select.windows.length) refuse('WINDOW clause', select);
+    const parts = ['SELECT'];
+    if (select.distinct) parts.push('DISTINCT');
+    parts.push(select.items.map(selectItem).join(', '));
+    if (select.from.length) parts.push('FROM ' + fromList(select.from));
+    if (select.where) parts.push('WHERE ' + printExpr(select.where));
+    if (select.groupBy.length) parts.push('GROUP BY ' + select.groupBy.map(printExpr).join(', '));
+    if (select.having) parts.push('HAVING ' + printExpr(select.having));
+    return parts.join(' ');
+  }
+
+  function selectItem(item: SelectItem): string {
+    const transformed = transforms.selectItem?.(item, printer);
+    if (transformed !== undefined) return transformed;
+    if (item.kind === 'item') return printExpr(item.expr) + (item.alias === undefined ? '' : ` AS ${identifier(item.alias)}`);
+    const star = (item.table === undefined ? '' : `${identifier(item.table)}.`) + '*';
+    const except = item.except.length ? ` EXCEPT (${item.except.map(identifier).join(', ')})` : '';
+    const replace = item.replace.length ? ` REPLACE (${item.replace.map((entry) => `${printExpr(entry.expr)} AS ${identifier(entry.alias)}`).join(', ')})` : '';
+    return star + except + replace;
+  }
+
+  function fromList(items: readonly FromItem[]): string {
+    return items
+      .map((item, index) => {
+        const relation = fromItem(item);
+        if (index === 0 || item.kind === 'unknown') return relation;
+        const join = item.join;
+        if (join === undefined || join.type === ',') return `, ${relation}`;
+        const on = join.on ? ` ON ${printExpr(join.on)}` : '';
+        const using = join.using ? ` USING (${join.using.map(identifier).join(', ')})` : '';
+        return ` ${join.type} ${relation}${on}${using}`;
+      })
+      .join('');
+  }
+
+  function fromItem(item: FromItem): string {
+    const transformed = transforms.fromItem?.(item, printer);
+    if (transformed !== undefined) return transformed;
+    if (item.kind === 'unknown') return refuse(item.what, item);
+    const alias = item.alias === undefined ? '' : ` AS ${identifier(item.alias)}`;
+    switch (item.kind) {
+      case 'table': {
+        if (!item.qualified && isCte(item.name)) return identifier(item.name) + alias;
+        const relation = dialect.relation(item.name) ?? refuse(`table \`${item.name}\` (neither a known source nor a CTE)`, item);
+        // Unaliased, BigQuery names a table by its path's last part: keep that name on every backend.
+        return `${relation} AS ${identifier(item.alias ?? item.name.slice(item.name.lastIndexOf('.') + 1))}`;
+      }
+      case 'derived':
+        return `(${printQuery(item.query)})${alias}`;
+      case 'unnest': {
+        const named = item.columnAlias === undefined ? alias : ` AS ${identifier(item.alias ?? refuse('UNNEST column alias without an alias', item))}(${identifier(item.columnAlias)})`;
+        const offset = item.offsetAlias === undefined ? '' : ` WITH OFFSET AS ${identifier(item.offsetAlias)}`;
+        return `UNNEST(${printExpr(item.array)})${named}${offset}`;
+      }
+    }
+  }
+
+  function printExpr(expr: Expr): string {
+    const transform = transforms[expr.kind] as ((node: Expr, printer: Printer) => string | undefined) | undefined;
+    const transformed = transform?.(expr, printer);
+    if (transformed !== undefined) return transformed;
+    switch (expr.kind) {
+      case 'column':
+        return [...(expr.table === undefined ? [] : [expr.table]), expr.name, ...expr.fields].map(identifier).join('.');
+      case 'param':
+        parameters.add(expr.name);
+        return dialect.parameter(expr.name);
+      case 'literal':
+        return literal(expr);
+      case 'unary':
+        if (expr.operator === '~') return refuse('operator ~', expr);
+        // A space after a sign, so `- -1` never becomes the comment `--1`.
+        return `(${expr.operator} ${printExpr(expr.operand)})`;
+      case 'binary':
+        return `(${printExpr(expr.left)} ${expr.operator} ${printExpr(expr.right)})`;
+      case 'between':
+        return `(${printExpr(expr.operand)} ${expr.not ? 'NOT BETWEEN' : 'BETWEEN'} ${printExpr(expr.low)} AND ${printExpr(expr.high)})`;
+      case 'in_list':
+        return `(${printExpr(expr.operand)} ${expr.not ? 'NOT IN' : 'IN'} (${expr.list.map(printExpr).join(', ')}))`;
+      case 'in_query':
+        return `(${printExpr(expr.operand)} ${expr.not ? 'NOT IN' : 'IN'} (${printQuery(expr.query)}))`;
+      case 'in_unnest':
+        return `(${printExpr(expr.operand)} ${expr.not ? 'NOT IN' : 'IN'} UNNEST(${printExpr(expr.array)}))`;
+      case 'exists':
+        return expr.not ? `(NOT EXISTS (${printQuery(expr.query)}))` : `EXISTS (${printQuery(expr.query)})`;
+      case 'subquery':
+        return `(${printQuery(expr.query)})`;
+      case 'case': {
+        const subject = expr.subject ? ` ${printExpr(expr.subject)}` : '';
+        const branches = expr.whens.map((branch) => `WHEN ${printExpr(branch.when)} THEN ${printExpr(branch.then)}`);
+        if (expr.else) branches.push(`ELSE ${printExpr(expr.else)}`);
+        return `(CASE${subject} ${branches.join(' ')} END)`;
+      }
+      case 'cast':
+        return `${CAST_KEYWORDS[expr.safe ? 'safe_cast' : 'cast'][dialect.name]}(${printExpr(expr.operand)} AS ${castType(expr.type, expr)})`;
+      case 'interval':
+        return `INTERVAL ${printExpr(expr.value)} ${intervalUnit(expr.unit, expr)}`;
+      case 'extract':
+        extractPart(expr.part, expr);
+        return `EXTRACT(${expr.part.toUpperCase()} FROM ${printExpr(expr.source)})`;
+      case 'call':
+        return call(expr);
+      case 'date_part':
+        return expr.part.toUpperCase() + (expr.weekday ? `(${expr.weekday.toUpperCase()})` : '');
+      case 'star_argument':
+        return '*';
+      case 'subscript':
+        if (expr.mode === 'INDEX') return refuse('array subscript [n] (write [OFFSET(n)] or [ORDINAL(n)])', expr);
+        return `${printExpr(expr.array)}[${expr.mode}(${printExpr(expr.index)})]`;
+      case 'field':
+        return `${printExpr(expr.operand)}.${identifier(expr.name)}`;
+      case 'struct':
+        if (expr.types || expr.fields.some((field) => field.name !== undefined)) return refuse('STRUCT(...)', expr);
+        return `(${expr.fields.map((field) => printExpr(field.expr)).join(', ')})`;
+      case 'array':
+        if (expr.elementType !== undefined) return refuse('typed array literal', expr);
+        return `[${expr.elements.map(printExpr).join(', ')}]`;
+      case 'array_query':
+        return refuse('ARRAY(subquery)', expr);
+      case 'native':
+        return `${expr.name}(${expr.args.map(printExpr).join(', ')})`;
+      case 'unknown':
+        return refuse(expr.what, expr);
+    }
+  }
+
+  function literal(node: Literal): string {
+    switch (node.type) {
+      case 'string':
+        return dialect.quoteString(String(node.value));
+      case 'int64':
+      case 'float64': {
+        const text = String(node.value);
+        if (!NUMBER.test(text)) return refuse(`number ${text}`, node);
+        // Parenthesised, so that a negative literal after a minus sign never reads as a `--` comment.
+        return text.startsWith('-') ? `(${text})` : text;
+      }
+      case 'bool':
+        return node.value ? 'TRUE' : 'FALSE';
+      case 'null':
+        return 'NULL';
+      case 'date':
+      case 'datetime':
+      case 'timestamp':
+      case 'time':
+        return `${castType(node.type.toUpperCase(), node)} ${dialect.quoteString(String(node.value))}`;
+      default:
+        return refuse(`${node.type.toUpperCase()} literal`, node);
+    }
+  }
+
+  function castType(type: string, node: { loc?: Expr['loc'] }): string {
+    return CAST_TYPES[type]?.[dialect.name] ?? refuse(`CAST to ${type} (supported: ${Object.keys(CAST_TYPES).join(', ')})`, node);
+  }
+
+  function intervalUnit(unit: string, node: Expr): string {
+    if (!INTERVAL_UNITS.includes(unit)) refuse(`INTERVAL unit ${unit.toUpperCase()}`, node);
+    return unit.toUpperCase();
+  }
+
+  function extractPart(part: string, node: Expr): string {
+    if (!(part in EXTRACT_PARTS)) refuse(`EXTRACT(${part.toUpperCase()} ...)`, node);
+    return part;
+  }
+
+  function call(node: Call): string {
+    const upper = node.name.toUpperCase();
+    const spec = FUNCTIONS.get(node.name) ?? refuse(`function ${upper}`, node);
+    if (spec.kind === 'window' && !node.over) refuse(`${upper} without OVER`, node);
+    const [min, max] = spec.arity;
+    if (node.args.length < min || node.args.length > max) {
+      refuse(`${upper} takes ${min === max ? min : `${min} to ${max}`} argument(s), got ${node.args.length}`, node);
+    }
+    if (node.orderBy) refuse(`${upper} with ORDER BY`, node);
+    if (node.limit) refuse(`${upper} with LIMIT`, node);
+    if (node.ignoreNulls) refuse(`${upper} with IGNORE NULLS`, node);
+    if (node.distinct && spec.kind !== 'aggregate') refuse(`DISTINCT in ${upper}`, node);
+    const dateParts = spec.dateParts ?? [];
+    const parts = node.args.map((arg, index) => (dateParts.includes(index) ? datePart(arg, upper) : undefined));
+    const args = node.args.map(printExpr);
+    if (node.distinct && args.length) args[0] = `DISTINCT ${args[0]}`;
+    const context: CallContext = {
+      name: node.name,
+      args,
+      argNodes: node.args,
+      parts,
+      parameter: (name) => {
+        parameters.add(name);
+        return dialect.parameter(name);
+      },
+      refuse: (what) => refuse(what, node),
+    };
+    const render = spec.render[dialect.name];
+    const sql = render ? render(context) : `${upper}(${args.join(', ')})`;
+    return sql + (node.over ? over(node.over) : '');
+  }
+
+  function datePart(arg: Expr, upper: string): string {
+    if (arg.kind !== 'date_part' || arg.weekday !== undefined || !TRUNCATION_PARTS.includes(arg.part)) {
+      const written = arg.kind === 'date_part' ? arg.part.toUpperCase() : '?';
+      return refuse(`${upper} with date part ${written} (supported: ${TRUNCATION_PARTS.join(', ').toUpperCase()})`, arg);
+    }
+    return arg.part;
+  }
+
+  function over(spec: WindowSpec): string {
+    if (spec.name !== undefined) refuse('named window (write OVER (...))');
+    if (spec.frame !== undefined) refuse('window frame clause');
+    const partition = spec.partitionBy.length ? 'PARTITION BY ' + spec.partitionBy.map(printExpr).join(', ') : '';
+    const order = spec.orderBy.length ? 'ORDER BY ' + spec.orderBy.map(orderItem).join(', ') : '';
+    return ` OVER (${[partition, order].filter(Boolean).join(' ')})`;
+  }
+
+  const sql = printQuery(tree);
+  return { sql, parameters: [...parameters] };
+}

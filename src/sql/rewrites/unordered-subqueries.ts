@@ -1,0 +1,19 @@
+/**
+ * BigQuery keeps no order from a CTE or subquery unless a LIMIT makes it decide which rows are
+ * kept; a backend that would still sort every row (slow, and it blocks DuckDB's top-N pushdown into
+ * the scan) gets only the orders that matter: the outermost query's, and those beside a LIMIT.
+ */
+import type { Rewrite } from '../generator/dialect.js';
+import type { Expr, Query, Select } from '../tree.js';
+import { mapExprChildren, mapQueryParts, mapSelectChildren, type ChildMap } from '../tree-walk.js';
+
+const inner: ChildMap & { select(select: Select): Select } = {
+  expr: (expr: Expr): Expr => mapExprChildren(expr, inner),
+  query: (query: Query): Query => {
+    const rewritten = mapQueryParts(query, inner);
+    return rewritten.limit ? rewritten : { ...rewritten, orderBy: [] };
+  },
+  select: (select: Select): Select => mapSelectChildren(select, inner),
+};
+
+export const dropUnorderedSubqueryOrder: Rewrite = (query) => mapQueryParts(query, inner);
