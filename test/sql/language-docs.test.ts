@@ -1,0 +1,56 @@
+/**
+ * docs/sql.md's list of the supported language is written from the language table: a function,
+ * cast type or date part added to the table and not to the docs (or the reverse) fails here.
+ * DOCS_UPDATE=1 rewrites the section between the markers from the table.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { CAST_TYPES, EXTRACT_PARTS, FUNCTIONS, INTERVAL_UNITS, TRUNCATION_PARTS, type FunctionKind } from '../../src/sql/language.js';
+
+const DOCS = fileURLToPath(new URL('../../docs/sql.md', import.meta.url));
+const BEGIN = '<!-- language-table:begin -->';
+const END = '<!-- language-table:end -->';
+
+const HEADINGS: Record<FunctionKind, string> = {
+  scalar: 'Functions',
+  aggregate: 'Aggregate functions',
+  window: 'Analytic functions (with `OVER (...)`)',
+};
+
+function upper(names: readonly string[]): string {
+  return names.map((name) => `\`${name.toUpperCase()}\``).join(', ');
+}
+
+/** The section as the table says it should read. */
+function languageSection(): string {
+  const lines: string[] = [];
+  for (const kind of Object.keys(HEADINGS) as FunctionKind[]) {
+    lines.push(`**${HEADINGS[kind]}**`, '', '| function | BigQuery meaning |', '|---|---|');
+    for (const [name, spec] of FUNCTIONS) if (spec.kind === kind) lines.push(`| \`${name.toUpperCase()}\` | ${spec.summary} |`);
+    lines.push('');
+  }
+  lines.push(`**CAST / SAFE_CAST types**: ${upper(Object.keys(CAST_TYPES))}.`, '');
+  lines.push(`**Date parts** of \`TIMESTAMP_TRUNC\` and \`DATETIME_TRUNC\`: ${upper(TRUNCATION_PARTS)}.`, '');
+  lines.push(`**INTERVAL units**: ${upper(INTERVAL_UNITS)}.`, '');
+  lines.push(`**EXTRACT parts**: ${upper(Object.keys(EXTRACT_PARTS))}.`);
+  return lines.join('\n');
+}
+
+describe('docs/sql.md', () => {
+  it('lists exactly the language table', () => {
+    const text = readFileSync(DOCS, 'utf8');
+    const begin = text.indexOf(BEGIN);
+    const end = text.indexOf(END);
+    expect(begin).toBeGreaterThan(-1);
+    expect(end).toBeGreaterThan(begin);
+    const expected = `${BEGIN}\n${languageSection()}\n${END}`;
+    if (process.env.DOCS_UPDATE === '1') writeFileSync(DOCS, text.slice(0, begin) + expected + text.slice(end + END.length));
+    else expect(text.slice(begin, end + END.length)).toBe(expected);
+  });
+
+  it('the section names every function (the check above is not vacuous)', () => {
+    const section = languageSection();
+    for (const name of FUNCTIONS.keys()) expect(section).toContain(`\`${name.toUpperCase()}\``);
+  });
+});
