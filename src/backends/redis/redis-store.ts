@@ -133,6 +133,8 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<Opened
   const leaseKey = (name: string) => `${prefix}:lease:${name}`;
 
   const listeners: ((settlement: Settlement) => void)[] = [];
+  // Locks whose renewal runs, stopped by close as well: a closed store holds nothing.
+  const renewals = new Set<NodeJS.Timeout>();
   subscriber.on('message', (_channel: string, message: string) => {
     const settlement = parseSettlement(message);
     if (settlement) for (const listener of listeners) listener(settlement);
@@ -140,7 +142,7 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<Opened
   void subscriber.subscribe(channel).catch(() => {});
 
   const lockFor = (name: string, token: string): FillLock => {
-    let renewing: NodeJS.Timeout | undefined = setInterval(() => {
+    const renewing = setInterval(() => {
       scripts.cannery_renew(lockKey(name), token, LOCK_MS).then(
         (held) => {
           if (!held) stop();
@@ -149,16 +151,18 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<Opened
       );
     }, LOCK_MS / 3);
     renewing.unref();
+    renewals.add(renewing);
     const stop = () => {
       clearInterval(renewing);
-      renewing = undefined;
+      renewals.delete(renewing);
     };
     return {
       async fill(result) {
         stop();
         const fields = (await encodeEntry(result)).flat();
-        // Kept through the stale window: ttl past its freshness.
-        const px = Math.max(1, result.computedAt + 2 * result.ttlMs - Date.now());
+        // Kept through the stale window, ttl past its freshness: counted from now, not from
+        // computedAt, so that no replica's clock can make the server drop it early.
+        const px = 2 * result.ttlMs;
         await scripts.cannery_fill(entryKey(name), lockKey(name), token, result.computedAt, px, `filled ${result.computedAt} ${name}`, channel, ...fields);
       },
       async fail() {
@@ -196,6 +200,8 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<Opened
       listeners.push(listener);
     },
     async close() {
+      for (const renewing of renewals) clearInterval(renewing);
+      renewals.clear();
       client.disconnect();
       subscriber.disconnect();
     },
