@@ -68,6 +68,8 @@ export function createMetrics(): Metrics {
   const series = new Map<Route, Map<string, RequestSeries>>();
   // Cache answers by endpoint and source: counted like requests, in plain numbers (one per hit).
   const sources = new Map<string, Record<CacheSource, number>>();
+  let lastEndpoint: string | undefined;
+  let lastCounts: Record<CacheSource, number> = { local_hit: 0, shared_hit: 0, peer_wait: 0, miss: 0 };
 
   const allSeries = (): RequestSeries[] => [...series.values()].flatMap((byEndpoint) => [...byEndpoint.values()]);
 
@@ -202,9 +204,14 @@ export function createMetrics(): Metrics {
         if (!ok) warmFailures.inc({ endpoint });
       },
       cacheAnswered(endpoint, source) {
-        let counts = sources.get(endpoint);
-        if (!counts) sources.set(endpoint, (counts = { local_hit: 0, shared_hit: 0, peer_wait: 0, miss: 0 }));
-        counts[source] += 1;
+        // A run of hits is on one endpoint: its counts are kept at hand.
+        if (endpoint !== lastEndpoint) {
+          let counts = sources.get(endpoint);
+          if (!counts) sources.set(endpoint, (counts = { local_hit: 0, shared_hit: 0, peer_wait: 0, miss: 0 }));
+          lastEndpoint = endpoint;
+          lastCounts = counts;
+        }
+        lastCounts[source] += 1;
       },
       sharedStoreError(operation) {
         storeErrors.inc({ operation });
