@@ -5,8 +5,8 @@
  * installs it), and can be killed, frozen and brought back on the same port, as outages go.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { createConnection, createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
+import { createConnection } from 'node:net';
+import { freePort } from './free-port.js';
 
 export interface RedisServer {
   /** redis://127.0.0.1:<port> */
@@ -35,17 +35,6 @@ export function redisBinary(): string | undefined {
 
 /** What to tell a reader when there is no server to run. */
 export const NO_REDIS = 'no redis-server or valkey-server on PATH (Debian: apt-get install redis-server; .ci/run installs it)';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** Resolves once the server answers PING on `port`. */
 async function answers(port: number, child: ChildProcess, output: () => string): Promise<void> {

@@ -4,19 +4,15 @@
  * and one fake clock: what the cluster-wide cache tests drive. (test/cli/replicas.test.ts runs
  * the same over three `serve` processes.)
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createDuckDbBackend } from '../../../src/backends/duckdb/backend.js';
+import { rm } from 'node:fs/promises';
 import { openRedisStore } from '../../../src/backends/redis/redis-store.js';
-import { BUILT_IN_SOURCES, sourceNames } from '../../../src/config/sources.js';
 import type { CacheSource } from '../../../src/engine/cache/read-through.js';
 import { UNOBSERVED } from '../../../src/engine/observer.js';
-import { loadRegistry, type Registry } from '../../../src/engine/registry.js';
+import type { Registry } from '../../../src/engine/registry.js';
 import { createService, type QueryOutcome, type Service } from '../../../src/engine/service.js';
-import { writeEndpoints } from '../../support/service.js';
-import { countingBackend, type CountingBackend } from './counting-backend.js';
+import type { CountingBackend } from './counting-backend.js';
 import { fakeTime, type FakeTime } from './fake-time.js';
+import { testBed } from './harness.js';
 
 export interface Replica {
   service: Service;
@@ -43,14 +39,7 @@ export interface Replicas {
 }
 
 export async function startReplicas(options: { count: number; endpoints: Record<string, string>; redisUrl: string; prefix: string }): Promise<Replicas> {
-  const dir = await mkdtemp(join(tmpdir(), 'cannery-replicas-'));
-  const inner = await createDuckDbBackend({ path: join(dir, 'test.duckdb') });
-  const backend = countingBackend(inner);
-  let versions = 0;
-  const load = async (files: Record<string, string>) =>
-    loadRegistry(await writeEndpoints(join(dir, `endpoints-${versions++}`), files), { dialect: inner.dialect, sources: sourceNames(BUILT_IN_SOURCES) });
-  const registry = await load(options.endpoints);
-  if (registry.problems.length) throw new Error(`endpoint problems: ${JSON.stringify(registry.problems)}`);
+  const { dir, backend, registry, load } = await testBed(options.endpoints);
   // Now, so that entries' execution times and the server's expiry agree.
   const time = fakeTime(new Date().toISOString());
   const replicas: Replica[] = [];

@@ -6,6 +6,9 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { NO_REDIS, redisBinary, startRedisServer, type RedisServer } from '../../../bench/redis-server.js';
+import { openRedisStore } from '../../../src/backends/redis/redis-store.js';
+import { cacheKey } from '../../../src/engine/cache/key.js';
+import { sharedName } from '../../../src/engine/cache/shared-store.js';
 import { cachedEndpoint, text } from './harness.js';
 import { startReplicas, type Replicas } from './replicas-harness.js';
 
@@ -125,6 +128,54 @@ describe.skipIf(!binary)('the cache across replicas', () => {
     expect(text(stale)).toBe(text(first));
     expect(other!.logs.at(-1)).toMatch(/refreshing cache\.short failed; serving its previous result \(61 s old\) as stale/);
   });
+
+  it('when the replica running a query fails, those waiting for it answer the stored result as STALE rather than try again', async () => {
+    await start(2);
+    const [one, other] = cluster.replicas;
+    const first = await one!.query('cache.short', [['v', 'x']]);
+    await cluster.time.advance(61 * SECOND);
+    const release = cluster.backend.hold();
+    const running = one!.query('cache.short', [['v', 'x']]);
+    await vi.waitFor(() => expect(cluster.backend.requests).toHaveLength(2));
+    const waiting = other!.query('cache.short', [['v', 'x']]);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    cluster.backend.failing = true;
+    release();
+    const answers = await Promise.all([running, waiting]);
+    expect(answers.map((answer) => answer.cache)).toEqual(answers.map(() => ({ status: 'STALE', etag: first.cache!.etag, ageSeconds: 61, maxAgeSeconds: 0 })));
+    expect(cluster.backend.requests).toHaveLength(2);
+    expect(other!.sources.at(-1)).toBe('peer_wait');
+  });
+
+  it('with nothing stored to fall back on, a replica whose peer failed runs the query itself', async () => {
+    await start(2);
+    const [one, other] = cluster.replicas;
+    const release = cluster.backend.hold();
+    const running = one!.query('cache.short', [['v', 'cold']]).catch((error: unknown) => error);
+    await vi.waitFor(() => expect(cluster.backend.requests).toHaveLength(1));
+    const waiting = other!.query('cache.short', [['v', 'cold']]).catch((error: unknown) => error);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    cluster.backend.failing = true;
+    release();
+    expect(await running).toMatchObject({ code: 'query_failed' });
+    expect(await waiting).toMatchObject({ code: 'query_failed' });
+    expect(cluster.backend.requests).toHaveLength(2);
+    cluster.backend.failing = false;
+    expect((await other!.query('cache.short', [['v', 'cold']])).cache?.status).toBe('MISS');
+  });
+
+  it('a replica waiting on one that died runs the query itself once the dead one\'s lock lapses', async () => {
+    await start(1);
+    const [replica] = cluster.replicas;
+    const name = sharedName(replica!.service.resolve('cache.short'), cacheKey(replica!.service.resolve('cache.short'), { values: { v: 'orphan' }, sql: undefined, redactPii: false }));
+    const dead = await openRedisStore({ url: server.url, prefix: `replicas-${prefixes}`, timeoutMs: 500 });
+    expect((await dead.store.claim(name, cluster.time.clock().getTime(), false)).kind).toBe('locked');
+    await dead.store.close();
+    const answer = await replica!.query('cache.short', [['v', 'orphan']]);
+    expect(answer.cache?.status).toBe('MISS');
+    expect(replica!.sources).toEqual(['miss']);
+    expect(cluster.backend.requests).toHaveLength(1);
+  }, 20_000);
 
   it('a replica on a changed definition never answers from the old one\'s entries', async () => {
     await start(1);
