@@ -7,10 +7,9 @@
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { cpus, freemem, loadavg, release, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { freePort } from './free-port.js';
 
 export const DIST = new URL('../', import.meta.url);
 export const CLI = fileURLToPath(new URL('cli.js', DIST));
@@ -40,18 +39,6 @@ export interface ServeOptions {
 }
 
 const START_TIMEOUT_MS = 120_000;
-
-/** A port that was free a moment ago, on loopback. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /**
  * The built `cannery serve` on loopback; resolves at its first 200 on /health. Its stdout (the

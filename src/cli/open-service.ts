@@ -1,13 +1,14 @@
 /** Assembles a running service from settings: backend, registry, service. Used by `serve` and `run`. */
 import { bigQueryBackendOptions, createBigQueryBackend } from '../backends/bigquery/backend.js';
 import { createDuckDbBackend } from '../backends/duckdb/backend.js';
+import { openRedisStore } from '../backends/redis/redis-store.js';
 import type { Backend } from '../engine/backend.js';
 import type { Settings } from '../config/settings.js';
 import { BUILT_IN_SOURCES, sourceNames } from '../config/sources.js';
 import type { CompileContext } from '../engine/compile.js';
 import type { EngineObserver } from '../engine/observer.js';
 import { loadRegistry } from '../engine/registry.js';
-import { createService, type Service } from '../engine/service.js';
+import { createService, type Service, type SharedCacheSettings } from '../engine/service.js';
 
 export async function openBackend(settings: Settings): Promise<Backend> {
   if (settings.backend === 'bigquery') {
@@ -33,9 +34,19 @@ export interface OpenServiceOptions {
   observer?: EngineObserver;
 }
 
+/** The shared cache store of CANNERY_CACHE_URL; one that does not answer yet is used once it does. */
+async function openSharedCache(settings: Settings): Promise<SharedCacheSettings | undefined> {
+  if (settings.cacheUrl === undefined) return undefined;
+  const opened = await openRedisStore({ url: settings.cacheUrl, prefix: settings.cachePrefix, timeoutMs: settings.cacheTimeoutMs });
+  if (!opened.up) console.error('cannery: the shared cache store (CANNERY_CACHE_URL) does not answer; serving from the in-process cache until it does');
+  return { ...opened, timeoutMs: settings.cacheTimeoutMs };
+}
+
 export async function openService(settings: Settings, options: OpenServiceOptions = {}): Promise<Service> {
   const backend = await openBackend(settings);
+  let sharedCache: SharedCacheSettings | undefined;
   try {
+    sharedCache = await openSharedCache(settings);
     const registry = await loadRegistry(settings.endpointsDir, compileContextFor(backend));
     return createService({
       registry,
@@ -46,8 +57,10 @@ export async function openService(settings: Settings, options: OpenServiceOption
       maxConcurrentQueries: settings.maxConcurrentQueries,
       maxQueuedQueries: settings.maxQueuedQueries,
       observer: options.observer,
+      sharedCache,
     });
   } catch (error) {
+    await sharedCache?.store.close();
     await backend.close();
     throw error;
   }

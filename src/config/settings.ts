@@ -18,8 +18,14 @@ export interface Settings {
   queryTimeoutMs: number;
   /** On SIGTERM/SIGINT, how long requests in flight may take to finish. */
   shutdownGraceMs: number;
-  /** Cap on the result cache's bytes (bodies and keys); least recently used entries go first. */
+  /** Cap on the in-process result cache's bytes (bodies and keys); least recently used entries go first. */
   cacheMaxBytes: number;
+  /** The shared cache store (redis:// or rediss://, Redis or Valkey); undefined: the in-process cache alone. */
+  cacheUrl: string | undefined;
+  /** The longest a request waits on the shared store for any one call. */
+  cacheTimeoutMs: number;
+  /** Namespace of the shared store's keys, so deployments can share one server. */
+  cachePrefix: string;
   duckdbMemoryLimit: string;
   duckdbThreads: number | undefined;
   /** Backend queries that may run at once; cache hits take no slot. */
@@ -46,6 +52,10 @@ export const DEFAULTS = {
   // A bound, so one heavy sandbox query cannot take the machine's memory (DuckDB's own default is 80%).
   duckdbMemoryLimit: '2GB',
   cacheMaxBytes: 256 * 1024 * 1024,
+  // A store on the same network answers in well under a millisecond; past this it is in trouble,
+  // and answering without it is better than waiting.
+  cacheTimeoutMs: 250,
+  cachePrefix: 'cannery',
   // Enough to keep a backend busy; more at once only queue inside it, and each costs memory.
   maxConcurrentQueries: 16,
   maxQueuedQueries: 64,
@@ -65,6 +75,9 @@ export function readSettings(env: Env = process.env): Settings {
     queryTimeoutMs: integer(env, 'CANNERY_QUERY_TIMEOUT_MS', DEFAULTS.queryTimeoutMs, 1, 3_600_000),
     shutdownGraceMs: integer(env, 'CANNERY_SHUTDOWN_GRACE_MS', DEFAULTS.shutdownGraceMs, 0, 3_600_000),
     cacheMaxBytes: integer(env, 'CANNERY_CACHE_MAX_BYTES', DEFAULTS.cacheMaxBytes, 0, Number.MAX_SAFE_INTEGER),
+    cacheUrl: cacheUrl(env.CANNERY_CACHE_URL),
+    cacheTimeoutMs: integer(env, 'CANNERY_CACHE_TIMEOUT_MS', DEFAULTS.cacheTimeoutMs, 1, 60_000),
+    cachePrefix: cachePrefix(env.CANNERY_CACHE_PREFIX),
     duckdbMemoryLimit: env.CANNERY_DUCKDB_MEMORY_LIMIT || DEFAULTS.duckdbMemoryLimit,
     duckdbThreads: env.CANNERY_DUCKDB_THREADS ? integer(env, 'CANNERY_DUCKDB_THREADS', 1, 1, 1024) : undefined,
     maxConcurrentQueries: integer(env, 'CANNERY_MAX_CONCURRENT_QUERIES', DEFAULTS.maxConcurrentQueries, 1, 10_000),
@@ -136,6 +149,30 @@ function originOf(text: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** redis:// or rediss://, with a host; the message never repeats the URL, which may carry a password. */
+function cacheUrl(raw: string | undefined): string | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  let url: URL | undefined;
+  try {
+    url = new URL(raw);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'redis:' && url.protocol !== 'rediss:') || url.hostname === '') {
+    throw new Error('CANNERY_CACHE_URL must be a redis:// or rediss:// URL with a host, like redis://cache.internal:6379 (Redis or Valkey)');
+  }
+  return raw;
+}
+
+/** Letters, digits and a few separators: part of every key, and of the channel's name. */
+function cachePrefix(raw: string | undefined): string {
+  if (raw === undefined || raw === '') return DEFAULTS.cachePrefix;
+  if (!/^[A-Za-z0-9._:-]{1,64}$/.test(raw)) {
+    throw new Error(`CANNERY_CACHE_PREFIX must be 1 to 64 letters, digits or . _ : - (got "${raw}")`);
+  }
+  return raw;
 }
 
 function backendName(raw: string | undefined): BackendName {

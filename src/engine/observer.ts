@@ -4,6 +4,7 @@
  * Calls are synchronous and must stay cheap; nothing here changes what a request gets.
  */
 import type { ErrorCode } from '../core/errors.js';
+import type { CacheSource } from './cache/read-through.js';
 
 export interface EngineObserver {
   /** Backend queries running, and waiting for a slot, after each change. */
@@ -14,6 +15,12 @@ export interface EngineObserver {
   backendFailure(endpoint: string, ms: number, code: ErrorCode): void;
   /** A warming refresh ended; `ok` is false when it failed (a previous result, if any, stays). */
   warmed(endpoint: string, ok: boolean): void;
+  /** Where an answer of a cached endpoint came from (once per request: cache hits call this too). */
+  cacheAnswered(endpoint: string, source: CacheSource): void;
+  /** A call to the shared cache store failed (timed out, lost its connection, got an error). */
+  sharedStoreError(operation: string): void;
+  /** The shared cache store is in use (true) or down (false); told at the start and on each change. */
+  sharedStoreAvailable(up: boolean): void;
 }
 
 export const UNOBSERVED: EngineObserver = {
@@ -21,4 +28,7 @@ export const UNOBSERVED: EngineObserver = {
   backendQuery() {},
   backendFailure() {},
   warmed() {},
+  cacheAnswered() {},
+  sharedStoreError() {},
+  sharedStoreAvailable() {},
 };

@@ -5,6 +5,8 @@
 import type { Backend, QueryRequest, QueryResult } from './backend.js';
 import { DEFAULTS } from '../config/settings.js';
 import { createCacheLayer, type CacheOutcome } from './cache/read-through.js';
+import type { SharedStore } from './cache/shared-store.js';
+import { createSharedTier, type SharedHealth } from './cache/shared-tier.js';
 import { encodeResult } from './encode.js';
 import { CanneryError } from '../core/errors.js';
 import { limitedBackend } from './limited-backend.js';
@@ -39,6 +41,16 @@ export interface ServiceOptions {
   maxQueuedQueries?: number;
   /** Told about backend queries and cache warming (metrics). */
   observer?: EngineObserver;
+  /** The shared cache tier (CANNERY_CACHE_URL); absent: the in-process cache alone. */
+  sharedCache?: SharedCacheSettings;
+}
+
+export interface SharedCacheSettings {
+  store: SharedStore;
+  /** Whether it answered at start-up. */
+  up: boolean;
+  /** The longest a request waits on the store for any one call (CANNERY_CACHE_TIMEOUT_MS). */
+  timeoutMs: number;
 }
 
 export interface QueryOutcome {
@@ -78,12 +90,24 @@ export interface Service {
    * undefined. Throws what query would throw, or nothing.
    */
   cached(endpoint: CompiledEndpoint, query: string, options?: QueryOptions): QueryOutcome | undefined;
-  /** Stops cache warming and waits for refreshes in flight; the backend stays open. */
+  /** The shared cache store's state; undefined when there is none (the in-process cache alone). */
+  sharedCacheHealth(): SharedHealth | undefined;
+  /** Stops cache warming, waits for refreshes in flight and closes the shared cache store; the backend stays open. */
   close(): Promise<void>;
 }
 
 /** Enough to keep a few endpoints' keys fresh without taking every backend slot from requests. */
 const WARM_CONCURRENCY = 4;
+/**
+ * An entry from the shared store is answered from the process for this long before the store is
+ * asked again. Replicas are told at once when a key gets a new result; this bounds what a missed
+ * notification (a reconnecting subscriber) can cost: a few seconds of an older answer.
+ */
+const LOCAL_CHECK_MS = 5_000;
+/** How often a replica waiting for another one's query checks that the other is alive. */
+const PEER_POLL_MS = 250;
+/** How often a shared store that failed is pinged until it answers. */
+const STORE_PROBE_MS = 1_000;
 
 function redactionOn(definition: EndpointDefinition, options: QueryOptions): boolean {
   return definition.redact_pii || options.redactPii === true;
@@ -112,14 +136,32 @@ export function createService(options: ServiceOptions): Service {
   });
   // Every backend query passes the limiter, warming's too: they share the backend's capacity.
   const backend = limitedBackend(options.backend, limiter, observer);
+  const log = options.log ?? ((message: string, error: unknown) => (error === undefined ? console.error(message) : console.error(message, error)));
   const cache = createCacheLayer({
     maxBytes: options.cacheMaxBytes ?? DEFAULTS.cacheMaxBytes,
     clock,
     now: injectedClock ? () => injectedClock().getTime() : Date.now,
     timers: options.timers ?? realTimers,
     warmConcurrency: options.warmConcurrency ?? WARM_CONCURRENCY,
-    log: options.log ?? ((message, error) => console.error(message, error)),
+    log,
     onWarmed: (endpointName, ok) => observer.warmed(endpointName, ok),
+    onAnswered: (endpointName, source) => observer.cacheAnswered(endpointName, source),
+    shared: options.sharedCache && {
+      tier: createSharedTier({
+        store: options.sharedCache.store,
+        timeoutMs: options.sharedCache.timeoutMs,
+        probeEveryMs: STORE_PROBE_MS,
+        up: options.sharedCache.up,
+        log,
+        onError: (operation) => observer.sharedStoreError(operation),
+        onAvailability: (up) => observer.sharedStoreAvailable(up),
+      }),
+      // A peer's query may wait for a backend slot and then run to the query timeout; past
+      // that and a little, it is not coming.
+      peerWaitMs: options.timeoutMs + 5_000,
+      pollMs: PEER_POLL_MS,
+      localCheckMs: LOCAL_CHECK_MS,
+    },
   });
   const queryKeys = createQueryKeys();
   let registry = options.registry;
@@ -175,6 +217,7 @@ export function createService(options: ServiceOptions): Service {
       // Named, not spread: this runs on every hit, and copying by spread costs more.
       return answer && { endpoint, body: answer.body, rows: answer.rows, backendMs: answer.backendMs, cache: answer.cache };
     },
+    sharedCacheHealth: () => cache.sharedHealth(),
     close: () => cache.close(),
   };
 }

@@ -86,14 +86,20 @@ export function createApp(options: AppOptions): CanneryApp {
       ),
   });
 
-  app.get('/health', () =>
-    json(200, {
-      status: 'ok',
+  // Always 200 while the process serves: a load balancer that took replicas out because the
+  // shared cache store is down would take them all out at once. `status` says it for monitors.
+  app.get('/health', () => {
+    const shared = service.sharedCacheHealth();
+    return json(200, {
+      status: shared && !shared.up ? 'degraded' : 'ok',
       backend: service.backend.name,
+      cache: shared
+        ? { tier: 'shared', store: shared.kind, up: shared.up, since: new Date(shared.since).toISOString(), ...(shared.error ? { error: shared.error } : {}) }
+        : { tier: 'in-process' },
       endpoints: service.registry.endpoints.map((endpoint) => endpoint.definition.name),
       problems: service.registry.problems,
-    }),
-  );
+    });
+  });
 
   // The description lists every endpoint, so it takes a key like the endpoints themselves.
   app.get(

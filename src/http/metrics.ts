@@ -9,7 +9,7 @@
  * requests and use prom-client's metrics as they are.
  */
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry, type Metric } from 'prom-client';
-import type { CacheStatus } from '../engine/cache/read-through.js';
+import type { CacheSource, CacheStatus } from '../engine/cache/read-through.js';
 import type { EngineObserver } from '../engine/observer.js';
 import { QUERY_PATH } from './paths.js';
 
@@ -59,11 +59,17 @@ function scraped(registry: Registry, name: string, help: string, type: 'counter'
   registry.registerMetric(metric as unknown as Metric);
 }
 
+const CACHE_SOURCES: readonly CacheSource[] = ['local_hit', 'shared_hit', 'peer_wait', 'miss'];
+
 export function createMetrics(): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const registers = [registry];
   const series = new Map<Route, Map<string, RequestSeries>>();
+  // Cache answers by endpoint and source: counted like requests, in plain numbers (one per hit).
+  const sources = new Map<string, Record<CacheSource, number>>();
+  let lastEndpoint: string | undefined;
+  let lastCounts: Record<CacheSource, number> = { local_hit: 0, shared_hit: 0, peer_wait: 0, miss: 0 };
 
   const allSeries = (): RequestSeries[] => [...series.values()].flatMap((byEndpoint) => [...byEndpoint.values()]);
 
@@ -119,6 +125,14 @@ export function createMetrics(): Metrics {
         ]),
   );
 
+  scraped(
+    registry,
+    'cannery_cache_lookups_total',
+    'Answers of cached endpoints, by endpoint and where they came from: local_hit (this process), shared_hit (the shared store), peer_wait (waited for another replica\'s query), miss (ran the query here).',
+    'counter',
+    () => [...sources].flatMap(([endpoint, counts]) => CACHE_SOURCES.map((source) => ({ labels: { endpoint, result: source }, value: counts[source] }))),
+  );
+
   const backendSeconds = new Histogram({
     name: 'cannery_backend_query_duration_seconds',
     help: "Backend queries' time, by endpoint (the backend's own measure; failures included).",
@@ -158,6 +172,18 @@ export function createMetrics(): Metrics {
     registers,
   });
 
+  const storeErrors = new Counter({
+    name: 'cannery_cache_store_errors_total',
+    help: 'Calls to the shared cache store that failed (timed out, lost the connection, got an error), by operation.',
+    labelNames: ['operation'] as const,
+    registers,
+  });
+  const storeUp = new Gauge({
+    name: 'cannery_cache_store_up',
+    help: 'Whether the shared cache store is in use (1) or down, the in-process cache answering alone (0). Absent without a shared store.',
+    registers: [],
+  });
+
   return {
     registry,
     engine: {
@@ -176,6 +202,24 @@ export function createMetrics(): Metrics {
       warmed(endpoint, ok) {
         warmRuns.inc({ endpoint });
         if (!ok) warmFailures.inc({ endpoint });
+      },
+      cacheAnswered(endpoint, source) {
+        // A run of hits is on one endpoint: its counts are kept at hand.
+        if (endpoint !== lastEndpoint) {
+          let counts = sources.get(endpoint);
+          if (!counts) sources.set(endpoint, (counts = { local_hit: 0, shared_hit: 0, peer_wait: 0, miss: 0 }));
+          lastEndpoint = endpoint;
+          lastCounts = counts;
+        }
+        lastCounts[source] += 1;
+      },
+      sharedStoreError(operation) {
+        storeErrors.inc({ operation });
+      },
+      sharedStoreAvailable(up) {
+        // Registered on the first word of a shared store: without one, there is no series to mislead.
+        if (!registry.getSingleMetric('cannery_cache_store_up')) registry.registerMetric(storeUp);
+        storeUp.set(up ? 1 : 0);
       },
     },
     request(route, endpoint, status, seconds, cache) {

@@ -85,7 +85,7 @@ export function openApiDocument(endpoints: readonly CompiledEndpoint[], version:
     '/health': {
       get: {
         operationId: 'health',
-        summary: 'Liveness, the backend, the endpoints served and the files that failed to load.',
+        summary: 'Liveness (`status`: `degraded` while the shared cache store is down), the backend, the cache tiers, the endpoints served and the files that failed to load.',
         security: [],
         responses: { '200': { description: 'The service is up.', content: { 'application/json': { schema: { type: 'object' } } } } },
       },

@@ -44,3 +44,27 @@ describe('operations settings', () => {
     expect(() => readSettings(env)).toThrow(message);
   });
 });
+
+describe('shared cache settings', () => {
+  it('default: no shared store, a 250 ms bound on each call to one, keys under cannery:', () => {
+    expect(readSettings({})).toMatchObject({ cacheUrl: undefined, cacheTimeoutMs: 250, cachePrefix: 'cannery' });
+  });
+
+  it('takes redis:// and rediss:// URLs (Redis or Valkey), a timeout and a prefix', () => {
+    expect(readSettings({ CANNERY_CACHE_URL: 'redis://cache.internal:6379/2', CANNERY_CACHE_TIMEOUT_MS: '100', CANNERY_CACHE_PREFIX: 'prod.eu' })).toMatchObject({
+      cacheUrl: 'redis://cache.internal:6379/2',
+      cacheTimeoutMs: 100,
+      cachePrefix: 'prod.eu',
+    });
+    expect(readSettings({ CANNERY_CACHE_URL: 'rediss://default:s3cret@cache.example.com:6380' }).cacheUrl).toBe('rediss://default:s3cret@cache.example.com:6380');
+  });
+
+  it('refuses another scheme or no host without repeating the URL, which may carry a password', () => {
+    for (const bad of ['http://u:pw1@cache:6379', 'pw2@cache.internal:6379', 'redis://', 'memcached://:pw3@cache']) {
+      expect(() => readSettings({ CANNERY_CACHE_URL: bad })).toThrow(/^CANNERY_CACHE_URL must be a redis:\/\/ or rediss:\/\/ URL with a host/);
+      expect(() => readSettings({ CANNERY_CACHE_URL: bad })).not.toThrow('pw');
+    }
+    expect(() => readSettings({ CANNERY_CACHE_PREFIX: 'a b' })).toThrow('CANNERY_CACHE_PREFIX must be 1 to 64 letters');
+    expect(() => readSettings({ CANNERY_CACHE_TIMEOUT_MS: '0' })).toThrow('CANNERY_CACHE_TIMEOUT_MS must be a whole number from 1');
+  });
+});

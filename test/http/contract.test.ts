@@ -492,6 +492,7 @@ describe('health', () => {
     expect(response.headers.get('content-type')).toBe(JSON_CONTENT_TYPE);
     expect(body.status).toBe('ok');
     expect(body.backend).toBe('duckdb');
+    expect(body.cache).toEqual({ tier: 'in-process' });
     expect([...body.endpoints].sort()).toEqual(
       ['contract.capped', 'contract.capped-limit', 'contract.cast', 'contract.closed', 'contract.small-limit', 'contract.typed', 'logs.all', 'usage.api-counts'],
     );

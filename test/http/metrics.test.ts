@@ -49,6 +49,10 @@ describe('GET /metrics', () => {
     expect(samples.type('cannery_http_requests_total')).toBe('counter');
     expect(samples.type('cannery_http_request_duration_seconds')).toBe('histogram');
     expect(samples.type('cannery_cache_requests_total')).toBe('counter');
+    expect(samples.type('cannery_cache_lookups_total')).toBe('counter');
+    expect(samples.type('cannery_cache_store_errors_total')).toBe('counter');
+    // Only with a shared cache store.
+    expect(samples.type('cannery_cache_store_up')).toBeUndefined();
     expect(samples.type('cannery_backend_query_duration_seconds')).toBe('histogram');
     expect(samples.type('cannery_backend_query_rows')).toBe('histogram');
     expect(samples.type('cannery_backend_queries_in_flight')).toBe('gauge');
@@ -77,6 +81,9 @@ describe('GET /metrics', () => {
         miss: samples.value('cannery_cache_requests_total', { endpoint: 'ops.cached', result: 'miss' }),
         hit: samples.value('cannery_cache_requests_total', { endpoint: 'ops.cached', result: 'hit' }),
         stale: samples.value('cannery_cache_requests_total', { endpoint: 'ops.cached', result: 'stale' }),
+        localHit: samples.value('cannery_cache_lookups_total', { endpoint: 'ops.cached', result: 'local_hit' }),
+        tierMiss: samples.value('cannery_cache_lookups_total', { endpoint: 'ops.cached', result: 'miss' }),
+        sharedHit: samples.value('cannery_cache_lookups_total', { endpoint: 'ops.cached', result: 'shared_hit' }),
         queries: samples.value('cannery_backend_query_duration_seconds_count', { endpoint: 'ops.cached' }),
         rows: samples.value('cannery_backend_query_rows_sum', { endpoint: 'ops.cached' }),
       }),
@@ -87,7 +94,7 @@ describe('GET /metrics', () => {
         expect(hit.headers.get('x-cache')).toBe('HIT');
       },
     );
-    expect(change).toEqual({ ok: 2, latency: 2, fastest: 2, miss: 1, hit: 1, stale: 0, queries: 1, rows: 1 });
+    expect(change).toEqual({ ok: 2, latency: 2, fastest: 2, miss: 1, hit: 1, stale: 0, localHit: 1, tierMiss: 1, sharedHit: 0, queries: 1, rows: 1 });
   });
 
   it('counts errors by status, and unresolved endpoints under endpoint=""', async () => {

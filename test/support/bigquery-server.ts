@@ -37,6 +37,8 @@ export type Answer =
       pageSize?: number;
       /** Responses that say jobComplete: false before the job completes. */
       pendingPolls?: number;
+      /** Milliseconds the job takes: jobs.query answers only then (a query that runs a while). */
+      delayMs?: number;
     }
   /** The job fails: at jobs.query, or at the first poll after `pendingPolls` incomplete answers. */
   | { error: FakeError; pendingPolls?: number }
@@ -116,6 +118,7 @@ export async function startFakeBigQuery(): Promise<FakeBigQuery> {
       cancelled: false,
     };
     jobs.set(job.id, job);
+    if ('delayMs' in answer && answer.delayMs) await new Promise((resolve) => setTimeout(resolve, answer.delayMs));
     return respond(res, project, job, body.timeoutMs, { maxResults: body.maxResults, pageToken: undefined });
   }
 

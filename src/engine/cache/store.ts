@@ -1,7 +1,7 @@
 /**
  * The result cache's store: encoded response bodies under their cache keys, bounded by bytes,
  * least recently used out first. It knows nothing of time or endpoints' settings: freshness is
- * decided by the read-through layer (cache-layer.ts), which owns the policy.
+ * decided by the read-through layer (read-through.ts), which owns the policy.
  */
 import { createHash } from 'node:crypto';
 
@@ -22,14 +22,21 @@ export interface CacheEntry {
 }
 
 export function cacheEntry(key: string, endpointId: string, result: { body: Uint8Array; rows: number }, computedAt: number): CacheEntry {
-  const { body, rows } = result;
-  const digest = createHash('sha256').update(body).digest('base64url').slice(0, 27);
-  return { key, endpointId, body, rows, etag: `"${digest}"`, computedAt, size: body.byteLength + Buffer.byteLength(key) };
+  const digest = createHash('sha256').update(result.body).digest('base64url').slice(0, 27);
+  return storedEntry(key, endpointId, { ...result, etag: `"${digest}"`, computedAt });
+}
+
+/** An entry computed elsewhere (another replica, by way of the shared store), with the ETag it was given there. */
+export function storedEntry(key: string, endpointId: string, result: { body: Uint8Array; rows: number; etag: string; computedAt: number }): CacheEntry {
+  const { body, rows, etag, computedAt } = result;
+  return { key, endpointId, body, rows, etag, computedAt, size: body.byteLength + Buffer.byteLength(key) };
 }
 
 export interface CacheStore {
   /** The entry, marked as just used. */
   get(key: string): CacheEntry | undefined;
+  /** The entry, without marking it used (a look that is not a request's). */
+  peek(key: string): CacheEntry | undefined;
   has(key: string): boolean;
   /**
    * Stores `entry`. Replacing an entry keeps its place in the LRU order (a refresh is not a use);
@@ -48,7 +55,7 @@ export interface CacheStore {
 export interface CacheStoreOptions {
   maxBytes: number;
   /** Told about each key that leaves the store without being replaced (evicted, oversized or dropped). */
-  onRemove?: (key: string) => void;
+  onRemove?: (key: string, entry: CacheEntry) => void;
 }
 
 export function createCacheStore(options: CacheStoreOptions): CacheStore {
@@ -63,7 +70,7 @@ export function createCacheStore(options: CacheStoreOptions): CacheStore {
   const remove = (entry: CacheEntry) => {
     entries.delete(entry.key);
     bytes -= entry.size;
-    onRemove(entry.key);
+    onRemove(entry.key, entry);
   };
 
   return {
@@ -76,6 +83,7 @@ export function createCacheStore(options: CacheStoreOptions): CacheStore {
       }
       return entry;
     },
+    peek: (key) => entries.get(key),
     has: (key) => entries.has(key),
     set(entry) {
       const previous = entries.get(entry.key);

@@ -50,15 +50,29 @@ export interface HarnessOptions {
   warmConcurrency?: number;
 }
 
-export async function startHarness(options: HarnessOptions): Promise<Harness> {
+/** What the cache tests stand on: a temporary folder, the counting DuckDB backend, and endpoint files loaded. */
+export interface TestBed {
+  dir: string;
+  backend: CountingBackend;
+  registry: Registry;
+  /** Loads another version of the endpoint files, for the same backend. */
+  load(files: Record<string, string>): Promise<Registry>;
+}
+
+export async function testBed(endpoints: Record<string, string>): Promise<TestBed> {
   const dir = await mkdtemp(join(tmpdir(), 'cannery-cache-'));
   const inner = await createDuckDbBackend({ path: join(dir, 'test.duckdb') });
   const backend = countingBackend(inner);
   let versions = 0;
   const load = async (files: Record<string, string>) =>
     loadRegistry(await writeEndpoints(join(dir, `endpoints-${versions++}`), files), { dialect: inner.dialect, sources: sourceNames(BUILT_IN_SOURCES) });
-  const registry = await load(options.endpoints);
+  const registry = await load(endpoints);
   if (registry.problems.length) throw new Error(`endpoint problems: ${JSON.stringify(registry.problems)}`);
+  return { dir, backend, registry, load };
+}
+
+export async function startHarness(options: HarnessOptions): Promise<Harness> {
+  const { dir, backend, registry, load } = await testBed(options.endpoints);
   const time = fakeTime();
   const logs: string[] = [];
   const service = createService({
