@@ -18,7 +18,7 @@ export const BACKEND_CHOICES: readonly BackendChoice[] = ['all', 'duckdb', 'bigq
 
 function offlineDialect(name: DialectName): Dialect {
   const sources = sourceNames(BUILT_IN_SOURCES);
-  if (name === 'duckdb') return duckDbDialect(sources, sourceColumnsLookup(BUILT_IN_SOURCES));
+  if (name === 'duckdb') return duckDbDialect(sources, { sourceColumns: sourceColumnsLookup(BUILT_IN_SOURCES) });
   // Table paths change only the text, not whether a query compiles: the settings' where given.
   const settings = readBigQuerySettings(process.env, false);
   const project = settings.project ?? 'project';

@@ -7,6 +7,7 @@ import { analyseStatements, checkParameterUse, type SqlProblem } from '../sql/an
 import type { Dialect } from '../sql/generator/dialect.js';
 import { generate } from '../sql/generator/generate.js';
 import { UnsupportedConstruct, unsupportedMessage } from '../sql/generator/unsupported.js';
+import { InvalidQuery } from '../sql/invalid-query.js';
 import { SqlSyntaxError } from '../sql/parse.js';
 import { parseStatements, QueryTooDeep, type Statement } from '../sql/read.js';
 import type { EndpointDefinition, Problem } from '../core/types.js';
@@ -63,16 +64,19 @@ export function compileEndpoint(loaded: LoadedEndpointFile, context: CompileCont
   // Every backend's refusal is reported, once per construct and place, naming each backend that
   // refuses it; the serving backend's SQL is kept.
   const refusals: UnsupportedConstruct[] = [];
+  let invalid: InvalidQuery | undefined;
   const compiled = [context.dialect, ...(context.alsoCheck ?? [])].map((dialect) => {
     try {
       return generate(analysis.statement!, dialect, { rowCap: definition.max_rows });
     } catch (error) {
-      if (!(error instanceof UnsupportedConstruct)) throw error;
-      refusals.push(error);
+      if (error instanceof InvalidQuery) invalid ??= error;
+      else if (error instanceof UnsupportedConstruct) refusals.push(error);
+      else throw error;
       return undefined;
     }
   });
   const served = compiled[0];
+  if (invalid) return { problems: [atLine({ message: invalid.message, location: invalid.location })] };
   if (refusals.length || served === undefined) return { problems: refusalProblems(refusals).map(atLine) };
   return {
     problems: [],

@@ -3,6 +3,8 @@ import { CanneryError } from '../core/errors.js';
 import type { CompiledSql, Dialect } from '../sql/generator/dialect.js';
 import { generate } from '../sql/generator/generate.js';
 import { UnsupportedConstruct } from '../sql/generator/unsupported.js';
+import { InvalidQuery } from '../sql/invalid-query.js';
+import type { SqlLocation } from '../sql/parse.js';
 import { composeSandboxQuery, SandboxViolation } from '../sql/sandbox.js';
 import type { CompiledEndpoint } from './compiled-endpoint.js';
 
@@ -22,10 +24,15 @@ export function compileSandboxQuery(endpoint: CompiledEndpoint, sql: string, dia
     return generate(statement, dialect, { rowCap: definition.max_rows });
   } catch (error) {
     if (error instanceof SandboxViolation) throw new CanneryError('sandbox_violation', error.message, { param: 'sql' });
+    // As the backend's own refusal of the query is (service.ts): the caller's SQL means nothing.
+    if (error instanceof InvalidQuery) throw new CanneryError('invalid_parameter', `sql cannot run: ${error.message}${at(error.location)}`, { param: 'sql' });
     if (error instanceof UnsupportedConstruct) {
-      const where = error.location ? ` (line ${error.location.line}, column ${error.location.column})` : '';
-      throw new CanneryError('sandbox_violation', `${error.message}${where}; docs/sql.md lists the supported SQL`, { param: 'sql' });
+      throw new CanneryError('sandbox_violation', `${error.message}${at(error.location)}; docs/sql.md lists the supported SQL`, { param: 'sql' });
     }
     throw error;
   }
+}
+
+function at(location: SqlLocation | undefined): string {
+  return location ? ` (line ${location.line}, column ${location.column})` : '';
 }

@@ -255,6 +255,9 @@ export const CONSTRUCTS: readonly string[] = [
   'between', 'case', 'case with subject', 'cast', 'safe_cast', 'interval', 'extract', 'unnest', 'unnest with offset',
   'left join unnest', 'unnest without alias', 'struct field through unnest alias', 'array subscript', 'field after subscript',
   'window', 'parameter', 'string literal', 'raw string literal', 'typed literal', 'negative number',
+  // GoogleSQL name resolution (docs/sql.md, "Names")
+  'group by alias', 'group by ordinal', 'group by expression', 'having alias', 'order by alias', 'order by ordinal',
+  'order by alias in an expression', 'window sees from names',
 ];
 
 /** Every entry of the table, as `kind:name` (`function:lower`, `cast:INT64`): what docs and golden cases cover. */

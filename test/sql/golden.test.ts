@@ -46,7 +46,7 @@ const files = readdirSync(FOLDER).filter((file) => file.endsWith('.yaml') && fil
 const cases = files.map((file) => ({ file, cases: YAML.parse(readFileSync(FOLDER + file, 'utf8')) as GoldenCase[] }));
 
 const bigquery = bigQueryDialect(sourceTables(sourceNames(), { project: 'p', dataset: 'd' }));
-const duckdb = duckDbDialect(sourceNames(), sourceColumnsLookup(BUILT_IN_SOURCES));
+const duckdb = duckDbDialect(sourceNames(), { sourceColumns: sourceColumnsLookup(BUILT_IN_SOURCES) });
 
 let instance: DuckDBInstance;
 let connection: DuckDBConnection;

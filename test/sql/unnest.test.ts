@@ -114,10 +114,9 @@ describe('UNNEST chains', () => {
 });
 
 describe('unqualified struct fields through an UNNEST alias (BigQuery name resolution)', () => {
-  const shaped = duckDbDialect(
-    ['logs', 'owners'],
-    sourceColumnsLookup([{ name: 'logs', metadata: { request: { path: 'string' }, level: 'string' } }]),
-  );
+  const shaped = duckDbDialect(['logs', 'owners'], {
+    sourceColumns: sourceColumnsLookup([{ name: 'logs', metadata: { request: { path: 'string' }, level: 'string' } }]),
+  });
   async function run(sql: string): Promise<WireRow[]> {
     const statement = parseQuery(sql);
     const reader = await connection.runAndReadAll(generate(statement, shaped, { rowCap: 1000 }).sql);

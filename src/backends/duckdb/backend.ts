@@ -11,9 +11,9 @@ import { DuckDBInstance, type DuckDBConnection, type DuckDBValue } from '@duckdb
 import { CanneryError } from '../../core/errors.js';
 import { EXECUTION_TIME_PARAM } from '../../sql/language.js';
 import { duckDbDialect } from '../../sql/dialects/duckdb.js';
-import { sourceColumnsLookup } from '../../sql/shapes.js';
 import { BUILT_IN_SOURCES, type SourceDescriptor } from '../../config/sources.js';
 import { ensureSourceTables } from './source-tables.js';
+import { readTableColumns } from './table-columns.js';
 import { toWireValue } from './values.js';
 import type { Backend, QueryRequest, QueryResult } from '../../engine/backend.js';
 import type { WireRow } from '../../core/types.js';
@@ -69,13 +69,14 @@ export async function createDuckDbBackend(options: DuckDbOptions): Promise<Backe
     instance.closeSync();
     instance = await openDuckDb({ ...options, readOnly: true });
   }
-  await withConnection(instance, async (connection) => {
+  const sourceColumns = await withConnection(instance, async (connection) => {
     await connection.run('SET enable_external_access = false');
     await connection.run('SET lock_configuration = true');
+    return readTableColumns(connection, sources);
   });
   return {
     name: 'duckdb',
-    dialect: duckDbDialect(sources.map((source) => source.name), sourceColumnsLookup(sources)),
+    dialect: duckDbDialect(sources.map((source) => source.name), { sourceColumns, strictNames: true }),
     run: (request) => runQuery(instance, request),
     async close() {
       instance.closeSync();

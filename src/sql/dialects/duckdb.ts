@@ -5,14 +5,14 @@
  * Type mapping (language table): BigQuery TIMESTAMP -> TIMESTAMPTZ (the session runs in UTC, so it
  * is an instant), DATETIME -> TIMESTAMP, INT64 -> BIGINT, FLOAT64 -> DOUBLE, STRING -> VARCHAR.
  *
- * Rewrites, in order: struct fields qualified by their UNNEST alias (BigQuery resolves them, DuckDB
- * does not); UNNEST chains as projections; BigQuery's names of anonymous columns; orders that
- * BigQuery does not keep, dropped.
+ * Rewrites, in order: GoogleSQL's name resolution made explicit (SELECT aliases that win over
+ * columns, struct fields qualified by their UNNEST alias; DuckDB resolves both otherwise); UNNEST
+ * chains as projections; BigQuery's names of anonymous columns; orders BigQuery does not keep, dropped.
  */
 import type { Dialect } from '../generator/dialect.js';
 import { EXTRACT_PARTS } from '../language.js';
 import { nameAnonymousColumns } from '../rewrites/anonymous-columns.js';
-import { qualifyStructFields } from '../rewrites/struct-fields.js';
+import { resolveNames } from '../rewrites/resolve-names.js';
 import { unnestAsProjections } from '../rewrites/unnest-projections.js';
 import { dropUnorderedSubqueryOrder } from '../rewrites/unordered-subqueries.js';
 import type { Columns } from '../shapes.js';
@@ -30,11 +30,17 @@ export function quoteString(value: string): string {
 /** A literal pattern without a backslash, which needs no ESCAPE. */
 const PLAIN_PATTERN = /^'[^'\\]*'$/;
 
-/**
- * `sourceColumns` tells the structure of each source, which BigQuery's unqualified struct-field
- * names need; without it those names are left to DuckDB.
- */
-export function duckDbDialect(sources: readonly string[], sourceColumns?: (source: string) => Columns): Dialect {
+export interface DuckDbDialectOptions {
+  /**
+   * The structure of each source, which BigQuery's unqualified struct-field names need; without it
+   * those names are left to DuckDB.
+   */
+  sourceColumns?: (source: string) => Columns;
+  /** The columns are the tables' own, all of them: names nothing has are refused as BigQuery refuses them. */
+  strictNames?: boolean;
+}
+
+export function duckDbDialect(sources: readonly string[], options: DuckDbDialectOptions = {}): Dialect {
   const known = new Set(sources);
   return {
     name: 'duckdb',
@@ -43,7 +49,7 @@ export function duckDbDialect(sources: readonly string[], sourceColumns?: (sourc
     quoteString,
     parameter: (name) => `$${name}`,
     relation: (source) => (known.has(source) ? quoteIdentifier(source) : undefined),
-    rewrites: [qualifyStructFields(sourceColumns), unnestAsProjections, nameAnonymousColumns, dropUnorderedSubqueryOrder],
+    rewrites: [resolveNames({ sourceColumns: options.sourceColumns, strict: options.strictNames }), unnestAsProjections, nameAnonymousColumns, dropUnorderedSubqueryOrder],
     transforms: {
       selectItem: (item, printer) => {
         if (item.kind !== 'star' || item.except.length === 0) return undefined;
