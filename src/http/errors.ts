@@ -7,6 +7,7 @@ const STATUS: Record<ErrorCode, number> = {
   not_found: 404,
   method_not_allowed: 405,
   not_acceptable: 406,
+  body_too_large: 413,
   uri_too_long: 414,
   too_many_requests: 429,
   missing_parameter: 400,
@@ -15,6 +16,9 @@ const STATUS: Record<ErrorCode, number> = {
   sandbox_not_enabled: 400,
   sandbox_violation: 400,
   invalid_header: 400,
+  // The caller's request asks for more than an answer may weigh: theirs to narrow, never worth
+  // retrying as is (docs/decisions.md: why not 413, 422 or BigQuery's 403).
+  result_too_large: 400,
   query_failed: 502,
   query_timeout: 504,
   internal: 500,
@@ -30,6 +34,9 @@ const RETRY_AFTER_SECONDS = 1;
 const HEADERS: Partial<Record<ErrorCode, Record<string, string>>> = {
   unauthorized: { 'www-authenticate': 'Bearer' },
   too_many_requests: { 'retry-after': String(RETRY_AFTER_SECONDS) },
+  // The rest of the body is not read: the connection closes after the answer rather than
+  // reading and discarding it (which is what keeping it open would take).
+  body_too_large: { connection: 'close' },
 };
 
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';

@@ -14,9 +14,9 @@ import { duckDbDialect } from '../../sql/dialects/duckdb.js';
 import { sourceColumnsLookup } from '../../sql/shapes.js';
 import { BUILT_IN_SOURCES, type SourceDescriptor } from '../../config/sources.js';
 import { ensureSourceTables } from './source-tables.js';
-import { toWireValue } from './values.js';
+import { readWireRows } from './result-rows.js';
 import type { Backend, QueryRequest, QueryResult } from '../../engine/backend.js';
-import type { WireRow } from '../../core/types.js';
+import { resultBudget } from '../../engine/result-budget.js';
 
 export interface DuckDbOptions {
   /** A database file, or ':memory:'. */
@@ -101,11 +101,11 @@ async function runQuery(instance: DuckDBInstance, request: QueryRequest): Promis
     connection.interrupt();
   }, request.timeoutMs);
   try {
-    const reader = await connection.streamAndReadUntil(request.sql, request.maxRows, bindings(request));
-    const rows = reader.convertRowObjects(toWireValue) as WireRow[];
-    if (rows.length > request.maxRows) rows.length = request.maxRows;
+    const result = await connection.stream(request.sql, bindings(request));
+    const rows = await readWireRows(result, request.maxRows, resultBudget(request.maxBytes));
     return { rows, backendMs: performance.now() - started };
   } catch (error) {
+    if (error instanceof CanneryError) throw error;
     if (timedOut) {
       throw new CanneryError('query_timeout', `${request.endpointName}: the query did not finish within ${request.timeoutMs} ms`);
     }

@@ -22,7 +22,7 @@ afterAll(async () => {
 });
 
 function request(sql: string, timeoutMs = 10_000): QueryRequest {
-  return { sql, parameters: [], values: {}, specs: {}, now: new Date(), maxRows: 10, timeoutMs, endpointName: 'sealed.test' };
+  return { sql, parameters: [], values: {}, specs: {}, now: new Date(), maxRows: 10, maxBytes: 32 * 1024 * 1024, timeoutMs, endpointName: 'sealed.test' };
 }
 
 describe('the serving DuckDB instance', () => {
