@@ -34,9 +34,6 @@ const RETRY_AFTER_SECONDS = 1;
 const HEADERS: Partial<Record<ErrorCode, Record<string, string>>> = {
   unauthorized: { 'www-authenticate': 'Bearer' },
   too_many_requests: { 'retry-after': String(RETRY_AFTER_SECONDS) },
-  // The rest of the body is not read: the connection closes after the answer rather than
-  // reading and discarding it (which is what keeping it open would take).
-  body_too_large: { connection: 'close' },
 };
 
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';

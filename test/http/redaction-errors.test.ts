@@ -51,7 +51,7 @@ beforeAll(async () => {
 afterAll(() => svc.close());
 
 /** Failures that quote a row's value: casts of every kind, and a regular expression built from a row. */
-const FAILING = [
+const FAILING: [string, string][] = [
   ['an INT64 cast', 'select cast(event_message as int64) from edge_logs'],
   ['a TIMESTAMP cast', 'select cast(event_message as timestamp) from edge_logs'],
   ['a DATE cast', 'select cast(event_message as date) from edge_logs'],
