@@ -290,6 +290,18 @@ describe('failures', () => {
     });
   });
 
+  it('a query BigQuery refuses as written (400) is marked rejected, so a sandbox query\'s is the caller\'s 400; others are not', async () => {
+    const target = backend();
+    fake.answer(() => ({ error: { status: 400, reason: 'invalidQuery', message: 'Unrecognized name: nope at [1:8]' } }));
+    expect(await failure(target.run(request(target)))).toMatchObject({ code: 'query_failed', queryRejected: true });
+    fake.answer(() => ({ error: { status: 400, reason: 'resourcesExceeded', message: 'Resources exceeded during query execution' } }));
+    expect(await failure(target.run(request(target)))).toMatchObject({ code: 'query_failed', queryRejected: true });
+    fake.answer(() => ({ error: { status: 403, reason: 'accessDenied', message: 'Access Denied' } }));
+    expect(await failure(target.run(request(target)))).toMatchObject({ code: 'query_failed', queryRejected: false });
+    fake.answer(() => ({ error: { status: 404, reason: 'notFound', message: 'Not found: Dataset' } }));
+    expect(await failure(target.run(request(target)))).toMatchObject({ code: 'query_failed', queryRejected: false });
+  });
+
   it('names sources, not their tables, and drops positions in the compiled SQL', async () => {
     fake.answer(() => ({
       error: { status: 404, reason: 'notFound', message: 'Not found: Table test-proj:logs.cloudflare_logs_prod was not found in location EU at [1:42]' },
