@@ -96,9 +96,12 @@ async function runQuery(instance: DuckDBInstance, request: QueryRequest): Promis
   const connection = await instance.connect();
   const started = performance.now();
   let timedOut = false;
-  const timer = setTimeout(() => {
+  // An interrupt that lands while DuckDB is still starting a query is lost (and the query then
+  // runs to its end, however long): so it is repeated until the query stops.
+  let timer = setTimeout(function interrupt() {
     timedOut = true;
     connection.interrupt();
+    timer = setTimeout(interrupt, INTERRUPT_AGAIN_MS);
   }, request.timeoutMs);
   try {
     const result = await connection.stream(request.sql, bindings(request));
@@ -119,6 +122,9 @@ async function runQuery(instance: DuckDBInstance, request: QueryRequest): Promis
     closeQuietly(connection);
   }
 }
+
+/** How often a timed-out query is interrupted again until it stops. */
+const INTERRUPT_AGAIN_MS = 50;
 
 function bindings(request: QueryRequest): Record<string, DuckDBValue> {
   const values: Record<string, DuckDBValue> = {};

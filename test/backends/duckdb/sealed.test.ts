@@ -61,4 +61,10 @@ describe('the serving DuckDB instance', () => {
     const { rows } = await backend.run(request('SELECT 1 AS one'));
     expect(rows).toEqual([{ one: 1 }]);
   });
+
+  it.each([1, 2, 5])('interrupts a query whose time runs out while DuckDB is still starting it (%i ms)', async (timeoutMs) => {
+    // An interrupt in the first milliseconds used to be lost, and the query then ran to its end.
+    const slow = 'SELECT count(*) FROM range(100000000000) a';
+    await expect(backend.run(request(slow, timeoutMs))).rejects.toMatchObject({ code: 'query_timeout' });
+  });
 });
