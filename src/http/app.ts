@@ -4,9 +4,8 @@
  *
  * A plain cache hit is answered from node:http's request before srvx and h3 see it
  * (cache-hits.ts). Every other request passes `fetch` below, which bounds the URL and a declared
- * body, answers CORS
- * preflights before h3 routes, and once the response is ready adds CORS headers. Both count the
- * answer in the metrics and write its log line.
+ * body, answers CORS preflights before h3 routes, and once the response is ready adds CORS
+ * headers. Both count the answer in the metrics and write its log line.
  */
 import { H3, type H3Event } from 'h3';
 import type { ServerRequest } from 'srvx';
@@ -180,8 +179,8 @@ export function createApp(options: AppOptions): CanneryApp {
   app.fetch = (request) => {
     const record = newRecord();
     const url = requestUrl(request);
-    const tooLong = urlLengthError(url) ?? declaredBodyError(request.headers.get('content-length'), request.runtime?.node);
-    if (tooLong) return finish(request, url, record, failed(record, tooLong));
+    const tooLarge = urlLengthError(url) ?? declaredBodyError(request.headers.get('content-length'), request.runtime?.node);
+    if (tooLarge) return finish(request, url, record, failed(record, tooLarge));
     // Preflights carry no key.
     const preflight = cors?.preflight(request);
     if (preflight) return finish(request, url, record, preflight);
