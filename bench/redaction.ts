@@ -23,7 +23,7 @@ type Row = Record<string, Value>;
 interface RedactModule {
   REDACTED: string;
   redactString(text: string): string;
-  redactRows(rows: Row[]): Row[];
+  redactValue(value: Value): Value;
 }
 
 /**
@@ -114,7 +114,8 @@ export interface RedactionCost {
 }
 
 export async function measureRedaction(): Promise<RedactionCost> {
-  const { redactRows, redactString, REDACTED } = (await import(new URL('engine/redact.js', DIST).href)) as RedactModule;
+  const { redactValue, redactString, REDACTED } = (await import(new URL('engine/redact.js', DIST).href)) as RedactModule;
+  const redactRows = (page: Row[]) => redactValue(page) as Row[];
   const dir = await mkdtemp(join(tmpdir(), 'cannery-bench-'));
   let server: ChildProcess | undefined;
   try {

@@ -26,6 +26,7 @@ export async function dryRunEndpoints(endpoints: readonly CompiledEndpoint[], se
           specs: definition.params,
           now: new Date(),
           maxRows: definition.max_rows,
+          maxBytes: settings.maxResultBytes,
           timeoutMs: settings.queryTimeoutMs,
           endpointName: definition.name,
         });

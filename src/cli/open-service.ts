@@ -54,6 +54,7 @@ export async function openService(settings: Settings, options: OpenServiceOption
       timeoutMs: settings.queryTimeoutMs,
       clock: options.clock,
       cacheMaxBytes: settings.cacheMaxBytes,
+      maxResultBytes: settings.maxResultBytes,
       maxConcurrentQueries: settings.maxConcurrentQueries,
       maxQueuedQueries: settings.maxQueuedQueries,
       observer: options.observer,

@@ -26,6 +26,8 @@ export interface Settings {
   cacheTimeoutMs: number;
   /** Namespace of the shared store's keys, so deployments can share one server. */
   cachePrefix: string;
+  /** The most one answer may weigh, encoded; past it, result_too_large. */
+  maxResultBytes: number;
   duckdbMemoryLimit: string;
   duckdbThreads: number | undefined;
   /** Backend queries that may run at once; cache hits take no slot. */
@@ -56,6 +58,9 @@ export const DEFAULTS = {
   // and answering without it is better than waiting.
   cacheTimeoutMs: 250,
   cachePrefix: 'cannery',
+  // Far above what a log client reads in one answer (1,000 rows of a few KB), far below what
+  // would strain the process: a request's memory is a small multiple of it.
+  maxResultBytes: 32 * 1024 * 1024,
   // Enough to keep a backend busy; more at once only queue inside it, and each costs memory.
   maxConcurrentQueries: 16,
   maxQueuedQueries: 64,
@@ -78,6 +83,7 @@ export function readSettings(env: Env = process.env): Settings {
     cacheUrl: cacheUrl(env.CANNERY_CACHE_URL),
     cacheTimeoutMs: integer(env, 'CANNERY_CACHE_TIMEOUT_MS', DEFAULTS.cacheTimeoutMs, 1, 60_000),
     cachePrefix: cachePrefix(env.CANNERY_CACHE_PREFIX),
+    maxResultBytes: integer(env, 'CANNERY_MAX_RESULT_BYTES', DEFAULTS.maxResultBytes, 1024, Number.MAX_SAFE_INTEGER),
     duckdbMemoryLimit: env.CANNERY_DUCKDB_MEMORY_LIMIT || DEFAULTS.duckdbMemoryLimit,
     duckdbThreads: env.CANNERY_DUCKDB_THREADS ? integer(env, 'CANNERY_DUCKDB_THREADS', 1, 1, 1024) : undefined,
     maxConcurrentQueries: integer(env, 'CANNERY_MAX_CONCURRENT_QUERIES', DEFAULTS.maxConcurrentQueries, 1, 10_000),

@@ -2,23 +2,29 @@
  * Errors are values with a code. Every layer raises a CanneryError at its edge;
  * the HTTP layer maps the code to a status in one place (http/errors.ts).
  */
-export type ErrorCode =
-  | 'unauthorized'
-  | 'endpoint_not_found'
-  | 'missing_parameter'
-  | 'invalid_parameter'
-  | 'unknown_parameter'
-  | 'sandbox_not_enabled'
-  | 'sandbox_violation'
-  | 'invalid_header'
-  | 'not_found'
-  | 'method_not_allowed'
-  | 'not_acceptable'
-  | 'uri_too_long'
-  | 'too_many_requests'
-  | 'query_failed'
-  | 'query_timeout'
-  | 'internal';
+/** Every code a caller can get, in one list: the OpenAPI document's enum is this list. */
+export const ERROR_CODES = [
+  'unauthorized',
+  'endpoint_not_found',
+  'missing_parameter',
+  'invalid_parameter',
+  'unknown_parameter',
+  'sandbox_not_enabled',
+  'sandbox_violation',
+  'invalid_header',
+  'not_found',
+  'method_not_allowed',
+  'not_acceptable',
+  'body_too_large',
+  'uri_too_long',
+  'result_too_large',
+  'too_many_requests',
+  'query_failed',
+  'query_timeout',
+  'internal',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
 
 export interface CanneryErrorOptions {
   param?: string;

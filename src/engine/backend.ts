@@ -14,6 +14,11 @@ export interface QueryRequest {
   now: Date;
   /** No more rows than this are fetched. */
   maxRows: number;
+  /**
+   * The answer's byte budget (CANNERY_MAX_RESULT_BYTES): a backend spends it (result-budget.ts)
+   * while it converts rows, and stops with result_too_large once they are certainly over it.
+   */
+  maxBytes: number;
   timeoutMs: number;
   /** Names the endpoint, for backends that label jobs. */
   endpointName: string;

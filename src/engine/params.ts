@@ -6,7 +6,7 @@ import { RE2JS } from 're2js';
 import { didYouMean } from '../config/spelling.js';
 import { CanneryError } from '../core/errors.js';
 import type { BoundParams, BoundValue, EndpointDefinition, ParamSpec } from '../core/types.js';
-import { normaliseTimestamp } from './timestamp.js';
+import { MAX_FRACTION_DIGITS, normaliseTimestamp } from './timestamp.js';
 
 /** The query-string name reserved for sandbox SQL. */
 export const SANDBOX_PARAM = 'sql';
@@ -80,7 +80,9 @@ function readString(raw: string, spec: ParamSpec, invalid: (why: string) => Cann
   if (spec.format === 'date-time') {
     const normalised = normaliseTimestamp(raw);
     if (normalised === undefined) {
-      throw invalid(`must be an ISO 8601 timestamp with Z or an offset, e.g. 2024-05-01T12:00:00Z or 2024-05-01T14:00:00+02:00 (got "${raw}")`);
+      throw invalid(
+        `must be an ISO 8601 timestamp with Z or an offset and at most ${MAX_FRACTION_DIGITS} fraction digits (microseconds, as BigQuery), e.g. 2024-05-01T12:00:00Z or 2024-05-01T14:00:00.123456+02:00 (got "${raw}")`,
+      );
     }
     return normalised;
   }

@@ -10,7 +10,7 @@
  * does a hand-written check look, left to right in a single pass that resumes past each candidate. Nothing is allocated for a value with nothing to redact: the same string,
  * array or object comes back, and the backend's rows are never mutated (a cache may hold them).
  */
-import type { WireRow, WireValue } from '../core/types.js';
+import type { WireValue } from '../core/types.js';
 
 export const REDACTED = 'REDACTED';
 
@@ -348,9 +348,4 @@ function redactRecord<T extends { [key: string]: WireValue }>(record: T): T {
     }
   }
   return (copy as T | undefined) ?? record;
-}
-
-/** Redacts a page of rows; the same array when no row had anything to redact. */
-export function redactRows(rows: WireRow[]): WireRow[] {
-  return redactArray(rows);
 }

@@ -16,8 +16,8 @@ import { readRequestParams } from './params.js';
 import { createQueryKeys } from './cache/query-string-keys.js';
 import { compileSandboxQuery } from './sandbox.js';
 import type { Registry } from './registry.js';
-import { redactRows } from './redact.js';
-import type { EndpointDefinition } from '../core/types.js';
+import { redactString, redactValue } from './redact.js';
+import type { EndpointDefinition, WireRow } from '../core/types.js';
 import type { CompiledEndpoint } from './compiled-endpoint.js';
 import { realTimers, type Timers } from './cache/warming.js';
 
@@ -41,6 +41,8 @@ export interface ServiceOptions {
   maxQueuedQueries?: number;
   /** Told about backend queries and cache warming (metrics). */
   observer?: EngineObserver;
+  /** The most an answer may weigh, encoded (CANNERY_MAX_RESULT_BYTES); past it, result_too_large. */
+  maxResultBytes?: number;
   /** The shared cache tier (CANNERY_CACHE_URL); absent: the in-process cache alone. */
   sharedCache?: SharedCacheSettings;
 }
@@ -113,6 +115,20 @@ function redactionOn(definition: EndpointDefinition, options: QueryOptions): boo
   return definition.redact_pii || options.redactPii === true;
 }
 
+const redactRow = (row: WireRow) => redactValue(row) as WireRow;
+
+/**
+ * The error with its message redacted: a backend quotes the values it failed on (a cast of a
+ * row's message, a regular expression built from one), and a redacted answer must not carry in
+ * its error what it hides in its rows.
+ */
+function redactedError(error: unknown): unknown {
+  if (!(error instanceof CanneryError)) return error;
+  const message = redactString(error.message);
+  if (message === error.message) return error;
+  return new CanneryError(error.code, message, { param: error.param, queryRejected: error.queryRejected, cause: error.cause });
+}
+
 /** Runs a query; a sandbox query the backend refuses is the caller's mistake, reported as such. */
 async function runOnBackend(backend: Backend, sandboxed: boolean, request: QueryRequest): Promise<QueryResult> {
   try {
@@ -164,6 +180,7 @@ export function createService(options: ServiceOptions): Service {
     },
   });
   const queryKeys = createQueryKeys();
+  const maxResultBytes = options.maxResultBytes ?? DEFAULTS.maxResultBytes;
   let registry = options.registry;
   return {
     get registry() {
@@ -193,20 +210,25 @@ export function createService(options: ServiceOptions): Service {
           : compileSandboxQuery(endpoint, request.sql, options.backend.dialect);
       const redact = redactionOn(definition, queryOptions);
       const compute = async (now: Date) => {
-        const result = await runOnBackend(backend, request.sql !== undefined, {
-          sql: compiled.sql,
-          parameters: compiled.parameters,
-          values: request.values,
-          specs: definition.params,
-          now,
-          maxRows: definition.max_rows,
-          timeoutMs: options.timeoutMs,
-          endpointName: definition.name,
-        });
-        // After the backend, inside the service: whatever caches around this sees redacted rows
-        // exactly when its key says so, and the backend's own rows are never rewritten.
-        const body = encodeResult(redact ? redactRows(result.rows) : result.rows);
-        return { body, rows: result.rows.length, backendMs: result.backendMs };
+        try {
+          const result = await runOnBackend(backend, request.sql !== undefined, {
+            sql: compiled.sql,
+            parameters: compiled.parameters,
+            values: request.values,
+            specs: definition.params,
+            now,
+            maxRows: definition.max_rows,
+            maxBytes: maxResultBytes,
+            timeoutMs: options.timeoutMs,
+            endpointName: definition.name,
+          });
+          // After the backend, inside the service: whatever caches around this sees redacted rows
+          // exactly when its key says so, and the backend's own rows are never rewritten.
+          const body = await encodeResult(result.rows, { maxBytes: maxResultBytes, transform: redact ? redactRow : undefined });
+          return { body, rows: result.rows.length, backendMs: result.backendMs };
+        } catch (error) {
+          throw redact ? redactedError(error) : error;
+        }
       };
       const answer = await cache.fetch(endpoint, { values: request.values, sql: request.sql, redactPii: redact }, compute);
       return { endpoint, ...answer };

@@ -3,13 +3,20 @@
  *
  * Accepted: `YYYY-MM-DDTHH:MM[:SS[.fraction]]` followed by `Z` or an offset (`+02:00`, `+0200`,
  * `+02`); `T` may be `t` or a space (RFC 3339). A timestamp without a zone is refused: it
- * would mean different instants to different people. The result is the canonical UTC form
+ * would mean different instants to different people. So is a fraction finer than microseconds
+ * (more than MAX_FRACTION_DIGITS digits), as BigQuery refuses it: GoogleSQL's TIMESTAMP holds
+ * microseconds, and its cast from a string takes no more digits than that (the stored query of
+ * the system the spec describes casts this value itself). The result is the canonical UTC form
  * `YYYY-MM-DDTHH:MM:SS.ffffffZ`, which BigQuery and DuckDB both read as the same instant,
  * and which makes equal instants equal cache keys.
  */
 
+/** Microseconds: the precision of both warehouses. */
+export const MAX_FRACTION_DIGITS = 6;
+
+// The fraction: one to MAX_FRACTION_DIGITS digits.
 const ISO_TIMESTAMP =
-  /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?(?:([Zz])|([+-])(\d{2})(?::?(\d{2}))?)$/;
+  /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,6}))?)?(?:([Zz])|([+-])(\d{2})(?::?(\d{2}))?)$/;
 
 function daysInMonth(year: number, month: number): number {
   return new Date(Date.UTC(year, month, 0)).getUTCDate();
@@ -41,8 +48,7 @@ export function normaliseTimestamp(text: string): string | undefined {
   const utcYear = date.getUTCFullYear();
   if (utcYear < 1 || utcYear > 9999) return undefined;
   const pad = (value: number, width = 2) => String(value).padStart(width, '0');
-  // Microseconds are the precision of both warehouses; finer digits are truncated.
-  const micros = fraction.padEnd(6, '0').slice(0, 6);
+  const micros = fraction.padEnd(MAX_FRACTION_DIGITS, '0');
   return (
     `${pad(utcYear, 4)}-${pad(date.getUTCMonth() + 1)}-${pad(date.getUTCDate())}` +
     `T${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}:${pad(date.getUTCSeconds())}.${micros}Z`

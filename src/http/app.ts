@@ -3,9 +3,9 @@
  * caller cannot probe which endpoints exist.
  *
  * A plain cache hit is answered from node:http's request before srvx and h3 see it
- * (cache-hits.ts). Every other request passes `fetch` below, which bounds the URL, answers CORS
- * preflights before h3 routes, and once the response is ready adds CORS headers. Both count the
- * answer in the metrics and write its log line.
+ * (cache-hits.ts). Every other request passes `fetch` below, which bounds the URL and a declared
+ * body, answers CORS preflights before h3 routes, and once the response is ready adds CORS
+ * headers. Both count the answer in the metrics and write its log line.
  */
 import { H3, type H3Event } from 'h3';
 import type { ServerRequest } from 'srvx';
@@ -24,6 +24,7 @@ import { createMetrics, routeOf, type Metrics } from './metrics.js';
 import { openApiDocument } from './openapi.js';
 import { QUERY_PATH } from './paths.js';
 import { requestsRedaction } from './redaction-header.js';
+import { CLIENT_CLOSED_REQUEST, declaredBodyError, RequestAborted } from './request-body.js';
 import { readParams } from './request-params.js';
 import { requestLog } from './request-log.js';
 import { newRecord, recordOf, recordOutcome, type RequestRecord } from './request-record.js';
@@ -62,9 +63,25 @@ export function createApp(options: AppOptions): CanneryApp {
   const cors = createCors(options.corsOrigins ?? []);
 
   const failed = (record: RequestRecord, error: unknown): Response => {
+    // Nobody is left to read an answer; its status says so in the log and the metrics.
+    if (error instanceof RequestAborted) return new Response(null, { status: CLIENT_CLOSED_REQUEST });
     const canneryError = toCanneryError(error);
     record.error = canneryError;
     return errorResponse(canneryError);
+  };
+
+  /** 405 for a path's other methods, with the Allow header RFC 9110 asks for. */
+  const notAllowed = (allow: string, message: string) => (event: H3Event) => {
+    const response = failed(recordOf(event), new CanneryError('method_not_allowed', message));
+    response.headers.set('allow', allow);
+    return response;
+  };
+
+  /** A GET route that answers HEAD too (h3 tries GET for HEAD only when no route matches HEAD at all). */
+  const getAndHead = (path: string, handler: (event: H3Event) => Promise<Response> | Response) => {
+    app.get(path, handler);
+    app.head(path, handler);
+    app.all(path, notAllowed('GET, HEAD', `use GET (or HEAD) for ${path}`));
   };
 
   const guarded = (handler: (event: H3Event) => Promise<Response> | Response) => async (event: H3Event) => {
@@ -88,7 +105,7 @@ export function createApp(options: AppOptions): CanneryApp {
 
   // Always 200 while the process serves: a load balancer that took replicas out because the
   // shared cache store is down would take them all out at once. `status` says it for monitors.
-  app.get('/health', () => {
+  getAndHead('/health', () => {
     const shared = service.sharedCacheHealth();
     return json(200, {
       status: shared && !shared.up ? 'degraded' : 'ok',
@@ -102,7 +119,7 @@ export function createApp(options: AppOptions): CanneryApp {
   });
 
   // The description lists every endpoint, so it takes a key like the endpoints themselves.
-  app.get(
+  getAndHead(
     '/openapi.json',
     guarded((event) => {
       checkKey(event.req.headers);
@@ -111,7 +128,7 @@ export function createApp(options: AppOptions): CanneryApp {
   );
 
   // Series name every endpoint and show its traffic, so by default they take a key too.
-  app.get(
+  getAndHead(
     '/metrics',
     guarded(async (event) => {
       if (!options.metricsPublic) checkKey(event.req.headers);
@@ -138,12 +155,7 @@ export function createApp(options: AppOptions): CanneryApp {
   // read ETag, X-Cache and the length without the rows.
   app.head(`${QUERY_PATH}:idOrName`, runQuery);
   app.post(`${QUERY_PATH}:idOrName`, runQuery);
-  app.all(
-    `${QUERY_PATH}:idOrName`,
-    guarded(() => {
-      throw new CanneryError('method_not_allowed', 'use GET (or HEAD, or POST with a JSON body) to run an endpoint');
-    }),
-  );
+  app.all(`${QUERY_PATH}:idOrName`, notAllowed('GET, HEAD, POST', 'use GET (or HEAD, or POST with a JSON body) to run an endpoint'));
   app.all(
     '/**',
     guarded((event) => {
@@ -167,8 +179,8 @@ export function createApp(options: AppOptions): CanneryApp {
   app.fetch = (request) => {
     const record = newRecord();
     const url = requestUrl(request);
-    const tooLong = urlLengthError(url);
-    if (tooLong) return finish(request, url, record, failed(record, tooLong));
+    const tooLarge = urlLengthError(url) ?? declaredBodyError(request.headers.get('content-length'), request.runtime?.node);
+    if (tooLarge) return finish(request, url, record, failed(record, tooLarge));
     // Preflights carry no key.
     const preflight = cors?.preflight(request);
     if (preflight) return finish(request, url, record, preflight);

@@ -7,6 +7,7 @@ const STATUS: Record<ErrorCode, number> = {
   not_found: 404,
   method_not_allowed: 405,
   not_acceptable: 406,
+  body_too_large: 413,
   uri_too_long: 414,
   too_many_requests: 429,
   missing_parameter: 400,
@@ -15,6 +16,9 @@ const STATUS: Record<ErrorCode, number> = {
   sandbox_not_enabled: 400,
   sandbox_violation: 400,
   invalid_header: 400,
+  // The caller's request asks for more than an answer may weigh: theirs to narrow, never worth
+  // retrying as is (docs/decisions.md: why not 413, 422 or BigQuery's 403).
+  result_too_large: 400,
   query_failed: 502,
   query_timeout: 504,
   internal: 500,

@@ -4,11 +4,15 @@
  * The engine answers, and the cache stores, one encoding: the JSON bytes of encode.ts. The other
  * two are made from those bytes when asked for, so every format shares one cache entry and one
  * backend query per answer, and a JSON hit (nearly every request) still re-serialises nothing.
- * Each format has one encoder: encode.ts for JSON, a JSON text per row for NDJSON, csv.ts for CSV.
+ * Each format has one encoder: encode.ts for JSON, whose rows' bytes are NDJSON's lines, and
+ * csv.ts for CSV. Both stream the stored rows a chunk at a time (answer-rows.ts), never parsing
+ * the answer whole.
  */
 import { CanneryError } from '../core/errors.js';
 import type { WireRow } from '../core/types.js';
-import { csvColumns, csvHeader, csvRow } from './csv.js';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { answerRows } from './answer-rows.js';
+import { csvHeader, csvRow } from './csv.js';
 import { JSON_CONTENT_TYPE } from './errors.js';
 
 export interface Format {
@@ -25,19 +29,29 @@ export const JSON_FORMAT: Format = {
   etag: (jsonEtag) => jsonEtag,
 };
 
+const NEWLINE = new Uint8Array([0x0a]);
+
 const NDJSON_FORMAT: Format = {
   contentType: 'application/x-ndjson',
-  body: (json) => streamLines(rowsOf(json), (row) => `${JSON.stringify(row)}\n`, ''),
+  // Each line is the row's JSON exactly as the JSON answer holds it: nothing is parsed.
+  body: (json) => streamChunks(answerRows(json), (row, parts) => parts.push(row, NEWLINE)),
   etag: (jsonEtag) => suffixed(jsonEtag, 'ndjson'),
 };
 
 const CSV_FORMAT: Format = {
   contentType: 'text/csv; charset=utf-8; header=present',
   body(json) {
-    const rows = rowsOf(json);
-    const columns = csvColumns(rows);
-    // With no rows there are no column names to write (they come from the rows).
-    return streamLines(rows, (row) => csvRow(columns, row), columns.length ? csvHeader(columns) : '');
+    let columns: string[] | undefined;
+    return streamChunks(answerRows(json), (bytes, parts) => {
+      const row = JSON.parse(decoder.decode(bytes)) as WireRow;
+      // Every row of one answer has the same columns, in the query's order. With no rows there
+      // is no header: the column names come from the rows.
+      if (!columns) {
+        columns = Object.keys(row);
+        parts.push(encoder.encode(csvHeader(columns)));
+      }
+      parts.push(encoder.encode(csvRow(columns, row)));
+    });
   },
   etag: (jsonEtag) => suffixed(jsonEtag, 'csv'),
 };
@@ -115,26 +129,40 @@ function bestMatch(ranges: readonly Range[], mediaType: string): { q: number; sp
 }
 
 const decoder = new TextDecoder();
+const encoder = new TextEncoder();
 
-function rowsOf(json: Uint8Array): WireRow[] {
-  return (JSON.parse(decoder.decode(json)) as { result: WireRow[] }).result;
-}
-
-/** Rows per chunk: one chunk per row would cost more in the stream than in the encoding. */
+/**
+ * Rows per chunk, and bytes: one chunk per row would cost more in the stream than in the
+ * writing, and one chunk of many large rows would hold the event loop while it is made.
+ */
 const ROWS_PER_CHUNK = 100;
+const BYTES_PER_CHUNK = 64 * 1024;
 
-/** The rows as a stream of lines, encoded a chunk at a time as the client reads. */
-function streamLines(rows: readonly WireRow[], line: (row: WireRow) => string, head: string): ReadableStream<Uint8Array> {
-  const encoder = new TextEncoder();
-  let next = 0;
-  let text = head;
+/**
+ * The answer's rows as a stream, written a chunk at a time as the client reads, with a turn of
+ * the event loop before each chunk after the first: a socket that takes every write at once
+ * would otherwise have the whole answer written in one go.
+ */
+function streamChunks(nextRow: () => Uint8Array | undefined, write: (row: Uint8Array, parts: Uint8Array[]) => void): ReadableStream<Uint8Array> {
+  let started = false;
   return new ReadableStream({
-    pull(controller) {
-      const end = Math.min(rows.length, next + ROWS_PER_CHUNK);
-      for (; next < end; next++) text += line(rows[next]!);
-      if (text !== '') controller.enqueue(encoder.encode(text));
-      text = '';
-      if (next >= rows.length) controller.close();
+    async pull(controller) {
+      if (started) await nextTurn();
+      started = true;
+      const parts: Uint8Array[] = [];
+      let bytes = 0;
+      for (let rows = 0; rows < ROWS_PER_CHUNK && bytes < BYTES_PER_CHUNK; rows++) {
+        const row = nextRow();
+        if (!row) {
+          if (parts.length) controller.enqueue(Buffer.concat(parts));
+          controller.close();
+          return;
+        }
+        const before = parts.length;
+        write(row, parts);
+        for (let index = before; index < parts.length; index++) bytes += parts[index]!.byteLength;
+      }
+      controller.enqueue(Buffer.concat(parts));
     },
   });
 }

@@ -1,6 +1,6 @@
 /**
- * Bounds on the size of a request that HTTP enforces (docs/http.md, "Limits"). The others: the JSON
- * body (request-params.ts), sandbox `sql` (engine/sandbox.ts), and backend queries at once
+ * Bounds on the size of a request that HTTP enforces (docs/http.md, "Limits"). The others: the
+ * request body (request-body.ts), sandbox `sql` (engine/sandbox.ts), and backend queries at once
  * (engine/limiter.ts).
  *
  * Node refuses a request whose request line and headers exceed its `maxHeaderSize` itself, before

@@ -1,26 +1,26 @@
 /**
  * The OpenAPI 3.1 description of the running service: one path per endpoint (by name), its
- * parameters as declared in the YAML, the API-key security schemes, the result envelope and
- * the error body. Built from the registry, so it is always what is served.
+ * parameters as declared in the YAML, the API-key security schemes, the result envelope, the
+ * error body with every error code, and every status an operation can answer. Built from the
+ * registry, so it is always what is served; test/http/openapi-fuzz.test.ts holds the service to it.
  */
-import type { ErrorCode } from '../core/errors.js';
+import { ERROR_CODES, type ErrorCode } from '../core/errors.js';
 import type { ParamSpec } from '../core/types.js';
 import type { CompiledEndpoint } from '../engine/compiled-endpoint.js';
+import { MAX_SANDBOX_SQL_LENGTH } from '../engine/sandbox.js';
+import { statusOf } from './errors.js';
 import { QUERY_PATH } from './paths.js';
 
 type Json = Record<string, unknown>;
 
-const ERROR_CODES: ErrorCode[] = [
-  'unauthorized', 'endpoint_not_found', 'not_found', 'method_not_allowed', 'missing_parameter', 'invalid_parameter',
-  'unknown_parameter', 'sandbox_not_enabled', 'sandbox_violation', 'invalid_header', 'query_failed', 'query_timeout', 'internal',
-];
-
 const PARAM_FORMATS: Record<string, string> = { 'date-time': 'date-time', regex: 'regex' };
 
+/** A value's schema; an empty required value is a missing one, so a required string has a character at least. */
 function paramSchema(spec: ParamSpec): Json {
   const schema: Json = { type: spec.type };
   if (spec.enum) schema.enum = spec.enum;
   if (spec.format) schema.format = PARAM_FORMATS[spec.format];
+  if (spec.required && spec.type === 'string' && !spec.enum) schema.minLength = 1;
   return schema;
 }
 
@@ -38,30 +38,63 @@ function queryParameters(endpoint: CompiledEndpoint): Json[] {
       in: 'query',
       required: false,
       description: "A SELECT over this endpoint's CTEs that replaces its final selection (sandbox query).",
-      schema: { type: 'string', maxLength: 100_000 },
+      schema: { type: 'string', maxLength: MAX_SANDBOX_SQL_LENGTH },
     });
   }
-  parameters.push({ $ref: '#/components/parameters/RedactPii' });
+  parameters.push({ $ref: '#/components/parameters/RedactPii' }, { $ref: '#/components/parameters/IfNoneMatch' });
   return parameters;
 }
 
+/** In a body, a value may also be a JSON number or boolean for those types, and null is an absent optional one. */
 function bodySchema(endpoint: CompiledEndpoint): Json {
   const properties: Json = {};
   for (const [name, spec] of Object.entries(endpoint.definition.params)) {
-    properties[name] = { ...paramSchema(spec), ...(spec.description ? { description: spec.description } : {}) };
+    const schema = paramSchema(spec);
+    properties[name] = {
+      ...schema,
+      ...(spec.required ? {} : { type: [spec.type, 'null'], ...(schema.enum ? { enum: [...(schema.enum as string[]), null] } : {}) }),
+      ...(spec.description ? { description: spec.description } : {}),
+    };
   }
-  if (endpoint.definition.sandbox) properties.sql = { type: 'string', maxLength: 100_000 };
+  if (endpoint.definition.sandbox) properties.sql = { type: 'string', maxLength: MAX_SANDBOX_SQL_LENGTH };
   const required = Object.entries(endpoint.definition.params).filter(([, spec]) => spec.required).map(([name]) => name);
   return { type: 'object', additionalProperties: false, properties, ...(required.length ? { required } : {}) };
 }
 
-const errorResponses: Json = {
-  '400': { $ref: '#/components/responses/Error' },
-  '401': { $ref: '#/components/responses/Error' },
-  '404': { $ref: '#/components/responses/Error' },
-  '502': { $ref: '#/components/responses/Error' },
-  '504': { $ref: '#/components/responses/Error' },
-};
+/** The error codes answered with `status`. */
+function codesOf(status: number): ErrorCode[] {
+  return ERROR_CODES.filter((code) => statusOf(code) === status);
+}
+
+/** Each error status, with exactly the codes it carries. */
+function errorResponse(status: number, description: string, headers?: Json): Json {
+  const codes = codesOf(status);
+  const schema = { allOf: [{ $ref: '#/components/schemas/Error' }, { properties: { error: { properties: { code: { enum: codes } } } } }] };
+  return {
+    description: `${description} Codes: ${codes.join(', ')}.`,
+    ...(headers ? { headers } : {}),
+    content: { 'application/json': { schema } },
+  };
+}
+
+/** Every answer a query path gives besides its rows. */
+function queryResponses(): Json {
+  return {
+    '304': { $ref: '#/components/responses/NotModified' },
+    '400': errorResponse(400, 'A parameter, header, body or sql the service refuses, or an answer over CANNERY_MAX_RESULT_BYTES.'),
+    '401': errorResponse(401, 'No API key, or one not allowed.', { 'WWW-Authenticate': { schema: { type: 'string' } } }),
+    '404': errorResponse(404, 'No endpoint with that id or name.'),
+    '405': errorResponse(405, 'A method other than GET, HEAD and POST.', { Allow: { schema: { type: 'string' } } }),
+    '406': errorResponse(406, 'Accept refuses JSON and accepts neither NDJSON nor CSV.'),
+    '413': errorResponse(413, 'A request body over 1 MiB.'),
+    '414': errorResponse(414, 'A URL over 8,192 characters: send long parameters in a POST body.'),
+    '429': errorResponse(429, 'Too many backend queries running and waiting.', { 'Retry-After': { schema: { type: 'integer' } } }),
+    '431': { $ref: '#/components/responses/HeadersTooLarge' },
+    '500': errorResponse(500, 'A bug in cannery.'),
+    '502': errorResponse(502, 'The backend failed to run the query.'),
+    '504': errorResponse(504, 'The query ran longer than CANNERY_QUERY_TIMEOUT_MS.'),
+  };
+}
 
 function operation(endpoint: CompiledEndpoint, method: 'get' | 'post'): Json {
   const { definition } = endpoint;
@@ -70,12 +103,12 @@ function operation(endpoint: CompiledEndpoint, method: 'get' | 'post'): Json {
     summary: definition.name,
     description: `${definition.description}\n\nAlso callable by id: ${QUERY_PATH}${definition.id}. At most ${definition.max_rows} rows.`,
     tags: ['endpoints'],
-    responses: { '200': { $ref: '#/components/responses/Result' }, ...errorResponses },
+    responses: { '200': { $ref: '#/components/responses/Result' }, ...queryResponses() },
   };
   if (method === 'get') return { ...base, parameters: queryParameters(endpoint) };
   return {
     ...base,
-    parameters: [{ $ref: '#/components/parameters/RedactPii' }],
+    parameters: [{ $ref: '#/components/parameters/RedactPii' }, { $ref: '#/components/parameters/IfNoneMatch' }],
     requestBody: { required: true, content: { 'application/json': { schema: bodySchema(endpoint) } } },
   };
 }
@@ -87,7 +120,13 @@ export function openApiDocument(endpoints: readonly CompiledEndpoint[], version:
         operationId: 'health',
         summary: 'Liveness (`status`: `degraded` while the shared cache store is down), the backend, the cache tiers, the endpoints served and the files that failed to load.',
         security: [],
-        responses: { '200': { description: 'The service is up.', content: { 'application/json': { schema: { type: 'object' } } } } },
+        responses: {
+          '200': { description: 'The service is up.', content: { 'application/json': { schema: { type: 'object' } } } },
+          '405': errorResponse(405, 'A method other than GET and HEAD.', { Allow: { schema: { type: 'string' } } }),
+          '413': errorResponse(413, 'A request body over 1 MiB.'),
+          '414': errorResponse(414, 'A URL over 8,192 characters.'),
+          '431': { $ref: '#/components/responses/HeadersTooLarge' },
+        },
       },
     },
   };
@@ -114,6 +153,13 @@ export function openApiDocument(endpoints: readonly CompiledEndpoint[], version:
           in: 'header',
           required: false,
           description: '`true` (any case) redacts IP and e-mail addresses in this response; `false` keeps the endpoint setting.',
+          schema: { type: 'string' },
+        },
+        IfNoneMatch: {
+          name: 'If-None-Match',
+          in: 'header',
+          required: false,
+          description: "An ETag of a cached endpoint's earlier answer: 304 while it is still the answer.",
           schema: { type: 'string' },
         },
       },
@@ -146,8 +192,22 @@ export function openApiDocument(endpoints: readonly CompiledEndpoint[], version:
         },
       },
       responses: {
-        Result: { description: 'The rows.', content: { 'application/json': { schema: { $ref: '#/components/schemas/Result' } } } },
-        Error: { description: 'What was wrong and what is allowed.', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
+        Result: {
+          description: 'The rows: JSON by default; NDJSON (a row a line) or CSV when Accept asks for them.',
+          headers: {
+            'Cache-Control': { schema: { type: 'string' }, description: '`private, max-age=<seconds>` for a cached endpoint, else `no-store`.' },
+            ETag: { schema: { type: 'string' }, description: 'Cached endpoints only.' },
+            Age: { schema: { type: 'string' }, description: 'Cached endpoints only.' },
+            'X-Cache': { schema: { type: 'string', enum: ['HIT', 'MISS', 'STALE'] }, description: 'Cached endpoints only.' },
+          },
+          content: {
+            'application/json': { schema: { $ref: '#/components/schemas/Result' } },
+            'application/x-ndjson': { schema: { type: 'string' } },
+            'text/csv': { schema: { type: 'string' } },
+          },
+        },
+        NotModified: { description: "If-None-Match named this answer's ETag: no body." },
+        HeadersTooLarge: { description: "Request line and headers over 64 KiB: node's own answer, with no body." },
       },
     },
   };

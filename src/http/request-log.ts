@@ -7,15 +7,20 @@
 import type { LogLevel, Logger } from '../core/logger.js';
 import type { CacheStatus } from '../engine/cache/read-through.js';
 import type { RequestRecord } from './request-record.js';
+import { CLIENT_CLOSED_REQUEST } from './request-body.js';
 
 /** Characters of a sandbox query the log shows. */
 const SQL_SHOWN = 200;
 /** Characters of a path, an error message or a stack the log shows: a line stays a line. */
 const TEXT_SHOWN = 2000;
 
-/** Server errors are errors; a caller's mistakes are warnings (an operator may want to see a flood of 401s). */
+/**
+ * Server errors are errors; a caller's mistakes are warnings (an operator may want to see a flood
+ * of 401s); a caller who left before sending its body (499) did nothing wrong that anyone can fix.
+ */
 function levelOf(status: number): LogLevel {
   if (status >= 500) return 'error';
+  if (status === CLIENT_CLOSED_REQUEST) return 'info';
   return status >= 400 ? 'warn' : 'info';
 }
 

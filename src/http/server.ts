@@ -6,6 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { serve } from 'h3';
 import type { CanneryApp } from './app.js';
 import { MAX_HEADER_BYTES } from './limits.js';
+import { declaresTooLarge } from './request-body.js';
 
 export interface RunningServer {
   url: string;
@@ -34,8 +35,16 @@ export async function listen(app: CanneryApp, options: { port: number; host: str
   node.removeListener('request', throughH3);
   // Were srvx ever to listen another way, both would answer every request: better not to start.
   if (node.listenerCount('request') !== 0) throw new Error("srvx's request listener was not the handler it exposes; the cache-hit shortcut cannot go in front of it");
-  node.on('request', (request: IncomingMessage, response: ServerResponse) => {
+  const handle = (request: IncomingMessage, response: ServerResponse) => {
     if (!app.answerCacheHit(request, response)) void throughH3(request, response);
+  };
+  node.on('request', handle);
+  // A caller that sends `Expect: 100-continue` waits for the go-ahead before its body: one that
+  // declares a body over the limit gets the 413 instead, and never sends it. (With a listener
+  // here node no longer answers 100 Continue by itself.)
+  node.on('checkContinue', (request: IncomingMessage, response: ServerResponse) => {
+    if (!declaresTooLarge(request.headers['content-length'])) response.writeContinue();
+    handle(request, response);
   });
   await server.serve();
   const address = node.address();

@@ -224,8 +224,14 @@ describe('readRequestParams: string', () => {
       () => valueOf(one('string', { format: 'date-time' }), '2024-05-01T12:00:00'),
       'invalid_parameter',
       'v',
-      'e.g. 2024-05-01T12:00:00Z or 2024-05-01T14:00:00+02:00 (got "2024-05-01T12:00:00")',
+      'e.g. 2024-05-01T12:00:00Z or 2024-05-01T14:00:00.123456+02:00 (got "2024-05-01T12:00:00")',
     );
+  });
+
+  it('date-time: a fraction finer than microseconds is refused, as BigQuery refuses it, saying so', () => {
+    for (const text of ['2024-05-01T12:00:00.1234567Z', '2024-05-01T12:00:00.123456789+02:00', '2024-05-01T12:00:00.1234567890Z']) {
+      expectFailure(() => valueOf(one('string', { format: 'date-time' }), text), 'invalid_parameter', 'v', 'at most 6 fraction digits (microseconds, as BigQuery)');
+    }
   });
 
   it('regex: a valid RE2 pattern is bound verbatim', () => {

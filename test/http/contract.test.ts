@@ -269,10 +269,24 @@ describe('routing', () => {
     expectError(await send('/nope'), 404, 'not_found');
   });
 
-  it('PUT, DELETE and PATCH on the query path are 405 with a JSON error', async () => {
+  it('PUT, DELETE and PATCH on the query path are 405 with a JSON error and Allow', async () => {
     for (const method of ['PUT', 'DELETE', 'PATCH']) {
-      const error = expectError(await send(`${Q}logs.all?project=p1`, withKey({ method })), 405, 'method_not_allowed');
+      const result = await send(`${Q}logs.all?project=p1`, withKey({ method }));
+      const error = expectError(result, 405, 'method_not_allowed');
       expect(error.message).toMatch(/GET/);
+      expect(result.response.headers.get('allow')).toBe('GET, HEAD, POST');
+    }
+  });
+
+  it.each(['/health', '/openapi.json', '/metrics'])('%s answers GET and HEAD, and any other method 405 with Allow: GET, HEAD', async (path) => {
+    expect((await send(path, withKey())).status).toBe(200);
+    const head = await fetch(svc.url + path, { method: 'HEAD', headers: { 'x-api-key': TEST_KEY } });
+    expect(head.status).toBe(200);
+    expect(await head.text()).toBe('');
+    for (const method of ['POST', 'PUT', 'DELETE']) {
+      const result = await send(path, withKey({ method }));
+      expectError(result, 405, 'method_not_allowed');
+      expect(result.response.headers.get('allow')).toBe('GET, HEAD');
     }
   });
 });
@@ -426,6 +440,23 @@ describe('POST with a JSON body', () => {
     for (const body of ['[]', '["project", "p1"]', '"p1"', '42', 'null', 'true']) {
       expectError(await post(`${Q}logs.all`, body), 400, 'invalid_parameter');
     }
+  });
+
+  it('"sql": null is 400: the document says a string, and a null query is more likely a bug than a wish for the default', async () => {
+    const error = expectError(await post(`${Q}logs.all`, JSON.stringify({ project: 'p1', sql: null })), 400, 'invalid_parameter', 'sql');
+    expect(error.message).toContain('must be a string');
+    expectError(await post(`${Q}logs.all`, JSON.stringify({ project: 'p1', sql: 42 })), 400, 'invalid_parameter', 'sql');
+    expectError(await post(`${Q}logs.all`, JSON.stringify({ project: 'p1', sql: true })), 400, 'invalid_parameter', 'sql');
+  });
+
+  it('a name given twice in the body is 400 naming it, as in the query string (JSON.parse would keep the last)', async () => {
+    const error = expectError(await post(`${Q}logs.all`, '{"project": "p1", "project": "p2"}'), 400, 'invalid_parameter', 'project');
+    expect(error.message).toMatch(/more than once/);
+    // The same name, spelled with an escape.
+    expectError(await post(`${Q}logs.all`, '{"project": "p1", "proj\\u0065ct": "p2"}'), 400, 'invalid_parameter', 'project');
+    expectError(await post(`${Q}logs.all`, '{"project": "p1", "sql": "select 1", "sql": "select 2"}'), 400, 'invalid_parameter', 'sql');
+    // Names inside strings are not names.
+    expect((await post(`${Q}logs.all`, JSON.stringify({ project: 'p1', sql: 'select \'{"project": 1, "project": 2}\' as x' }))).status).toBe(200);
   });
 
   it('an object or array value is 400 naming the parameter', async () => {

@@ -1,5 +1,7 @@
 /** The OpenAPI document: valid OpenAPI 3.1 (by a validator library), true to the YAML, served with a key. */
 import { Validator } from '@seriousme/openapi-schema-validator';
+import { ERROR_CODES } from '../../src/core/errors.js';
+import { statusOf } from '../../src/http/errors.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, TEST_KEY, type TestService } from '../support/service.js';
 
@@ -38,7 +40,8 @@ describe('GET /openapi.json', () => {
       schema: { type: 'string', enum: ['minutely', 'hourly', 'daily'] },
     });
     const project = get.parameters.find((parameter: any) => parameter.name === 'project');
-    expect(project.schema).toEqual({ type: 'string', format: 'regex' });
+    // An empty required value is a missing one.
+    expect(project.schema).toEqual({ type: 'string', format: 'regex', minLength: 1 });
     const logs = document.paths['/api/endpoints/query/logs.all'].get.parameters;
     const start = logs.find((parameter: any) => parameter.name === 'iso_timestamp_start');
     expect(start).toMatchObject({ required: false, schema: { type: 'string', format: 'date-time' } });
@@ -53,6 +56,28 @@ describe('GET /openapi.json', () => {
     expect(document.security).toEqual([{ ApiKey: [] }, { Bearer: [] }]);
     expect(document.components.schemas.Result.required).toEqual(['result']);
     expect(document.components.schemas.Error.properties.error.properties.code.enum).toContain('sandbox_violation');
+  });
+
+  it('lists every error code, and each error status with exactly its codes', () => {
+    expect(document.components.schemas.Error.properties.error.properties.code.enum).toEqual([...ERROR_CODES]);
+    const { responses } = document.paths['/api/endpoints/query/logs.all'].get;
+    for (const code of ERROR_CODES) {
+      const listed = responses[String(statusOf(code))];
+      expect(listed, code).toBeDefined();
+      expect(listed.content['application/json'].schema.allOf[1].properties.error.properties.code.enum, code).toContain(code);
+    }
+    expect(Object.keys(responses).sort()).toEqual(['200', '304', '400', '401', '404', '405', '406', '413', '414', '429', '431', '500', '502', '504']);
+    expect(Object.keys(document.paths['/api/endpoints/query/logs.all'].post.responses)).toContain('413');
+  });
+
+  it('an optional parameter may be null in a JSON body, sql may not', () => {
+    const { properties, required } = document.paths['/api/endpoints/query/logs.all'].post.requestBody.content['application/json'].schema;
+    expect(required).toEqual(['project']);
+    expect(properties.project).toMatchObject({ type: 'string', minLength: 1 });
+    expect(properties.iso_timestamp_start).toMatchObject({ type: ['string', 'null'], format: 'date-time' });
+    expect(properties.sql).toEqual({ type: 'string', maxLength: 100_000 });
+    const interval = document.paths['/api/endpoints/query/usage.api-counts'].post.requestBody.content['application/json'].schema.properties.interval;
+    expect(interval).toMatchObject({ type: 'string', enum: ['minutely', 'hourly', 'daily'] });
   });
 
   it('needs a key, like the endpoints it lists', async () => {

@@ -20,6 +20,7 @@ import { sourceTables, tablePathSpellings, type TablePath } from '../../sql/dial
 import { bigQueryError, type ErrorContext } from './errors.js';
 import { jobLabels, queryParameters } from './request.js';
 import { decodeRows, type ResultSchema } from './values.js';
+import { resultBudget } from '../../engine/result-budget.js';
 import type { Backend, QueryRequest, QueryResult } from '../../engine/backend.js';
 
 export interface BigQueryBackendOptions {
@@ -141,11 +142,13 @@ export function createBigQueryBackend(options: BigQueryBackendOptions): BigQuery
       return [];
     }
     const rows: WireRow[] = [];
+    // One budget across pages: the answer is all of them.
+    const budget = resultBudget(request.maxBytes);
     let schema = page.schema;
     for (;;) {
       if (page.jobComplete) {
         schema = page.schema ?? schema;
-        rows.push(...decodeRows(schema, page.rows ?? []));
+        for (const row of await decodeRows(schema, page.rows ?? [], budget)) rows.push(row);
         if (rows.length >= request.maxRows || !page.pageToken) break;
       }
       if (job.abandoned) return rows;

@@ -1,6 +1,7 @@
 /**
  * BigQuery failures -> CanneryError. A rejection of a caller's value is invalid_parameter
- * naming the parameter; a job that timed out is query_timeout; anything else is query_failed.
+ * naming the parameter; a job that timed out is query_timeout; anything else is query_failed,
+ * marked as a rejected query when BigQuery refused the query itself (HTTP 400).
  * Messages name sources, never the tables they map to, and carry no job ids, project
  * numbers, principals, API URLs or positions in the compiled SQL (which no caller has seen).
  */
@@ -55,7 +56,9 @@ export function bigQueryError(error: unknown, context: ErrorContext): CanneryErr
   if (blamed !== undefined) {
     return new CanneryError('invalid_parameter', `parameter "${blamed}" was rejected by BigQuery: ${text}`, { param: blamed });
   }
-  return new CanneryError('query_failed', `${prefix} BigQuery could not run the query${reason ? ` (${reason})` : ''}: ${text}`);
+  // BigQuery answers 400 for a query it refuses as written (invalidQuery, a bad cast of a row,
+  // resourcesExceeded): for a caller's sandbox query that is the caller's to fix (service.ts).
+  return new CanneryError('query_failed', `${prefix} BigQuery could not run the query${reason ? ` (${reason})` : ''}: ${text}`, { queryRejected: code === 400 });
 }
 
 /**

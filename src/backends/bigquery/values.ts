@@ -9,6 +9,7 @@
  */
 import { CanneryError } from '../../core/errors.js';
 import type { WireRow, WireValue } from '../../core/types.js';
+import { resultBudget, type ResultBudget } from '../../engine/result-budget.js';
 
 export interface SchemaField {
   name: string;
@@ -25,19 +26,34 @@ interface Cell {
   v?: unknown;
 }
 
-/** Rows of one result page, in the order and with the names of the schema's columns. */
-export function decodeRows(schema: ResultSchema | undefined, rows: readonly unknown[]): WireRow[] {
+/**
+ * Rows of one result page, in the order and with the names of the schema's columns. Each column
+ * of each row is spent from `budget` as it is decoded, so a page over the answer's budget stops
+ * at the value that tips it over; the event loop gets a turn between rows now and then.
+ */
+export async function decodeRows(schema: ResultSchema | undefined, rows: readonly unknown[], budget: ResultBudget = resultBudget(Infinity)): Promise<WireRow[]> {
   if (!rows.length) return [];
   const fields = schema?.fields;
   if (!fields) throw malformed('rows without a schema');
-  return rows.map((row) => decodeRecord(fields, row, ''));
+  const decoded: WireRow[] = [];
+  for (const row of rows) {
+    decoded.push(decodeRecord(fields, row, '', budget));
+    await budget.breathe();
+  }
+  return decoded;
 }
 
-function decodeRecord(fields: readonly SchemaField[], record: unknown, path: string): { [key: string]: WireValue } {
+function decodeRecord(fields: readonly SchemaField[], record: unknown, path: string, budget?: ResultBudget): { [key: string]: WireValue } {
   const cells = isObject(record) && Array.isArray(record.f) ? (record.f as unknown[]) : undefined;
   if (!cells || cells.length !== fields.length) throw malformed(`a record${path ? ` in ${path}` : ''} that does not match its schema`);
   // fromEntries defines own properties, so a column named __proto__ stays a column.
-  return Object.fromEntries(fields.map((field, index) => [field.name, decodeField(field, cellValue(cells[index]), join(path, field.name))]));
+  return Object.fromEntries(
+    fields.map((field, index) => {
+      const value = decodeField(field, cellValue(cells[index]), join(path, field.name));
+      budget?.spendMember(field.name, value);
+      return [field.name, value];
+    }),
+  );
 }
 
 function decodeField(field: SchemaField, value: unknown, path: string): WireValue {

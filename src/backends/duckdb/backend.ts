@@ -13,10 +13,10 @@ import { EXECUTION_TIME_PARAM } from '../../sql/language.js';
 import { duckDbDialect } from '../../sql/dialects/duckdb.js';
 import { BUILT_IN_SOURCES, type SourceDescriptor } from '../../config/sources.js';
 import { ensureSourceTables } from './source-tables.js';
+import { readWireRows } from './result-rows.js';
 import { readTableColumns } from './table-columns.js';
-import { toWireValue } from './values.js';
 import type { Backend, QueryRequest, QueryResult } from '../../engine/backend.js';
-import type { WireRow } from '../../core/types.js';
+import { resultBudget } from '../../engine/result-budget.js';
 
 export interface DuckDbOptions {
   /** A database file, or ':memory:'. */
@@ -97,16 +97,19 @@ async function runQuery(instance: DuckDBInstance, request: QueryRequest): Promis
   const connection = await instance.connect();
   const started = performance.now();
   let timedOut = false;
-  const timer = setTimeout(() => {
+  // An interrupt that lands while DuckDB is still starting a query is lost (and the query then
+  // runs to its end, however long): so it is repeated until the query stops.
+  let timer = setTimeout(function interrupt() {
     timedOut = true;
     connection.interrupt();
+    timer = setTimeout(interrupt, INTERRUPT_AGAIN_MS);
   }, request.timeoutMs);
   try {
-    const reader = await connection.streamAndReadUntil(request.sql, request.maxRows, bindings(request));
-    const rows = reader.convertRowObjects(toWireValue) as WireRow[];
-    if (rows.length > request.maxRows) rows.length = request.maxRows;
+    const result = await connection.stream(request.sql, bindings(request));
+    const rows = await readWireRows(result, request.maxRows, resultBudget(request.maxBytes));
     return { rows, backendMs: performance.now() - started };
   } catch (error) {
+    if (error instanceof CanneryError) throw error;
     if (timedOut) {
       throw new CanneryError('query_timeout', `${request.endpointName}: the query did not finish within ${request.timeoutMs} ms`);
     }
@@ -120,6 +123,9 @@ async function runQuery(instance: DuckDBInstance, request: QueryRequest): Promis
     closeQuietly(connection);
   }
 }
+
+/** How often a timed-out query is interrupted again until it stops. */
+const INTERRUPT_AGAIN_MS = 50;
 
 function bindings(request: QueryRequest): Record<string, DuckDBValue> {
   const values: Record<string, DuckDBValue> = {};

@@ -39,6 +39,7 @@ interface Query {
   values?: BoundParams;
   maxRows?: number;
   timeoutMs?: number;
+  maxBytes?: number;
 }
 
 /** A QueryRequest for `sql` compiled by the backend's own dialect, as the engine makes it. */
@@ -52,6 +53,7 @@ function request(target: ReturnType<typeof backend>, query: Query = {}): QueryRe
     specs: query.specs ?? {},
     now: new Date('2024-05-01T12:00:00Z'),
     maxRows: query.maxRows ?? 100,
+    maxBytes: query.maxBytes ?? 32 * 1024 * 1024,
     timeoutMs: query.timeoutMs ?? 5_000,
     endpointName: 'usage.api-counts',
   };
@@ -188,6 +190,35 @@ describe('results: pages, the row cap, running jobs', () => {
   });
 });
 
+describe("the answer's byte budget", () => {
+  const TEXT: SchemaField[] = [{ name: 'id', type: 'STRING' }, { name: 'text', type: 'STRING' }];
+  const bigRows = (count: number) => restRows(TEXT, Array.from({ length: count }, (_, i) => ({ id: `r${i}`, text: 'x'.repeat(10_000) })));
+
+  it('stops reading pages once the rows are over the budget, with result_too_large naming the limit', async () => {
+    fake.answer(() => ({ result: { schema: { fields: TEXT }, rows: bigRows(100) }, pageSize: 10 }));
+    const target = backend();
+    const error = await failure(target.run(request(target, { maxBytes: 25_000 })));
+    expect(error).toMatchObject({ code: 'result_too_large', message: expect.stringContaining('25000-byte limit') });
+    // The first page (10 rows of 10 kB) is over the budget at its third row: no page after it is asked for.
+    expect(fake.polls()).toEqual([]);
+  });
+
+  it('counts every page against one budget', async () => {
+    fake.answer(() => ({ result: { schema: { fields: TEXT }, rows: bigRows(10) }, pageSize: 2 }));
+    const target = backend();
+    const error = await failure(target.run(request(target, { maxBytes: 55_000 })));
+    expect(error).toMatchObject({ code: 'result_too_large' });
+    expect(fake.polls().map((poll) => poll.pageToken)).toEqual(['page-2', 'page-4']);
+  });
+
+  it('answers rows within the budget', async () => {
+    fake.answer(() => ({ result: { schema: { fields: TEXT }, rows: bigRows(10) }, pageSize: 2 }));
+    const target = backend();
+    const { rows } = await target.run(request(target, { maxBytes: 110_000 }));
+    expect(rows).toHaveLength(10);
+  });
+});
+
 describe('the time limit', () => {
   it('is query_timeout at CANNERY_QUERY_TIMEOUT_MS, with the job cancelled and stopped by BigQuery too', async () => {
     fake.answer(() => ({ running: true, holdMs: 100 }));
@@ -257,6 +288,18 @@ describe('failures', () => {
       code: 'query_failed',
       message: 'usage.api-counts: BigQuery could not run the query (invalidQuery): Bad int64 value: n/a',
     });
+  });
+
+  it('a query BigQuery refuses as written (400) is marked rejected, so a sandbox query\'s is the caller\'s 400; others are not', async () => {
+    const target = backend();
+    fake.answer(() => ({ error: { status: 400, reason: 'invalidQuery', message: 'Unrecognized name: nope at [1:8]' } }));
+    expect(await failure(target.run(request(target)))).toMatchObject({ code: 'query_failed', queryRejected: true });
+    fake.answer(() => ({ error: { status: 400, reason: 'resourcesExceeded', message: 'Resources exceeded during query execution' } }));
+    expect(await failure(target.run(request(target)))).toMatchObject({ code: 'query_failed', queryRejected: true });
+    fake.answer(() => ({ error: { status: 403, reason: 'accessDenied', message: 'Access Denied' } }));
+    expect(await failure(target.run(request(target)))).toMatchObject({ code: 'query_failed', queryRejected: false });
+    fake.answer(() => ({ error: { status: 404, reason: 'notFound', message: 'Not found: Dataset' } }));
+    expect(await failure(target.run(request(target)))).toMatchObject({ code: 'query_failed', queryRejected: false });
   });
 
   it('names sources, not their tables, and drops positions in the compiled SQL', async () => {

@@ -226,6 +226,21 @@ describe('errors over HTTP', () => {
     });
   });
 
+  it("with redaction on, BigQuery's message is redacted: it quotes the row it failed on", async () => {
+    fake.answer(() => ({ error: { status: 400, reason: 'invalidQuery', message: 'Bad int64 value: GET | 200 | 203.0.113.9 | [2001:db8::7]:443' } }));
+    const path = queryPath('logs.all', { project: 'proj-a', sql: 'select cast(event_message as int64) as n from edge_logs' });
+    const plain = await call(bigquery.url, path);
+    expect(JSON.parse(plain.text).error.message).toContain('203.0.113.9');
+    const response = await fetch(bigquery.url + path, { headers: { 'x-api-key': TEST_KEY, 'svc-endpoint-redact-pii': 'true' } });
+    const text = await response.text();
+    // A sandbox query BigQuery refuses is the caller's mistake, as on DuckDB.
+    expect(response.status).toBe(400);
+    expect(JSON.parse(text).error).toMatchObject({ code: 'invalid_parameter', param: 'sql' });
+    expect(JSON.parse(text).error.message).toMatch(/Bad int64 value: GET \| 200 \| REDACTED \| \[REDACTED\]:443$/);
+    expect(text).not.toContain('203.0.113.9');
+    expect(text).not.toContain('2001:db8::7');
+  });
+
   it('a query past CANNERY_QUERY_TIMEOUT_MS is 504 query_timeout', async () => {
     fake.answer(() => ({ running: true, holdMs: 50 }));
     const short = await startBigQueryService({ CANNERY_QUERY_TIMEOUT_MS: '300' });

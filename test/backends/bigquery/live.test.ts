@@ -35,7 +35,7 @@ describe.skipIf(!LIVE)(TITLE, () => {
 
   function adHoc(sql: string, specs: Record<string, ParamSpec>, values: QueryRequest['values']): QueryRequest {
     const compiled = generate(parseQuery(sql), backend.dialect, { rowCap: 10 });
-    return { sql: compiled.sql, parameters: compiled.parameters, values, specs, now: new Date(), maxRows: 10, timeoutMs: 60_000, endpointName: 'live.test' };
+    return { sql: compiled.sql, parameters: compiled.parameters, values, specs, now: new Date(), maxRows: 10, maxBytes: 32 * 1024 * 1024, timeoutMs: 60_000, endpointName: 'live.test' };
   }
 
   it("decodes BigQuery's own result formats to the wire format", async () => {
@@ -71,6 +71,7 @@ describe.skipIf(!LIVE)(TITLE, () => {
         specs: endpoint.definition.params,
         now: new Date(),
         maxRows: endpoint.definition.max_rows,
+        maxBytes: 32 * 1024 * 1024,
         timeoutMs: 60_000,
         endpointName: endpoint.definition.name,
       };

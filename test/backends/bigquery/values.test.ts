@@ -10,8 +10,8 @@ import { CanneryError } from '../../../src/core/errors.js';
 const cell = (v: unknown) => ({ v });
 const row = (...values: unknown[]) => ({ f: values.map(cell) });
 
-function decodeOne(field: SchemaField, value: unknown) {
-  return decodeRows({ fields: [field] }, [row(value)])[0]![field.name];
+async function decodeOne(field: SchemaField, value: unknown) {
+  return (await decodeRows({ fields: [field] }, [row(value)]))[0]![field.name];
 }
 
 describe('scalars', () => {
@@ -38,19 +38,19 @@ describe('scalars', () => {
     ['STRING', 'STRING', 'héllo "x"', 'héllo "x"'],
     ['BYTES stay base64', 'BYTES', 'aGk=', 'aGk='],
     ['JSON stays text', 'JSON', '{"a":1}', '{"a":1}'],
-  ])('%s', (_what, type, value, expected) => {
-    expect(decodeOne({ name: 'x', type }, value)).toEqual(expected);
+  ])('%s', async (_what, type, value, expected) => {
+    expect(await decodeOne({ name: 'x', type }, value)).toEqual(expected);
   });
 
-  it('keeps NULLs of every type', () => {
+  it('keeps NULLs of every type', async () => {
     for (const type of ['STRING', 'TIMESTAMP', 'DATETIME', 'INTEGER', 'BOOLEAN', 'RECORD']) {
-      expect(decodeOne({ name: 'x', type, fields: [] }, null)).toBeNull();
+      expect(await decodeOne({ name: 'x', type, fields: [] }, null)).toBeNull();
     }
   });
 
-  it('writes NaN and the infinities as FLOAT64 numbers (null in JSON, as on DuckDB)', () => {
-    expect(decodeOne({ name: 'x', type: 'FLOAT' }, 'NaN')).toBeNaN();
-    expect(decodeOne({ name: 'x', type: 'FLOAT' }, '-Infinity')).toBe(-Infinity);
+  it('writes NaN and the infinities as FLOAT64 numbers (null in JSON, as on DuckDB)', async () => {
+    expect(await decodeOne({ name: 'x', type: 'FLOAT' }, 'NaN')).toBeNaN();
+    expect(await decodeOne({ name: 'x', type: 'FLOAT' }, '-Infinity')).toBe(-Infinity);
   });
 });
 
@@ -81,8 +81,8 @@ describe('records and repeated fields', () => {
     ],
   };
 
-  it('decodes nested repeated records to arrays of objects, empty arrays kept', () => {
-    const rows = decodeRows(schema, [
+  it('decodes nested repeated records to arrays of objects, empty arrays kept', async () => {
+    const rows = await decodeRows(schema, [
       {
         f: [
           { v: 'a' },
@@ -116,15 +116,15 @@ describe('records and repeated fields', () => {
     ]);
   });
 
-  it('keeps the column order of the schema and names like __proto__ as columns', () => {
-    const [decoded] = decodeRows({ fields: [{ name: 'b', type: 'STRING' }, { name: '__proto__', type: 'STRING' }, { name: 'a', type: 'STRING' }] }, [row('1', '2', '3')]);
+  it('keeps the column order of the schema and names like __proto__ as columns', async () => {
+    const [decoded] = await decodeRows({ fields: [{ name: 'b', type: 'STRING' }, { name: '__proto__', type: 'STRING' }, { name: 'a', type: 'STRING' }] }, [row('1', '2', '3')]);
     expect(Object.keys(decoded!)).toEqual(['b', '__proto__', 'a']);
     expect(Object.getPrototypeOf(decoded)).toBe(Object.prototype);
     expect(JSON.stringify(decoded)).toBe('{"b":"1","__proto__":"2","a":"3"}');
   });
 
-  it('decodes no rows to none, with or without a schema', () => {
-    expect(decodeRows(undefined, [])).toEqual([]);
+  it('decodes no rows to none, with or without a schema', async () => {
+    expect(await decodeRows(undefined, [])).toEqual([]);
   });
 });
 
@@ -136,10 +136,10 @@ describe('a response it cannot read is a query failure, not a wrong answer', () 
     ['a DATETIME in another form', { fields: [{ name: 'd', type: 'DATETIME' }] }, [row('01/05/2024')]],
     ['a BOOL that is neither', { fields: [{ name: 'b', type: 'BOOL' }] }, [row('yes')]],
     ['an INT64 that is no number', { fields: [{ name: 'i', type: 'INTEGER' }] }, [row('twelve')]],
-  ])('%s', (_what, schema, rows) => {
+  ])('%s', async (_what, schema, rows) => {
     let caught: unknown;
     try {
-      decodeRows(schema, rows);
+      await decodeRows(schema, rows);
     } catch (error) {
       caught = error;
     }

@@ -22,7 +22,7 @@ afterAll(async () => {
 });
 
 function request(sql: string, timeoutMs = 10_000): QueryRequest {
-  return { sql, parameters: [], values: {}, specs: {}, now: new Date(), maxRows: 10, timeoutMs, endpointName: 'sealed.test' };
+  return { sql, parameters: [], values: {}, specs: {}, now: new Date(), maxRows: 10, maxBytes: 32 * 1024 * 1024, timeoutMs, endpointName: 'sealed.test' };
 }
 
 describe('the serving DuckDB instance', () => {
@@ -60,5 +60,11 @@ describe('the serving DuckDB instance', () => {
     await expect(backend.run(request(slow, 100))).rejects.toMatchObject({ code: 'query_timeout' });
     const { rows } = await backend.run(request('SELECT 1 AS one'));
     expect(rows).toEqual([{ one: 1 }]);
+  });
+
+  it.each([1, 2, 5])('interrupts a query whose time runs out while DuckDB is still starting it (%i ms)', async (timeoutMs) => {
+    // An interrupt in the first milliseconds used to be lost, and the query then ran to its end.
+    const slow = 'SELECT count(*) FROM range(100000000000) a';
+    await expect(backend.run(request(slow, timeoutMs))).rejects.toMatchObject({ code: 'query_timeout' });
   });
 });

@@ -1,0 +1,34 @@
+/**
+ * A streaming DuckDB result -> wire rows, a chunk at a time and a value at a time, each value
+ * spent from the answer's byte budget as soon as it is converted. An answer over the budget
+ * stops at the value that tips it over: a 100 MB string in the first row is refused without the
+ * 999 rows after it ever becoming JS strings, and no answer holds more than about its budget.
+ */
+import type { DuckDBResult } from '@duckdb/node-api';
+import type { WireRow, WireValue } from '../../core/types.js';
+import type { ResultBudget } from '../../engine/result-budget.js';
+import { toWireValue } from './values.js';
+
+export async function readWireRows(result: DuckDBResult, maxRows: number, budget: ResultBudget): Promise<WireRow[]> {
+  // Duplicate names get suffixes (`id`, `id:1`): an object cannot hold both.
+  const names = result.deduplicatedColumnNames();
+  const rows: WireRow[] = [];
+  while (rows.length < maxRows) {
+    const chunk = await result.fetchChunk();
+    if (!chunk || chunk.rowCount === 0) break;
+    const count = Math.min(chunk.rowCount, maxRows - rows.length);
+    for (let index = 0; index < count; index++) {
+      const members: [string, WireValue][] = [];
+      chunk.visitRowValues(index, (value, _row, column, type) => {
+        const name = names[column]!;
+        const wire = toWireValue(value, type, toWireValue);
+        budget.spendMember(name, wire);
+        members.push([name, wire]);
+      });
+      // fromEntries defines own properties, so a column named __proto__ stays a column.
+      rows.push(Object.fromEntries(members));
+      await budget.breathe();
+    }
+  }
+  return rows;
+}

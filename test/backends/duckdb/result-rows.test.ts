@@ -1,0 +1,99 @@
+/**
+ * DuckDB rows -> wire rows within the answer's byte budget, on a real DuckDB: conversion stops at
+ * the value that takes the answer over the budget (the rows after it are never converted), rows
+ * stop at max_rows, and the serving backend answers result_too_large naming the limit.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDuckDbBackend } from '../../../src/backends/duckdb/backend.js';
+import { readWireRows } from '../../../src/backends/duckdb/result-rows.js';
+import type { WireValue } from '../../../src/core/types.js';
+import type { Backend, QueryRequest } from '../../../src/engine/backend.js';
+import { resultBudget, type ResultBudget } from '../../../src/engine/result-budget.js';
+import { connectDuckDB } from '../../support/duckdb.js';
+
+const MIB = 1024 * 1024;
+
+/** A budget that records the names of the values spent, in order. */
+function recordingBudget(maxBytes: number): { budget: ResultBudget; spent: string[] } {
+  const inner = resultBudget(maxBytes);
+  const spent: string[] = [];
+  return {
+    spent,
+    budget: {
+      maxBytes,
+      spend: inner.spend,
+      spendMember(name: string, value: WireValue) {
+        spent.push(name);
+        inner.spendMember(name, value);
+      },
+      breathe: inner.breathe,
+    },
+  };
+}
+
+describe('readWireRows', () => {
+  let db: Awaited<ReturnType<typeof connectDuckDB>>;
+  beforeAll(async () => {
+    db = await connectDuckDB();
+  });
+  afterAll(() => db.close());
+
+  it('stops at the value that takes the answer over the budget: the rows after it are never converted', async () => {
+    const result = await db.connection.stream("select i, case when i = 3 then repeat('x', 2 * 1024 * 1024) else 'y' end as s from range(1000) t(i)");
+    const { budget, spent } = recordingBudget(MIB);
+    await expect(readWireRows(result, 1000, budget)).rejects.toMatchObject({ code: 'result_too_large' });
+    // Rows 0 to 2 whole, then row 3's i and its 2 MiB s, which is refused.
+    expect(spent).toEqual(['i', 's', 'i', 's', 'i', 's', 'i', 's']);
+  });
+
+  it('converts up to max_rows rows, each value at most once', async () => {
+    const result = await db.connection.stream('select i, i * 2 as twice from range(5000) t(i)');
+    const { budget, spent } = recordingBudget(MIB);
+    const rows = await readWireRows(result, 2500, budget);
+    expect(rows).toHaveLength(2500);
+    expect(rows[2499]).toEqual({ i: 2499, twice: 4998 });
+    expect(spent).toHaveLength(5000);
+  });
+
+  it('keeps a column named __proto__ as a column, and suffixes a repeated name', async () => {
+    const result = await db.connection.stream('select 1 as "__proto__", 2 as a, 3 as a');
+    const [row] = await readWireRows(result, 10, resultBudget(MIB));
+    expect(Object.keys(row!)).toEqual(['__proto__', 'a', 'a:1']);
+    expect(Object.getPrototypeOf(row)).toBe(Object.prototype);
+  });
+});
+
+describe('the DuckDB backend', () => {
+  let backend: Backend;
+  beforeAll(async () => {
+    backend = await createDuckDbBackend({ path: ':memory:' });
+  });
+  afterAll(() => backend.close());
+
+  const request = (sql: string, maxBytes: number): QueryRequest => ({
+    sql,
+    parameters: [],
+    values: {},
+    specs: {},
+    now: new Date(),
+    maxRows: 1000,
+    maxBytes,
+    timeoutMs: 10_000,
+    endpointName: 'budget.test',
+  });
+
+  it('answers result_too_large for rows over the budget, naming the limit', async () => {
+    const failure = backend.run(request("select repeat('x', 1000) as s from range(1000)", 256 * 1024));
+    await expect(failure).rejects.toMatchObject({ code: 'result_too_large', message: expect.stringContaining('262144-byte limit') });
+  });
+
+  it('answers rows within the budget', async () => {
+    const { rows } = await backend.run(request("select repeat('x', 1000) as s from range(100)", 256 * 1024));
+    expect(rows).toHaveLength(100);
+  });
+
+  it('refuses one huge value without waiting for the rest of the rows', async () => {
+    const failure = backend.run(request("select repeat('x', 40 * 1024 * 1024) as s from range(3)", 32 * MIB));
+    await expect(failure).rejects.toMatchObject({ code: 'result_too_large' });
+  });
+});
