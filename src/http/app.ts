@@ -11,6 +11,7 @@ import { H3, type H3Event } from 'h3';
 import type { ServerRequest } from 'srvx';
 import { DEFAULTS } from '../config/settings.js';
 import { CanneryError } from '../core/errors.js';
+import { catalogEndpoint, sourceShapes } from '../engine/catalog.js';
 import type { Service } from '../engine/service.js';
 import { createLogger, type Logger } from '../core/logger.js';
 import { VERSION } from '../core/version.js';
@@ -22,7 +23,7 @@ import { negotiate } from './formats.js';
 import { urlLengthError } from './limits.js';
 import { createMetrics, routeOf, type Metrics } from './metrics.js';
 import { openApiDocument } from './openapi.js';
-import { QUERY_PATH } from './paths.js';
+import { CATALOG_PATH, QUERY_PATH } from './paths.js';
 import { requestsRedaction } from './redaction-header.js';
 import { readParams } from './request-params.js';
 import { requestLog } from './request-log.js';
@@ -107,6 +108,16 @@ export function createApp(options: AppOptions): CanneryApp {
     guarded((event) => {
       checkKey(event.req.headers);
       return json(200, openApiDocument(service.registry.endpoints, VERSION));
+    }),
+  );
+
+  // What the console (or any client) needs to call each endpoint; a key, like the endpoints.
+  const sources = sourceShapes();
+  app.get(
+    CATALOG_PATH,
+    guarded((event) => {
+      checkKey(event.req.headers);
+      return json(200, { endpoints: service.registry.endpoints.map((endpoint) => catalogEndpoint(endpoint, sources)) });
     }),
   );
 

@@ -11,10 +11,10 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry, type Metric } from 'prom-client';
 import type { CacheSource, CacheStatus } from '../engine/cache/read-through.js';
 import type { EngineObserver } from '../engine/observer.js';
-import { QUERY_PATH } from './paths.js';
+import { CATALOG_PATH, QUERY_PATH } from './paths.js';
 
 /** What a request asked for, in a few values (a label per path would let callers mint series). */
-export type Route = 'query' | 'health' | 'metrics' | 'openapi' | 'other';
+export type Route = 'query' | 'endpoints' | 'health' | 'metrics' | 'openapi' | 'other';
 
 export interface Metrics {
   readonly registry: Registry;
@@ -26,6 +26,7 @@ export interface Metrics {
 
 export function routeOf(pathname: string): Route {
   if (pathname.startsWith(QUERY_PATH)) return 'query';
+  if (pathname === CATALOG_PATH) return 'endpoints';
   if (pathname === '/health') return 'health';
   if (pathname === '/metrics') return 'metrics';
   return pathname === '/openapi.json' ? 'openapi' : 'other';
