@@ -17,6 +17,7 @@ import { createLogger, type Logger } from '../core/logger.js';
 import { VERSION } from '../core/version.js';
 import { apiKeyCheck } from './auth.js';
 import { cacheHitAnswerer, type CacheHitAnswerer } from './cache-hits.js';
+import { CONSOLE_PREFIX, consoleFile, consolePage, type ConsoleAssets } from './console.js';
 import { createCors } from './cors.js';
 import { errorResponse, JSON_CONTENT_TYPE, toCanneryError } from './errors.js';
 import { negotiate } from './formats.js';
@@ -45,6 +46,8 @@ export interface AppOptions {
   metricsPublic?: boolean;
   /** Origins CORS allows, `*` for any (default: none, and no CORS headers). */
   corsOrigins?: readonly string[];
+  /** The console's built files, served at `/` and under CONSOLE_PREFIX (default: none, and no console). */
+  console?: ConsoleAssets;
 }
 
 export interface CanneryApp {
@@ -130,6 +133,21 @@ export function createApp(options: AppOptions): CanneryApp {
       return new Response(text, { status: 200, headers: { 'content-type': metrics.registry.contentType } });
     }),
   );
+
+  const consoleAssets = options.console;
+  if (consoleAssets) {
+    // No key: the page asks for one, and holds it in the browser, never in a URL.
+    const page = () => consolePage(consoleAssets);
+    app.get('/', page);
+    app.head('/', page);
+    const file = guarded((event) => {
+      const response = consoleFile(consoleAssets, event.url.pathname);
+      if (!response) throw new CanneryError('not_found', `no console file ${event.url.pathname}`);
+      return response;
+    });
+    app.get(`${CONSOLE_PREFIX}**`, file);
+    app.head(`${CONSOLE_PREFIX}**`, file);
+  }
 
   const runQuery = guarded(async (event) => {
     const record = recordOf(event);
