@@ -94,6 +94,9 @@ describe.skipIf(!HAS_CHROMIUM)('the console in Chromium', () => {
     problems = await watchForProblems(page);
     await page.goto(`${serve.url}/`);
     await screenshot(page, 'console-1-key');
+    await page.fill('#api-key', 'clé secrète');
+    await page.click('form.key-form button[type=submit]');
+    expect(await page.textContent('.key-error')).toBe('An API key is letters, digits and ASCII punctuation only, without spaces.');
     await page.fill('#api-key', 'not-the-key');
     await page.click('form.key-form button[type=submit]');
     await page.waitForSelector('.key-error:not(:empty)');

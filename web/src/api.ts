@@ -33,7 +33,14 @@ export class CatalogRefused extends Error {
 
 export async function fetchCatalog(key: string): Promise<CatalogEndpoint[]> {
   const response = await fetch(new URL('api/endpoints', document.baseURI), { headers: { 'x-api-key': key } });
-  const body = await response.json();
+  const text = await response.text();
+  let body;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // Not cannery's answer: a proxy's error page, say.
+    throw new CatalogRefused(response.status, { code: 'unreadable', message: `the answer is not JSON (${text.slice(0, 80)})` });
+  }
   if (!response.ok) throw new CatalogRefused(response.status, body.error);
   return body.endpoints;
 }

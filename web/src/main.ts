@@ -57,6 +57,11 @@ function askForKey(message = ''): void {
       problem.textContent = 'Enter a key.';
       return;
     }
+    // What CANNERY_API_KEYS accepts; anything else could not even be put in a header.
+    if (!/^[!-~]+$/.test(key)) {
+      problem.textContent = 'An API key is letters, digits and ASCII punctuation only, without spaces.';
+      return;
+    }
     problem.textContent = '';
     try {
       const endpoints = await fetchCatalog(key);
