@@ -1,16 +1,18 @@
 /**
  * Completion for sandbox SQL from the endpoint's CTEs (GET /api/endpoints): CTE names, the columns
  * of the CTEs the query reads, and after a dot the fields of what precedes it, through table
- * aliases and UNNEST aliases (`unnest(m.request) as r` makes `r.` offer the request's fields).
+ * aliases and UNNEST aliases (`unnest(m.request) as r` makes `r.` offer the request's fields);
+ * and the functions a sandbox query may call, from the language table the service checks with.
  * Read from the text around the cursor as it is typed, unparsable as it often is then; the
  * server's parser is what decides.
  */
 import type { CatalogEndpoint, CatalogField } from '../../src/core/types.js';
+import { FUNCTIONS } from '../../src/sql/language.js';
 
 export interface CompletionOption {
   label: string;
   /** CodeMirror's option types: the icon shown. */
-  type: 'table' | 'property' | 'variable';
+  type: 'table' | 'property' | 'variable' | 'function';
   detail?: string;
 }
 
@@ -46,6 +48,7 @@ export function completionsAt(text: string, pos: number, endpoint: CatalogEndpoi
     ...ctes.map((cte): CompletionOption => ({ label: cte.name, type: 'table', detail: 'CTE' })),
     ...read.flatMap((cte) => cte.columns.map((column) => ({ ...fieldOption(column), detail: `${cte.name}${column.type ? ` · ${column.type}` : ''}` }))),
     ...unnestAliases(text).flatMap(([alias, path]) => (resolve(path, text, ctes, 1) ?? []).map((field) => ({ ...fieldOption(field), detail: `${alias} · ${field.type ?? ''}` }))),
+    ...[...FUNCTIONS].map(([name, spec]): CompletionOption => ({ label: name, type: 'function', detail: spec.summary })),
   ];
   return { from, options: unique(options) };
 }

@@ -1,7 +1,7 @@
 /**
  * The sandbox SQL editor: CodeMirror 6 with its SQL language (highlighting) in BigQuery's
- * lexical rules, completion of the endpoint's CTEs and their fields (completion.ts) and of
- * keywords, and the service's refusal of the SQL marked where it applies (violation.ts).
+ * lexical rules, completion of the endpoint's CTEs and their fields and of the functions the
+ * sandbox allows (completion.ts), and of keywords, and the service's refusal of the SQL marked where it applies (violation.ts).
  */
 import { autocompletion, closeBrackets, closeBracketsKeymap, completionKeymap, type CompletionSource } from '@codemirror/autocomplete';
 import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
@@ -11,6 +11,7 @@ import { lintGutter, setDiagnostics } from '@codemirror/lint';
 import { EditorState } from '@codemirror/state';
 import { drawSelection, EditorView, highlightActiveLine, keymap, lineNumbers, placeholder } from '@codemirror/view';
 import type { CatalogEndpoint } from '../../src/core/types.js';
+import { FUNCTIONS } from '../../src/sql/language.js';
 import { completionsAt } from './completion.js';
 import { violationSpan } from './violation.js';
 
@@ -21,11 +22,8 @@ const BIGQUERY = SQLDialect.define({
     'distinct all union intersect except join inner left right full outer cross on using unnest exists interval asc desc nulls first last ' +
     'over partition rows range preceding following unbounded current row extract ordinal qualify window true false',
   types: 'string int64 float64 numeric bool timestamp datetime date time bytes array struct',
-  builtin:
-    'count countif sum avg min max any_value array_agg string_agg logical_and logical_or row_number rank dense_rank lag lead coalesce ifnull if nullif ' +
-    'greatest least regexp_contains regexp_replace starts_with ends_with lower upper length char_length trim ltrim rtrim strpos substr replace split concat ' +
-    'abs round floor ceil mod sqrt pow safe_divide array_length current_timestamp timestamp_trunc datetime_trunc timestamp_add timestamp_sub datetime_add ' +
-    'datetime_sub unix_micros unix_millis unix_seconds timestamp_micros timestamp_millis timestamp_seconds format_timestamp',
+  // The functions the sandbox allows, from the table the service checks them with.
+  builtin: [...FUNCTIONS.keys()].join(' '),
   identifierQuotes: '`',
   doubleQuotedStrings: true,
   backslashEscapes: true,
