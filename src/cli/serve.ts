@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import type { CompiledEndpoint } from '../engine/compiled-endpoint.js';
 import { createApp } from '../http/app.js';
+import { loadConsoleAssets } from '../http/console.js';
 import { createMetrics } from '../http/metrics.js';
 import { QUERY_PATH } from '../http/paths.js';
 import { listen } from '../http/server.js';
@@ -37,6 +38,8 @@ export const serveCommand: Command = {
     const metrics = createMetrics();
     const service = await openService(settings, { observer: metrics.engine });
     for (const problem of service.registry.problems) console.error(`cannery: ${problem.file}:${problem.line}: ${problem.message}`);
+    const consoleAssets = settings.console ? loadConsoleAssets() : undefined;
+    if (settings.console && !consoleAssets) console.error('cannery: the console is not built (`npm run build` builds it into dist/console/); / answers 404');
     const app = createApp({
       service,
       apiKeys,
@@ -44,10 +47,13 @@ export const serveCommand: Command = {
       logger: createLogger(settings.logLevel),
       metricsPublic: settings.metricsPublic,
       corsOrigins: settings.corsOrigins,
+      console: consoleAssets,
     });
     const server = await listen(app, settings);
 
     console.log(`cannery: serving ${service.registry.endpoints.length} endpoint(s) from ${settings.endpointsDir} on ${server.url} (${service.backend.name})`);
+    // On demo data, the page opens with the demo project filled in (`#?name=value` fills fields; never the key).
+    if (consoleAssets) console.log(`cannery: console: ${server.url}/${flags.demo ? `#?project=${MAIN_DEMO_PROJECT}` : ''} (CANNERY_CONSOLE=false turns it off)`);
     if (generatedKey) console.log(`cannery: CANNERY_API_KEYS is unset; generated API key for this run: ${generatedKey}`);
     const key = generatedKey ?? '<your key>';
     for (const endpoint of service.registry.endpoints) console.log(curlExample(server.url, key, endpoint));

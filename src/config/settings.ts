@@ -40,6 +40,8 @@ export interface Settings {
   metricsPublic: boolean;
   /** Origins CORS allows (`*`: any); empty: no CORS headers at all. */
   corsOrigins: string[];
+  /** Serve the browser console at `/`. */
+  console: boolean;
   /** CANNERY_BQ_*; project and dataset are checked present when the backend is bigquery. */
   bigquery: BigQuerySettings;
 }
@@ -91,6 +93,7 @@ export function readSettings(env: Env = process.env): Settings {
     logLevel: logThreshold(env.CANNERY_LOG_LEVEL),
     metricsPublic: boolean(env, 'CANNERY_METRICS_PUBLIC', false),
     corsOrigins: corsOrigins(env.CANNERY_CORS_ORIGINS),
+    console: boolean(env, 'CANNERY_CONSOLE', true),
     bigquery: readBigQuerySettings(env, env.CANNERY_BACKEND === 'bigquery'),
   };
 }

@@ -51,3 +51,24 @@ export type BoundParams = Record<string, BoundValue>;
 /** A row on the wire: values already in the wire format of DESIGN.md. */
 export type WireValue = string | number | boolean | null | WireValue[] | { [key: string]: WireValue };
 export type WireRow = Record<string, WireValue>;
+
+/** A column or nested field: a scalar type, a record with its fields, or no type when computed. */
+export interface CatalogField {
+  name: string;
+  type?: 'string' | 'integer' | 'number' | 'boolean' | 'timestamp' | 'record';
+  fields?: CatalogField[];
+}
+
+/** An endpoint as GET /api/endpoints describes it (engine/catalog.ts): what a client needs to call it. */
+export interface CatalogEndpoint {
+  id: string;
+  name: string;
+  description: string;
+  max_rows: number;
+  cache: CacheSettings;
+  sandbox: boolean;
+  redact_pii: boolean;
+  params: Record<string, ParamSpec>;
+  /** Sandbox endpoints only: the CTEs a sandbox query reads, in the query's order. */
+  ctes?: { name: string; columns: CatalogField[] }[];
+}

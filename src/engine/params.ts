@@ -43,13 +43,14 @@ export function readRequestParams(definition: EndpointDefinition, entries: Itera
   }
   const values: BoundParams = {};
   for (const [name, spec] of Object.entries(definition.params)) {
-    values[name] = readValue(name, spec, given.get(name));
+    values[name] = readParamValue(name, spec, given.get(name));
   }
   const sql = given.get(SANDBOX_PARAM);
   return { values, sql: sql === '' ? undefined : sql };
 }
 
-function readValue(name: string, spec: ParamSpec, raw: string | undefined): BoundValue {
+/** One parameter's value, or the 400 its spec gives it; the console checks each field with it as it is typed. */
+export function readParamValue(name: string, spec: ParamSpec, raw: string | undefined): BoundValue {
   // An empty value means "absent" (spec part 4.2: an empty bound is no bound).
   if (raw === undefined || raw === '') {
     if (spec.required) throw new CanneryError('missing_parameter', `missing required parameter "${name}"${expected(spec)}`, { param: name });

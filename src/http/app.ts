@@ -11,18 +11,20 @@ import { H3, type H3Event } from 'h3';
 import type { ServerRequest } from 'srvx';
 import { DEFAULTS } from '../config/settings.js';
 import { CanneryError } from '../core/errors.js';
+import { catalogEndpoint, sourceShapes } from '../engine/catalog.js';
 import type { Service } from '../engine/service.js';
 import { createLogger, type Logger } from '../core/logger.js';
 import { VERSION } from '../core/version.js';
 import { apiKeyCheck } from './auth.js';
 import { cacheHitAnswerer, type CacheHitAnswerer } from './cache-hits.js';
+import { CONSOLE_PREFIX, consoleFile, consolePage, type ConsoleAssets } from './console.js';
 import { createCors } from './cors.js';
 import { errorResponse, JSON_CONTENT_TYPE, toCanneryError } from './errors.js';
 import { negotiate } from './formats.js';
 import { urlLengthError } from './limits.js';
 import { createMetrics, routeOf, type Metrics } from './metrics.js';
 import { openApiDocument } from './openapi.js';
-import { QUERY_PATH } from './paths.js';
+import { CATALOG_PATH, QUERY_PATH } from './paths.js';
 import { requestsRedaction } from './redaction-header.js';
 import { CLIENT_CLOSED_REQUEST, declaredBodyError, RequestAborted } from './request-body.js';
 import { readParams } from './request-params.js';
@@ -45,6 +47,8 @@ export interface AppOptions {
   metricsPublic?: boolean;
   /** Origins CORS allows, `*` for any (default: none, and no CORS headers). */
   corsOrigins?: readonly string[];
+  /** The console's built files, served at `/` and under CONSOLE_PREFIX (default: none, and no console). */
+  console?: ConsoleAssets;
 }
 
 export interface CanneryApp {
@@ -127,6 +131,16 @@ export function createApp(options: AppOptions): CanneryApp {
     }),
   );
 
+  // What the console (or any client) needs to call each endpoint; a key, like the endpoints.
+  const sources = sourceShapes();
+  app.get(
+    CATALOG_PATH,
+    guarded((event) => {
+      checkKey(event.req.headers);
+      return json(200, { endpoints: service.registry.endpoints.map((endpoint) => catalogEndpoint(endpoint, sources)) });
+    }),
+  );
+
   // Series name every endpoint and show its traffic, so by default they take a key too.
   getAndHead(
     '/metrics',
@@ -136,6 +150,21 @@ export function createApp(options: AppOptions): CanneryApp {
       return new Response(text, { status: 200, headers: { 'content-type': metrics.registry.contentType } });
     }),
   );
+
+  const consoleAssets = options.console;
+  if (consoleAssets) {
+    // No key: the page asks for one, and holds it in the browser, never in a URL.
+    const page = () => consolePage(consoleAssets);
+    app.get('/', page);
+    app.head('/', page);
+    const file = guarded((event) => {
+      const response = consoleFile(consoleAssets, event.url.pathname);
+      if (!response) throw new CanneryError('not_found', `no console file ${event.url.pathname}`);
+      return response;
+    });
+    app.get(`${CONSOLE_PREFIX}**`, file);
+    app.head(`${CONSOLE_PREFIX}**`, file);
+  }
 
   const runQuery = guarded(async (event) => {
     const record = recordOf(event);

@@ -8,6 +8,13 @@ import type { WireRow, WireValue } from '../core/types.js';
 
 const NEEDS_QUOTES = /[",\r\n]/;
 
+/** Every column, in the order rows first show it (rows of one query share their columns). */
+export function csvColumns(rows: readonly WireRow[]): string[] {
+  const columns = new Set<string>();
+  for (const row of rows) for (const column of Object.keys(row)) columns.add(column);
+  return [...columns];
+}
+
 export function csvHeader(columns: readonly string[]): string {
   return `${columns.map(quoted).join(',')}\r\n`;
 }

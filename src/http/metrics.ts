@@ -11,10 +11,11 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry, type Metric } from 'prom-client';
 import type { CacheSource, CacheStatus } from '../engine/cache/read-through.js';
 import type { EngineObserver } from '../engine/observer.js';
-import { QUERY_PATH } from './paths.js';
+import { CONSOLE_PREFIX } from './console.js';
+import { CATALOG_PATH, QUERY_PATH } from './paths.js';
 
 /** What a request asked for, in a few values (a label per path would let callers mint series). */
-export type Route = 'query' | 'health' | 'metrics' | 'openapi' | 'other';
+export type Route = 'query' | 'endpoints' | 'console' | 'health' | 'metrics' | 'openapi' | 'other';
 
 export interface Metrics {
   readonly registry: Registry;
@@ -26,6 +27,8 @@ export interface Metrics {
 
 export function routeOf(pathname: string): Route {
   if (pathname.startsWith(QUERY_PATH)) return 'query';
+  if (pathname === CATALOG_PATH) return 'endpoints';
+  if (pathname === '/' || pathname.startsWith(CONSOLE_PREFIX)) return 'console';
   if (pathname === '/health') return 'health';
   if (pathname === '/metrics') return 'metrics';
   return pathname === '/openapi.json' ? 'openapi' : 'other';

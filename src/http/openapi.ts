@@ -9,7 +9,7 @@ import type { ParamSpec } from '../core/types.js';
 import type { CompiledEndpoint } from '../engine/compiled-endpoint.js';
 import { MAX_SANDBOX_SQL_LENGTH } from '../engine/sandbox.js';
 import { statusOf } from './errors.js';
-import { QUERY_PATH } from './paths.js';
+import { CATALOG_PATH, QUERY_PATH } from './paths.js';
 
 type Json = Record<string, unknown>;
 
@@ -130,6 +130,16 @@ export function openApiDocument(endpoints: readonly CompiledEndpoint[], version:
       },
     },
   };
+  paths[CATALOG_PATH] = {
+    get: {
+      operationId: 'list_endpoints',
+      summary: 'Every endpoint served: id, name, description, settings, parameter specs and, with sandboxing, the CTEs with their columns.',
+      responses: {
+        '200': { description: 'The endpoints.', content: { 'application/json': { schema: { $ref: '#/components/schemas/Endpoints' } } } },
+        '401': { $ref: '#/components/responses/Error' },
+      },
+    },
+  };
   for (const endpoint of endpoints) {
     paths[`${QUERY_PATH}${endpoint.definition.name}`] = { get: operation(endpoint, 'get'), post: operation(endpoint, 'post') };
   }
@@ -173,6 +183,47 @@ export function openApiDocument(endpoints: readonly CompiledEndpoint[], version:
               description: 'Rows. TIMESTAMP values are integer Unix microseconds, DATETIME "YYYY-MM-DDTHH:MM:SS[.ffffff]", repeated records arrays of objects.',
               items: { type: 'object', additionalProperties: true },
             },
+          },
+        },
+        Endpoints: {
+          type: 'object',
+          required: ['endpoints'],
+          properties: {
+            endpoints: {
+              type: 'array',
+              items: {
+                type: 'object',
+                required: ['id', 'name', 'description', 'max_rows', 'cache', 'sandbox', 'redact_pii', 'params'],
+                properties: {
+                  id: { type: 'string', format: 'uuid' },
+                  name: { type: 'string' },
+                  description: { type: 'string' },
+                  max_rows: { type: 'integer' },
+                  cache: { oneOf: [{ const: false }, { type: 'object', properties: { ttl_seconds: { type: 'integer' }, warm_every_seconds: { type: 'integer' } } }] },
+                  sandbox: { type: 'boolean' },
+                  redact_pii: { type: 'boolean' },
+                  params: { type: 'object', additionalProperties: { type: 'object' }, description: 'Parameter specs as the endpoint file declares them.' },
+                  ctes: {
+                    type: 'array',
+                    description: 'Sandbox endpoints only: the CTEs a sandbox query reads.',
+                    items: {
+                      type: 'object',
+                      properties: { name: { type: 'string' }, columns: { type: 'array', items: { $ref: '#/components/schemas/Field' } } },
+                    },
+                  },
+                },
+              },
+            },
+          },
+        },
+        Field: {
+          type: 'object',
+          required: ['name'],
+          description: 'A column or nested field; no type when it is computed.',
+          properties: {
+            name: { type: 'string' },
+            type: { type: 'string', enum: ['string', 'integer', 'number', 'boolean', 'timestamp', 'record'] },
+            fields: { type: 'array', items: { $ref: '#/components/schemas/Field' } },
           },
         },
         Error: {

@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { readSettings } from '../../src/config/settings.js';
 
 describe('operations settings', () => {
-  it('defaults: 16 queries at once and 64 waiting, info logs, /metrics behind a key, no CORS', () => {
-    expect(readSettings({})).toMatchObject({ maxConcurrentQueries: 16, maxQueuedQueries: 64, logLevel: 'info', metricsPublic: false, corsOrigins: [] });
+  it('defaults: 16 queries at once and 64 waiting, info logs, /metrics behind a key, no CORS, the console on', () => {
+    expect(readSettings({})).toMatchObject({ maxConcurrentQueries: 16, maxQueuedQueries: 64, logLevel: 'info', metricsPublic: false, corsOrigins: [], console: true });
   });
 
   it('reads each from the environment', () => {
@@ -14,6 +14,7 @@ describe('operations settings', () => {
       CANNERY_LOG_LEVEL: 'silent',
       CANNERY_METRICS_PUBLIC: 'true',
       CANNERY_CORS_ORIGINS: ' https://app.example.com , http://localhost:3000,,*',
+      CANNERY_CONSOLE: 'false',
     });
     expect(settings).toMatchObject({
       maxConcurrentQueries: 4,
@@ -21,6 +22,7 @@ describe('operations settings', () => {
       logLevel: 'silent',
       metricsPublic: true,
       corsOrigins: ['https://app.example.com', 'http://localhost:3000', '*'],
+      console: false,
     });
   });
 
@@ -37,6 +39,7 @@ describe('operations settings', () => {
     [{ CANNERY_MAX_QUEUED_QUERIES: '-1' }, 'CANNERY_MAX_QUEUED_QUERIES must be a whole number from 0'],
     [{ CANNERY_LOG_LEVEL: 'verbose' }, 'CANNERY_LOG_LEVEL must be one of debug, info, warn, error, silent (got "verbose")'],
     [{ CANNERY_METRICS_PUBLIC: 'yes' }, 'CANNERY_METRICS_PUBLIC must be true or false (got "yes")'],
+    [{ CANNERY_CONSOLE: 'off' }, 'CANNERY_CONSOLE must be true or false (got "off")'],
     [{ CANNERY_CORS_ORIGINS: 'https://app.example.com/' }, '"https://app.example.com/" is not an origin'],
     [{ CANNERY_CORS_ORIGINS: 'app.example.com' }, '"app.example.com" is not an origin'],
     [{ CANNERY_CORS_ORIGINS: 'https://APP.example.com' }, '"https://APP.example.com" is not an origin'],

@@ -258,7 +258,7 @@ describe('endpoint lookup', () => {
 
 describe('routing', () => {
   it('an unknown route is a 404 JSON error', async () => {
-    for (const path of ['/nope', '/api/endpoints', '/api/endpoints/query', `${Q}logs.all/extra`]) {
+    for (const path of ['/nope', '/api', '/api/endpoints/query', `${Q}logs.all/extra`]) {
       const result = await send(path, withKey());
       const error = expectError(result, 404, 'not_found');
       expect(error.message).toContain(Q);

@@ -26,7 +26,7 @@ describe('GET /openapi.json', () => {
   });
 
   it('has one path per endpoint, by name', () => {
-    expect(Object.keys(document.paths).sort()).toEqual(['/api/endpoints/query/logs.all', '/api/endpoints/query/usage.api-counts', '/health']);
+    expect(Object.keys(document.paths).sort()).toEqual(['/api/endpoints', '/api/endpoints/query/logs.all', '/api/endpoints/query/usage.api-counts', '/health']);
   });
 
   it('describes each parameter with its type, required, enum, format and description from the YAML', () => {

@@ -10,6 +10,7 @@ import { openDuckDb } from '../../src/backends/duckdb/backend.js';
 import { readSettings } from '../../src/config/settings.js';
 import { importNdjson } from '../../src/backends/duckdb/import/import.js';
 import { createApp } from '../../src/http/app.js';
+import type { ConsoleAssets } from '../../src/http/console.js';
 import { createMetrics } from '../../src/http/metrics.js';
 import { createLogger } from '../../src/core/logger.js';
 import { listen } from '../../src/http/server.js';
@@ -41,6 +42,8 @@ export interface TestServiceOptions {
   env?: Record<string, string>;
   /** Takes each request log line (default: none is written). */
   logLines?: (line: string) => void;
+  /** The console's files (default: no console). */
+  console?: ConsoleAssets;
 }
 
 export async function loadFixtures(dbPath: string, fixtures: Fixtures): Promise<void> {
@@ -78,6 +81,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     logger: options.logLines ? createLogger(settings.logLevel, options.logLines) : createLogger('silent'),
     metricsPublic: settings.metricsPublic,
     corsOrigins: settings.corsOrigins,
+    console: options.console,
   });
   const server = await listen(app, { port: 0, host: '127.0.0.1' });
   const get = (path: string, headers: Record<string, string> = {}) => fetch(server.url + path, { headers });
