@@ -133,7 +133,7 @@ export function createApp(options: AppOptions): CanneryApp {
 
   // What the console (or any client) needs to call each endpoint; a key, like the endpoints.
   const sources = sourceShapes();
-  app.get(
+  getAndHead(
     CATALOG_PATH,
     guarded((event) => {
       checkKey(event.req.headers);

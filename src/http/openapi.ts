@@ -136,7 +136,11 @@ export function openApiDocument(endpoints: readonly CompiledEndpoint[], version:
       summary: 'Every endpoint served: id, name, description, settings, parameter specs and, with sandboxing, the CTEs with their columns.',
       responses: {
         '200': { description: 'The endpoints.', content: { 'application/json': { schema: { $ref: '#/components/schemas/Endpoints' } } } },
-        '401': { $ref: '#/components/responses/Error' },
+        '401': errorResponse(401, 'No API key, or one not allowed.', { 'WWW-Authenticate': { schema: { type: 'string' } } }),
+        '405': errorResponse(405, 'A method other than GET and HEAD.', { Allow: { schema: { type: 'string' } } }),
+        '413': errorResponse(413, 'A request body over 1 MiB.'),
+        '414': errorResponse(414, 'A URL over 8,192 characters.'),
+        '431': { $ref: '#/components/responses/HeadersTooLarge' },
       },
     },
   };
