@@ -198,12 +198,15 @@ export function resolveNames(options: ResolveOptions = {}): Rewrite {
     } else {
       const unnest = findUnnest(expr.name, scope);
       if (unnest) return { shape: expr.fields.reduce(fieldOf, unnest.element), origin: [unnest.origin, ...expr.fields].join('.') };
-      for (const relation of scope.relations.values()) {
-        const column = relation.columns?.get(key(expr.name));
-        if (column) {
-          shape = column;
-          origin = `${relation.name}.${expr.name}`;
-          break;
+      // The nearest scope with a relation that has the column: a correlated subquery reads outer ones.
+      search: for (let current: Scope | undefined = scope; current; current = current.parent) {
+        for (const relation of current.relations.values()) {
+          const column = relation.columns?.get(key(expr.name));
+          if (column) {
+            shape = column;
+            origin = `${relation.name}.${expr.name}`;
+            break search;
+          }
         }
       }
     }
