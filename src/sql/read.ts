@@ -8,8 +8,8 @@
  */
 import { functionArgs, functionName, identifierText, isNode, locationOf, setOperationMembers, withClauses } from './ast.js';
 import { FUNCTIONS } from './language.js';
-import { decodeBigQueryString } from './literals.js';
-import { parseBigQuery, type AstNode, type SqlLocation } from './parse.js';
+import { decodeBigQueryString, IllegalEscape } from './literals.js';
+import { parseBigQuery, SqlSyntaxError, type AstNode, type SqlLocation } from './parse.js';
 import type {
   BinaryOperator,
   Call,
@@ -324,7 +324,7 @@ function readExprHere(node: AstNode): Expr {
     case 'single_quote_string':
     case 'double_quote_string':
     case 'string':
-      return { kind: 'literal', type: 'string', value: decodeBigQueryString(String(node.value)), loc };
+      return { kind: 'literal', type: 'string', value: decodedString(String(node.value)), loc };
     case 'regex_string':
       // A raw string's value is its content already.
       return { kind: 'literal', type: 'string', value: String(node.value), loc };
@@ -378,6 +378,16 @@ function readExprHere(node: AstNode): Expr {
   }
 }
 
+/** A string literal's text; an escape BigQuery does not read is a syntax error where the literal is. */
+function decodedString(raw: string): string {
+  try {
+    return decodeBigQueryString(raw);
+  } catch (error) {
+    if (error instanceof IllegalEscape) throw new SqlSyntaxError(error.message, nearest);
+    throw error;
+  }
+}
+
 function readColumn(node: AstNode): Expr {
   const loc = here(node);
   if (node.db || node.schema) return unknown('column reference with more than a table qualifier', node);
@@ -403,6 +413,11 @@ function readColumn(node: AstNode): Expr {
   const name = identifierText(column);
   if (name === undefined || name === '*') return unknown('column reference', node);
   const table = identifierText(node.table) ?? undefined;
+  // CURRENT_DATETIME without parentheses is BigQuery's function (the parser reads CURRENT_DATE and
+  // CURRENT_TIMESTAMP so already); backticked, it is a column's name.
+  if (table === undefined && isNode(column) && isNode(column.expr) && column.expr.type === 'default' && name.toLowerCase() === 'current_datetime') {
+    return { kind: 'call', name: 'current_datetime', args: [], loc };
+  }
   const fields = Array.isArray(node.subFields) ? node.subFields.map(String) : [];
   return { kind: 'column', table, name, fields, loc };
 }

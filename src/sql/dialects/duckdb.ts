@@ -27,6 +27,17 @@ export function quoteString(value: string): string {
   return `'${value.replace(/'/g, "''")}'`;
 }
 
+/**
+ * Names DuckDB reads as its own functions or pseudo-columns when they stand alone, quoted or not
+ * (`select user` is DuckDB's user name, `select current_catalog` the database file's name). In
+ * BigQuery they are plain names: a column of such a name is written qualified, and one that is no
+ * column never reaches DuckDB.
+ */
+const KEYWORD_NAMES: ReadonlySet<string> = new Set([
+  'current_catalog', 'current_date', 'current_role', 'current_schema', 'current_time', 'current_timestamp', 'current_user',
+  'localtime', 'localtimestamp', 'rowid', 'session_user', 'user',
+]);
+
 /** A literal pattern without a backslash, which needs no ESCAPE. */
 const PLAIN_PATTERN = /^'[^'\\]*'$/;
 
@@ -49,8 +60,17 @@ export function duckDbDialect(sources: readonly string[], options: DuckDbDialect
     quoteString,
     parameter: (name) => `$${name}`,
     relation: (source) => (known.has(source) ? quoteIdentifier(source) : undefined),
-    rewrites: [resolveNames({ sourceColumns: options.sourceColumns, strict: options.strictNames }), unnestAsProjections, nameAnonymousColumns, dropUnorderedSubqueryOrder],
+    rewrites: [
+      resolveNames({ sourceColumns: options.sourceColumns, strict: options.strictNames, qualify: KEYWORD_NAMES }),
+      unnestAsProjections,
+      nameAnonymousColumns,
+      dropUnorderedSubqueryOrder,
+    ],
     transforms: {
+      column: (node, printer) => {
+        if (node.table !== undefined || !KEYWORD_NAMES.has(node.name.toLowerCase())) return undefined;
+        return printer.refuse(`the name ${node.name} standing alone (DuckDB reads it as its own ${node.name.toUpperCase()}; qualify the column with its table)`, node);
+      },
       selectItem: (item, printer) => {
         if (item.kind !== 'star' || item.except.length === 0) return undefined;
         const star = (item.table === undefined ? '' : `${printer.identifier(item.table)}.`) + '*';

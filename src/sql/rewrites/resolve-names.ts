@@ -31,6 +31,11 @@ export interface ResolveOptions {
   sourceColumns?: ((source: string) => Columns) | undefined;
   /** Refuse names nothing in scope has (only where every relation's columns are known). */
   strict?: boolean | undefined;
+  /**
+   * Names (lower case) the backend reads as something else when they stand alone (DuckDB's
+   * `user`, `current_role`): a FROM column of such a name is always qualified with its relation.
+   */
+  qualify?: ReadonlySet<string> | undefined;
 }
 
 interface Relation {
@@ -86,6 +91,8 @@ function fieldList(shape: Shape): string {
 
 export function resolveNames(options: ResolveOptions = {}): Rewrite {
   const strict = options.strict === true;
+  /** The output columns of each FROM subquery, by its rewritten tree. */
+  const derivedColumns = new WeakMap<Query, Columns>();
 
   function refuse(message: string, node: { loc?: Expr['loc'] }): never {
     throw new InvalidQuery(message, node.loc);
@@ -128,13 +135,13 @@ export function resolveNames(options: ResolveOptions = {}): Rewrite {
   }
 
   /** How one FROM scope resolves an unqualified name, without looking further out. */
-  function lookupHere(name: string, scope: Scope): { kind: 'column' | 'alias' | 'unknown' } | { kind: 'field'; alias: string } | undefined {
+  function lookupHere(name: string, scope: Scope): { kind: 'alias' | 'unknown' } | { kind: 'column'; relation: Relation } | { kind: 'field'; alias: string } | undefined {
     const name_ = key(name);
     if (scope.unnests.has(name_) || scope.offsets.has(name_)) return { kind: 'alias' };
     let unknownColumns = false;
     for (const relation of scope.relations.values()) {
       if (relation.columns === undefined) unknownColumns = true;
-      else if (relation.columns.has(name_)) return { kind: 'column' };
+      else if (relation.columns.has(name_)) return { kind: 'column', relation };
     }
     if (unknownColumns) return { kind: 'unknown' };
     const owner = [...scope.unnests.entries()].reverse().find(([, alias]) => alias.element.kind === 'struct' && alias.element.fields.has(name_));
@@ -175,6 +182,7 @@ export function resolveNames(options: ResolveOptions = {}): Rewrite {
         followFields(fieldOf(alias.element, ref.name), ref.fields, `${found.alias}.${ref.name}`, ref);
         return { ...ref, table: found.alias };
       }
+      if (found.kind === 'column' && options.qualify?.has(key(ref.name))) return { ...ref, table: found.relation.alias };
       return ref;
     }
     if (strict) refuse(`Unrecognized name: ${ref.name} (not a column of ${describeScope(scope)}, nor a field of an UNNEST alias in scope)`, ref);
@@ -214,7 +222,7 @@ export function resolveNames(options: ResolveOptions = {}): Rewrite {
   }
 
   function relationOf(item: FromItem, alias: string, parent: Scope | undefined): Relation | undefined {
-    if (item.kind === 'derived') return { alias, name: 'a subquery', columns: undefined };
+    if (item.kind === 'derived') return { alias, name: 'a subquery', columns: derivedColumns.get(item.query) };
     if (item.kind !== 'table') return undefined;
     if (!item.qualified) {
       const cte = cteColumns(item.name, parent);
@@ -338,12 +346,25 @@ export function resolveNames(options: ResolveOptions = {}): Rewrite {
   }
 
   function rewriteSelect(select: Select, parent: Scope | undefined): { select: Select; scope: Scope; aliases: Aliases } {
-    const named = select.from.map((item, index) => (item.kind === 'unnest' && item.alias === undefined ? { ...item, alias: hiddenUnnestAlias(index) } : item));
+    // An UNNEST or subquery without an alias gets a hidden one: its names are visible all the same,
+    // and a column of it may need qualifying.
+    const named = select.from.map((item, index) => {
+      if (item.kind === 'unnest' && item.alias === undefined) return { ...item, alias: hiddenUnnestAlias(index) };
+      if (item.kind === 'derived' && item.alias === undefined) return { ...item, alias: `_subquery_${index}` };
+      return item;
+    });
     // Each FROM item's own expressions see only the items before it: in `unnest(metadata) as
     // metadata` the argument is the column, not the alias being defined.
     const from = named.map((item, index) => {
       if (item.kind === 'unknown') return item;
-      const rewritten = mapFromItem({ ...item, join: undefined }, childMap(scopeOf(named, index, parent)));
+      const before = scopeOf(named, index, parent);
+      if (item.kind === 'derived') {
+        // Its output columns, so names read from it resolve (and unknown ones are refused) too.
+        const rewritten = rewriteQuery(item.query, before.parent);
+        derivedColumns.set(rewritten.query, rewritten.columns);
+        return { ...item, query: rewritten.query };
+      }
+      const rewritten = mapFromItem({ ...item, join: undefined }, childMap(before));
       return { ...rewritten, join: item.join } as FromItem;
     });
     const scope = scopeOf(from, from.length, parent);
