@@ -5,9 +5,11 @@
  * (test/sql/corpus/fixture.yaml), worked out by hand; and each compiled for BigQuery and compared
  * with its golden text.
  *
- * A case DuckDB does not answer as BigQuery would today carries `pending: <reason>` and runs as
- * `it.fails`, so it must still fail: when the feature lands, remove the mark. A case the BigQuery
- * generator cannot compile today carries `pending_bigquery: <reason>` the same way.
+ * A case DuckDB does not answer as BigQuery would today carries `pending: <reason>` (several
+ * reasons separated by "; ") and runs as `it.fails`, so it must still fail: when the feature
+ * lands, remove the mark. A case the BigQuery generator cannot compile today carries
+ * `pending_bigquery: <reason>` the same way. docs/clients.md shows the figures; DOCS_UPDATE=1
+ * rewrites them.
  *
  * The BigQuery text of a sandbox query is the endpoint's nine CTEs (kept once, in
  * corpus/logs-all-ctes.bigquery.sql), then the case's `bigquery` text (the caller's own CTEs, if
@@ -25,15 +27,16 @@ import { compileSandboxQuery } from '../../src/engine/sandbox.js';
 import { bigQueryDialect } from '../../src/sql/dialects/bigquery.js';
 import { sourceTables } from '../../src/sql/dialects/bigquery-tables.js';
 import { queryPath } from '../endpoints/edge-fixtures.js';
-import { SHIPPED_ENDPOINTS, startTestService, TEST_KEY, type Fixtures, type TestService } from '../support/service.js';
+import { SHIPPED_ENDPOINTS, startTestService, type Fixtures, type TestService } from '../support/service.js';
 
 const FOLDER = fileURLToPath(new URL('./corpus/', import.meta.url));
+const DOCS = fileURLToPath(new URL('../../docs/clients.md', import.meta.url));
+const DOCS_BEGIN = '<!-- corpus:begin -->';
+const DOCS_END = '<!-- corpus:end -->';
 const CTES_FILE = FOLDER + 'logs-all-ctes.bigquery.sql';
 const UPDATE = process.env.CORPUS_UPDATE === '1';
 /** The service's clock: CURRENT_TIMESTAMP() in every case. */
 const NOW = '2024-05-02T15:00:00Z';
-/** Longer request paths go as a POST body (a real client would too: URLs have limits). */
-const LONGEST_GET = 8000;
 
 type Row = Record<string, unknown>;
 
@@ -99,7 +102,9 @@ beforeAll(async () => {
   const registry = await loadRegistry(SHIPPED_ENDPOINTS, { dialect: bigquery, sources: sourceNames() });
   logsAll = registry.find('logs.all')!;
   const probe = bigQueryText('select 1 as one');
-  ctes = probe.slice(0, probe.lastIndexOf(' SELECT 1 AS `one`'));
+  const select = probe.lastIndexOf(' SELECT 1 AS `one`');
+  expect(select, probe).toBeGreaterThan(0);
+  ctes = probe.slice(0, select);
   const fixtures = YAML.parse(readFileSync(FOLDER + 'fixture.yaml', 'utf8')) as Fixtures;
   svc = await startTestService({ fixtures, clock: () => new Date(NOW) });
 });
@@ -140,15 +145,25 @@ function withGoldenTexts(text: string, texts: readonly (string | undefined)[]): 
   return lines.join('\n');
 }
 
-async function answer(params: Record<string, string>): Promise<{ status: number; body: any }> {
-  const path = queryPath('logs.all', params);
-  if (path.length <= LONGEST_GET) return svc.call(path);
-  const response = await fetch(svc.url + queryPath('logs.all', {}), {
-    method: 'POST',
-    headers: { 'x-api-key': TEST_KEY, 'content-type': 'application/json' },
-    body: JSON.stringify(params),
-  });
-  return { status: response.status, body: await response.json() };
+/** docs/clients.md's figures as the case files say they are. */
+function figuresSection(): string {
+  const running = (cases: readonly CorpusCase[], mark: 'pending' | 'pending_bigquery') => cases.filter((c) => !c[mark]).length;
+  const lines = [
+    `${allCases.length} queries; ${running(allCases, 'pending')} run on the embedded DuckDB with BigQuery's answer; ${running(allCases, 'pending_bigquery')} compile for BigQuery.`,
+    '',
+    '| corpus file | queries | run on DuckDB | compile for BigQuery |',
+    '|---|---|---|---|',
+    ...suites.map(({ file, cases }) => `| \`${file}\` | ${cases.length} | ${running(cases, 'pending')} | ${running(cases, 'pending_bigquery')} |`),
+    '',
+    'Why the others do not run yet (a query may have several reasons):',
+    '',
+    '| reason | queries |',
+    '|---|---|',
+  ];
+  const reasons = new Map<string, number>();
+  for (const reason of allCases.flatMap((c) => c.pending?.split('; ') ?? [])) reasons.set(reason, (reasons.get(reason) ?? 0) + 1);
+  const ranked = [...reasons].sort(([a, m], [b, n]) => n - m || a.localeCompare(b));
+  return [...lines, ...ranked.map(([reason, n]) => `| ${reason.replaceAll('|', '\\|')} | ${n} |`)].join('\n');
 }
 
 describe('client corpus', () => {
@@ -157,6 +172,16 @@ describe('client corpus', () => {
     const names = allCases.map((c) => c.name);
     expect(names.length).toBe(new Set(names).size);
     expect(allCases.filter((c) => !c.from || !c.sql || !Array.isArray(c.rows)).map((c) => c.name)).toEqual([]);
+  });
+
+  it('docs/clients.md shows its figures', () => {
+    const text = readFileSync(DOCS, 'utf8');
+    const [begin, end] = [text.indexOf(DOCS_BEGIN), text.indexOf(DOCS_END)];
+    expect(begin).toBeGreaterThan(-1);
+    expect(end).toBeGreaterThan(begin);
+    const expected = `${DOCS_BEGIN}\n${figuresSection()}\n${DOCS_END}`;
+    if (process.env.DOCS_UPDATE === '1') writeFileSync(DOCS, text.slice(0, begin) + expected + text.slice(end + DOCS_END.length));
+    else expect(text.slice(begin, end + DOCS_END.length)).toBe(expected);
   });
 
   it('the endpoint CTEs every BigQuery text starts with are the golden ones', () => {
@@ -168,7 +193,8 @@ for (const { file, cases } of suites) {
   describe(file, () => {
     for (const c of cases) {
       (c.pending ? it.fails : it)(`${c.name} (DuckDB rows)`, async () => {
-        const { status, body } = await answer({ project: 'alpha', ...c.params, sql: c.sql });
+        // As Studio sends them: a GET with the SQL and logs.all's parameters in the query string.
+        const { status, body } = await svc.call(queryPath('logs.all', { project: 'alpha', ...c.params, sql: c.sql }));
         expect(status, JSON.stringify(body)).toBe(200);
         const rows = body.result as Row[];
         const expected = wire(c.rows) as Row[];
