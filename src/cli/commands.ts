@@ -1,6 +1,7 @@
 /** The CLI's commands; each returns an exit code (or -1 to keep running, for `serve`). */
 import type { ParseArgsConfig } from 'node:util';
 import { checkCommand } from './check.js';
+import { describeCommand } from './describe.js';
 import { importCommand } from './import.js';
 import { openapiCommand } from './openapi.js';
 import { runCommand } from './run.js';
@@ -21,4 +22,5 @@ export const commands: Record<string, Command> = {
   import: importCommand,
   seed: seedCommand,
   openapi: openapiCommand,
+  describe: describeCommand,
 };
