@@ -7,6 +7,7 @@ import { openapiCommand } from './openapi.js';
 import { runCommand } from './run.js';
 import { seedCommand } from './seed.js';
 import { serveCommand } from './serve.js';
+import { testCommand } from './test.js';
 
 export type Flags = Record<string, string | boolean | undefined>;
 
@@ -23,4 +24,5 @@ export const commands: Record<string, Command> = {
   seed: seedCommand,
   openapi: openapiCommand,
   describe: describeCommand,
+  test: testCommand,
 };
