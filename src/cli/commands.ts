@@ -2,6 +2,7 @@
 import type { ParseArgsConfig } from 'node:util';
 import { checkCommand } from './check.js';
 import { describeCommand } from './describe.js';
+import { diffCommand } from './diff.js';
 import { importCommand } from './import.js';
 import { openapiCommand } from './openapi.js';
 import { runCommand } from './run.js';
@@ -25,4 +26,5 @@ export const commands: Record<string, Command> = {
   openapi: openapiCommand,
   describe: describeCommand,
   test: testCommand,
+  diff: diffCommand,
 };
