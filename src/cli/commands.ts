@@ -4,6 +4,7 @@ import { checkCommand } from './check.js';
 import { describeCommand } from './describe.js';
 import { diffCommand } from './diff.js';
 import { importCommand } from './import.js';
+import { newCommand } from './new.js';
 import { openapiCommand } from './openapi.js';
 import { runCommand } from './run.js';
 import { seedCommand } from './seed.js';
@@ -24,7 +25,8 @@ export const commands: Record<string, Command> = {
   import: importCommand,
   seed: seedCommand,
   openapi: openapiCommand,
-  describe: describeCommand,
   test: testCommand,
+  describe: describeCommand,
   diff: diffCommand,
+  new: newCommand,
 };
