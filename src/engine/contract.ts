@@ -5,7 +5,7 @@
  */
 import { DEFAULTS } from '../config/settings.js';
 import { isCanneryError } from '../core/errors.js';
-import type { EndpointContract, EndpointDefinition } from '../core/types.js';
+import type { BoundValue, EndpointContract, EndpointDefinition, ParamSpec } from '../core/types.js';
 import { generate } from '../sql/generator/generate.js';
 import { UnsupportedConstruct } from '../sql/generator/unsupported.js';
 import type { ScratchBackend, ScratchEngine } from './backend.js';
@@ -23,7 +23,7 @@ export async function describeEndpoint(endpoint: CompiledEndpoint, backend: Scra
     const columns = await backend.describe({
       sql: compiled.sql,
       parameters: compiled.parameters,
-      values: Object.fromEntries(Object.keys(definition.params).map((name) => [name, null])),
+      values: Object.fromEntries(Object.entries(definition.params).map(([name, spec]) => [name, sampleValue(spec)])),
       specs: definition.params,
       now: new Date(0),
       maxRows: definition.max_rows,
@@ -36,6 +36,23 @@ export async function describeEndpoint(endpoint: CompiledEndpoint, backend: Scra
   } catch (error) {
     if (isCanneryError(error) || error instanceof UnsupportedConstruct) return { problem: error.message };
     throw error;
+  }
+}
+
+/**
+ * A valid value of the parameter. A NULL would be bound untyped, leaving its type to DuckDB
+ * (`select @name` would be an INT64 column); a value bound with the declared type is typed as
+ * BigQuery types the parameter. Valid, so a query that casts or matches it cannot fail on it.
+ */
+function sampleValue(spec: ParamSpec): BoundValue {
+  switch (spec.type) {
+    case 'integer':
+    case 'number':
+      return 0;
+    case 'boolean':
+      return false;
+    case 'string':
+      return spec.enum?.[0] ?? (spec.format === 'date-time' ? '1970-01-01T00:00:00.000000Z' : '');
   }
 }
 

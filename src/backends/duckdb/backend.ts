@@ -139,9 +139,9 @@ export async function runDuckDbQuery(instance: DuckDBInstance, request: QueryReq
 }
 
 /**
- * The columns `request` would return, by running it with every parameter bound as a value of
- * its declared type (so `select @n as n` is typed as BigQuery would type it). On empty tables
- * no row is read.
+ * The columns `request` would return, by running it with each parameter's value bound as its
+ * declared type (so `select @n as n` is typed as BigQuery types it; a NULL is bound untyped
+ * whatever the type given). On empty tables no row is read.
  */
 export async function describeDuckDbQuery(instance: DuckDBInstance, request: QueryRequest): Promise<ColumnField[]> {
   const connection = await instance.connect();
