@@ -54,7 +54,8 @@ export interface Base {
 
 /**
  * `requested`, or the merge base of HEAD with the default branch: the branch a pull request
- * targets (GITHUB_BASE_REF on GitHub Actions), else origin's HEAD, else main or master.
+ * targets (GITHUB_BASE_REF on GitHub Actions), else origin's HEAD (unless that is the branch
+ * checked out), else main or master, on origin or here.
  */
 export async function resolveBase(requested: string | undefined, top: string, env: NodeJS.ProcessEnv = process.env): Promise<Base> {
   const shallow = (await gitOrUndefined(['rev-parse', '--is-shallow-repository'], top)) === 'true';
@@ -66,7 +67,10 @@ export async function resolveBase(requested: string | undefined, top: string, en
     if (commit === undefined) throw new GitProblem(`--base ${requested} is not a commit in this repository.${shallowHint}`);
     return { label: requested, commit };
   }
-  const candidates = defaultBranches(env, await gitOrUndefined(['symbolic-ref', '--quiet', '--short', 'refs/remotes/origin/HEAD'], top));
+  const originHead = await gitOrUndefined(['symbolic-ref', '--quiet', '--short', 'refs/remotes/origin/HEAD'], top);
+  const current = await gitOrUndefined(['symbolic-ref', '--quiet', '--short', 'HEAD'], top);
+  // `git clone --branch X` points origin/HEAD at X itself: comparing X with X would find nothing.
+  const candidates = defaultBranches(env, originHead === `origin/${current}` ? undefined : originHead);
   for (const branch of candidates) {
     const tip = await commitOf(branch, top);
     if (tip === undefined) continue;
