@@ -4,6 +4,7 @@
  * the default branch). Exit 0; 1 with `--fail-on breaking` when a change is breaking; 2 when
  * there is nothing to compare with.
  */
+import { normalize } from 'node:path';
 import { duckDbScratchEngine } from '../backends/duckdb/scratch.js';
 import { parseEndpointFiles } from '../config/endpoint-folder.js';
 import { readSettings } from '../config/settings.js';
@@ -49,5 +50,5 @@ async function compare(dir: string, requestedBase: string | undefined): Promise<
   const testFiles = await loadCheckedTests(folder);
   const engine = duckDbScratchEngine(BUILT_IN_SOURCES);
   const diffs = await diffEndpoints(before, after, testFiles, engine, createContractBook(engine));
-  return { dir, base, diffs, problems: [...after.problems, ...testFiles.flatMap((file) => file.problems)] };
+  return { dir: normalize(dir), base, diffs, problems: [...after.problems, ...testFiles.flatMap((file) => file.problems)] };
 }

@@ -29,7 +29,7 @@ describe('cannery diff', () => {
   it('finds nothing changed against the merge base with main', async () => {
     const run = await diff(['--fail-on', 'breaking']);
     expect(run.code).toBe(0);
-    expect(run.stdout.trimEnd().split('\n')).toEqual([`cannery diff: ./endpoints against the merge base with main (${base.slice(0, 7)})`, '', 'no endpoint changed']);
+    expect(run.stdout.trimEnd().split('\n')).toEqual([`cannery diff: endpoints against the merge base with main (${base.slice(0, 7)})`, '', 'no endpoint changed']);
   });
 
   it('reports a compatible change in the working tree, and passes --fail-on breaking', async () => {
@@ -92,7 +92,7 @@ describe('cannery diff', () => {
     made.push(clone);
     await git(['clone', '--quiet', '--branch', 'change', repo.dir, clone], tmpdir());
     const run = await diff([], clone, { GITHUB_BASE_REF: 'main' });
-    expect(run.stdout.split('\n')[0]).toBe(`cannery diff: ./endpoints against the merge base with origin/main (${base.slice(0, 7)})`);
+    expect(run.stdout.split('\n')[0]).toBe(`cannery diff: endpoints against the merge base with origin/main (${base.slice(0, 7)})`);
   });
 
   it('says what is missing in a shallow clone, and fetches nothing', async () => {

@@ -167,3 +167,26 @@ describe('loadEndpointTests', () => {
     expect(await loadEndpointTests(dir)).toEqual([]);
   });
 });
+
+describe('YAML anchors', () => {
+  it('let tests share a list of events', () => {
+    const parsed = parseEndpointTestFile(
+      text([
+        'endpoint: x',
+        'now: "2024-05-01T00:00:00Z"',
+        'tests:',
+        '  - name: one',
+        '    events:',
+        '      postgres.logs: &shared',
+        '        - {id: a, timestamp: 1, event_message: m}',
+        '    expect: {rows: []}',
+        '  - name: two',
+        '    events: {postgres.logs: *shared}',
+        '    expect: {rows: []}',
+      ]),
+      'f.yaml',
+    );
+    expect(parsed.problems).toEqual([]);
+    expect(parsed.tests[1]!.events).toEqual(parsed.tests[0]!.events);
+  });
+});
