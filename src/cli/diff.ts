@@ -15,7 +15,7 @@ import { compileRegistry } from '../engine/registry.js';
 import type { Command } from './commands.js';
 import { breakingCount, diffMarkdown, diffText, type DiffReport } from './diff-report.js';
 import { endpointTextsAt, GitProblem, locateInRepository, resolveBase } from './git.js';
-import { loadOfflineEndpoints, offlineCompileContext } from './offline-registry.js';
+import { loadOfflineEndpoints, scratchCompileContext } from './offline-registry.js';
 import { loadCheckedTests } from './test-files.js';
 
 export const diffCommand: Command = {
@@ -44,11 +44,11 @@ async function compare(dir: string, requestedBase: string | undefined): Promise<
   const where = await locateInRepository(dir);
   const base = await resolveBase(requestedBase, where.top);
   const texts = await endpointTextsAt(base.commit, where);
-  const context = offlineCompileContext();
-  const before = compileRegistry(parseEndpointFiles(texts.map(({ path, text }) => ({ file: `${base.commit.slice(0, 7)}:${path}`, text }))), context);
-  const { folder, registry: after } = await loadOfflineEndpoints(dir);
-  const testFiles = await loadCheckedTests(folder);
   const engine = duckDbScratchEngine(BUILT_IN_SOURCES);
+  const context = scratchCompileContext(engine);
+  const before = compileRegistry(parseEndpointFiles(texts.map(({ path, text }) => ({ file: `${base.commit.slice(0, 7)}:${path}`, text }))), context);
+  const { folder, registry: after } = await loadOfflineEndpoints(dir, context);
+  const testFiles = await loadCheckedTests(folder);
   const diffs = await diffEndpoints(before, after, testFiles, engine, createContractBook(engine));
   return { dir: normalize(dir), base, diffs, problems: [...after.problems, ...testFiles.flatMap((file) => file.problems)] };
 }

@@ -5,6 +5,7 @@
 import { readBigQuerySettings } from '../config/bigquery-settings.js';
 import { BUILT_IN_SOURCES, sourceNames } from '../config/sources.js';
 import { loadEndpointFolder, type EndpointFolder } from '../config/endpoint-folder.js';
+import type { ScratchEngine } from '../engine/backend.js';
 import type { CompileContext } from '../engine/compile.js';
 import { compileRegistry, type Registry } from '../engine/registry.js';
 import { bigQueryDialect } from '../sql/dialects/bigquery.js';
@@ -32,6 +33,11 @@ export function offlineCompileContext(backends: BackendChoice = 'all'): CompileC
   const names: DialectName[] = backends === 'all' ? ['duckdb', 'bigquery'] : [backends];
   const [served, ...others] = names.map(offlineDialect);
   return { dialect: served!, alsoCheck: others, sources: sourceNames(BUILT_IN_SOURCES) };
+}
+
+/** Endpoints compiled to run on `engine`'s scratch databases (what `test` and `diff` run them on). */
+export function scratchCompileContext(engine: ScratchEngine): CompileContext {
+  return { dialect: engine.dialect, sources: sourceNames(BUILT_IN_SOURCES) };
 }
 
 /** The folder as loaded (every file that parsed has its definition) and the registry compiled from it. */

@@ -12,7 +12,7 @@ import { readSettings } from '../config/settings.js';
 import { BUILT_IN_SOURCES } from '../config/sources.js';
 import { runEndpointTests } from '../engine/endpoint-tests.js';
 import type { Command } from './commands.js';
-import { loadOfflineEndpoints } from './offline-registry.js';
+import { loadOfflineEndpoints, scratchCompileContext } from './offline-registry.js';
 import { githubAnnotation } from './problem-output.js';
 import { loadCheckedTests } from './test-files.js';
 import { failureAnnotation, junitXml, resultText, summaryText } from './test-report.js';
@@ -25,7 +25,8 @@ export const testCommand: Command = {
     const annotate = format === 'github' || process.env.GITHUB_ACTIONS === 'true';
     const dir = typeof flags.endpoints === 'string' ? flags.endpoints : readSettings().endpointsDir;
     const started = performance.now();
-    const { folder, registry } = await loadOfflineEndpoints(dir);
+    const engine = duckDbScratchEngine(BUILT_IN_SOURCES);
+    const { folder, registry } = await loadOfflineEndpoints(dir, scratchCompileContext(engine));
     const files = await loadCheckedTests(folder);
     const problems = [...registry.problems, ...files.flatMap((file) => file.problems)];
     for (const problem of problems) {
@@ -33,7 +34,7 @@ export const testCommand: Command = {
       if (annotate) console.log(githubAnnotation(problem));
     }
     let heading = '';
-    const results = await runEndpointTests(files, registry, duckDbScratchEngine(BUILT_IN_SOURCES), {
+    const results = await runEndpointTests(files, registry, engine, {
       filter: typeof flags.filter === 'string' ? flags.filter : undefined,
       onResult(result) {
         if (heading !== result.file) {
