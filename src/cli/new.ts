@@ -37,7 +37,7 @@ export const newCommand: Command = {
   },
 };
 
-export function endpointTemplate(name: string, id: string): string {
+function endpointTemplate(name: string, id: string): string {
   return `# yaml-language-server: $schema=../schemas/endpoint.schema.json
 #
 # One stored query, served at /api/endpoints/query/${name} (or by its id). Every field is
@@ -76,7 +76,7 @@ query: |
 `;
 }
 
-export function testTemplate(name: string): string {
+function testTemplate(name: string): string {
   return `# yaml-language-server: $schema=../../schemas/endpoint-tests.schema.json
 #
 # Tests of ${name}: \`cannery test --filter ${name}\`. Each test runs on a fresh in-memory
