@@ -113,6 +113,24 @@ function rowSchemaName(endpoint: CompiledEndpoint): string {
   return `${endpoint.definition.name}.Row`;
 }
 
+/** A 200 with rows: `json` is the schema of the JSON form; NDJSON and CSV are text. */
+function rowsResponse(json: Json): Json {
+  return {
+    description: 'The rows: JSON by default; NDJSON (a row a line) or CSV when Accept asks for them.',
+    headers: {
+      'Cache-Control': { schema: { type: 'string' }, description: '`private, max-age=<seconds>` for a cached endpoint, else `no-store`.' },
+      ETag: { schema: { type: 'string' }, description: 'Cached endpoints only.' },
+      Age: { schema: { type: 'string' }, description: 'Cached endpoints only.' },
+      'X-Cache': { schema: { type: 'string', enum: ['HIT', 'MISS', 'STALE'] }, description: 'Cached endpoints only.' },
+    },
+    content: {
+      'application/json': { schema: json },
+      'application/x-ndjson': { schema: { type: 'string' } },
+      'text/csv': { schema: { type: 'string' } },
+    },
+  };
+}
+
 /** The 200 response: typed rows when the contract is known, else the free-form envelope. */
 function resultResponse(endpoint: CompiledEndpoint, contract: EndpointContract | undefined): Json {
   if (!contract) return { $ref: '#/components/responses/Result' };
@@ -121,14 +139,7 @@ function resultResponse(endpoint: CompiledEndpoint, contract: EndpointContract |
   const items = endpoint.definition.sandbox
     ? { anyOf: [typed, { type: 'object', description: 'A row of the SELECT sent in `sql`: its own columns.' }] }
     : typed;
-  return {
-    description: 'The rows.',
-    content: {
-      'application/json': {
-        schema: { type: 'object', required: ['result'], properties: { result: { type: 'array', maxItems: endpoint.definition.max_rows, items } } },
-      },
-    },
-  };
+  return rowsResponse({ type: 'object', required: ['result'], properties: { result: { type: 'array', maxItems: endpoint.definition.max_rows, items } } });
 }
 
 function operation(endpoint: CompiledEndpoint, method: 'get' | 'post', contract: EndpointContract | undefined): Json {
@@ -291,20 +302,7 @@ export function openApiDocument(
         },
       },
       responses: {
-        Result: {
-          description: 'The rows: JSON by default; NDJSON (a row a line) or CSV when Accept asks for them.',
-          headers: {
-            'Cache-Control': { schema: { type: 'string' }, description: '`private, max-age=<seconds>` for a cached endpoint, else `no-store`.' },
-            ETag: { schema: { type: 'string' }, description: 'Cached endpoints only.' },
-            Age: { schema: { type: 'string' }, description: 'Cached endpoints only.' },
-            'X-Cache': { schema: { type: 'string', enum: ['HIT', 'MISS', 'STALE'] }, description: 'Cached endpoints only.' },
-          },
-          content: {
-            'application/json': { schema: { $ref: '#/components/schemas/Result' } },
-            'application/x-ndjson': { schema: { type: 'string' } },
-            'text/csv': { schema: { type: 'string' } },
-          },
-        },
+        Result: rowsResponse({ $ref: '#/components/schemas/Result' }),
         NotModified: { description: "If-None-Match named this answer's ETag: no body." },
         HeadersTooLarge: { description: "Request line and headers over 64 KiB: node's own answer, with no body." },
       },
