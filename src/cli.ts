@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-/** `cannery`: serve | check | run | import | seed. A thin shell over config, engine and backends. */
+/** `cannery`: serve | check | test | diff | describe | new | run | import | seed | openapi. A thin shell over config, engine and backends. */
 import { parseArgs } from 'node:util';
 import { commands } from './cli/commands.js';
 
@@ -9,8 +9,18 @@ commands:
   serve    [--endpoints DIR] [--db FILE] [--port N] [--host H] [--demo]
            serve every endpoint over HTTP (--demo: seed the database first if it does not exist)
   check    [--endpoints DIR] [--backend all|duckdb|bigquery] [--format text|json|github] [--dry-run]
-           validate every endpoint file and compile its SQL for each backend; exit 1 on any problem
+           validate every endpoint file and compile its SQL for each backend, and the endpoint
+           tests; exit 1 on any problem
            (--dry-run: also dry-run each endpoint on BigQuery and print the bytes it would scan)
+  test     [--endpoints DIR] [--filter TEXT] [--format text|github] [--junit FILE]
+           run the endpoint tests in DIR/tests, each on a fresh in-memory DuckDB; exit 1 on any failure
+  diff     [--base REF] [--endpoints DIR] [--format text|markdown] [--fail-on breaking]
+           what the working tree changes in each endpoint's contract and rows, against REF
+           (default: the merge base with the default branch); exit 1 on a breaking change with --fail-on
+  describe NAME [--endpoints DIR] [--format text|json]
+           an endpoint's parameters and result columns, with their types
+  new      NAME [--endpoints DIR]
+           write a new endpoint file and its test file from a commented template
   run      NAME [key=value ...] [--endpoints DIR] [--db FILE] [--redact-pii]
            run one endpoint and print its result as JSON (--redact-pii: as with SVC-ENDPOINT-REDACT-PII: true)
   import   --db FILE --source NAME [FILE.ndjson | -]

@@ -1,11 +1,15 @@
 /** The CLI's commands; each returns an exit code (or -1 to keep running, for `serve`). */
 import type { ParseArgsConfig } from 'node:util';
 import { checkCommand } from './check.js';
+import { describeCommand } from './describe.js';
+import { diffCommand } from './diff.js';
 import { importCommand } from './import.js';
+import { newCommand } from './new.js';
 import { openapiCommand } from './openapi.js';
 import { runCommand } from './run.js';
 import { seedCommand } from './seed.js';
 import { serveCommand } from './serve.js';
+import { testCommand } from './test.js';
 
 export type Flags = Record<string, string | boolean | undefined>;
 
@@ -21,4 +25,8 @@ export const commands: Record<string, Command> = {
   import: importCommand,
   seed: seedCommand,
   openapi: openapiCommand,
+  test: testCommand,
+  describe: describeCommand,
+  diff: diffCommand,
+  new: newCommand,
 };

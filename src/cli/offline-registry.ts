@@ -1,10 +1,13 @@
 /**
- * The endpoints of a folder, compiled without a database (what `check`, `openapi` and the
+ * The endpoints of a folder, compiled without a database (what `check`, `test`, `openapi` and the
  * benchmarks need): for the DuckDB dialect, and for each other backend `check` gates.
  */
 import { readBigQuerySettings } from '../config/bigquery-settings.js';
 import { BUILT_IN_SOURCES, sourceNames } from '../config/sources.js';
-import { loadRegistry, type Registry } from '../engine/registry.js';
+import { loadEndpointFolder, type EndpointFolder } from '../config/endpoint-folder.js';
+import type { ScratchEngine } from '../engine/backend.js';
+import type { CompileContext } from '../engine/compile.js';
+import { compileRegistry, type Registry } from '../engine/registry.js';
 import { bigQueryDialect } from '../sql/dialects/bigquery.js';
 import { sourceTables } from '../sql/dialects/bigquery-tables.js';
 import { duckDbDialect } from '../sql/dialects/duckdb.js';
@@ -25,9 +28,25 @@ function offlineDialect(name: DialectName): Dialect {
   return bigQueryDialect(sourceTables(sources, { project, dataset: settings.dataset ?? 'dataset' }, settings.tables));
 }
 
-/** Compiles every file of `dir` for each backend of `backends` (default: all), reporting any backend's problem. */
-export function loadOfflineRegistry(dir: string, backends: BackendChoice = 'all'): Promise<Registry> {
+/** Compiles for each backend of `backends` (default: all), reporting any backend's problem; endpoints keep the first one's SQL. */
+export function offlineCompileContext(backends: BackendChoice = 'all'): CompileContext {
   const names: DialectName[] = backends === 'all' ? ['duckdb', 'bigquery'] : [backends];
   const [served, ...others] = names.map(offlineDialect);
-  return loadRegistry(dir, { dialect: served!, alsoCheck: others, sources: sourceNames(BUILT_IN_SOURCES) });
+  return { dialect: served!, alsoCheck: others, sources: sourceNames(BUILT_IN_SOURCES) };
+}
+
+/** Endpoints compiled to run on `engine`'s scratch databases (what `test` and `diff` run them on). */
+export function scratchCompileContext(engine: ScratchEngine): CompileContext {
+  return { dialect: engine.dialect, sources: sourceNames(BUILT_IN_SOURCES) };
+}
+
+/** The folder as loaded (every file that parsed has its definition) and the registry compiled from it. */
+export async function loadOfflineEndpoints(dir: string, context = offlineCompileContext()): Promise<{ folder: EndpointFolder; registry: Registry }> {
+  const folder = await loadEndpointFolder(dir);
+  return { folder, registry: compileRegistry(folder.files, context) };
+}
+
+/** Compiles every file of `dir` for each backend of `backends` (default: all), reporting any backend's problem. */
+export async function loadOfflineRegistry(dir: string, backends: BackendChoice = 'all'): Promise<Registry> {
+  return (await loadOfflineEndpoints(dir, offlineCompileContext(backends))).registry;
 }

@@ -2,10 +2,12 @@
 import { bigQueryBackendOptions, createBigQueryBackend } from '../backends/bigquery/backend.js';
 import { createDuckDbBackend } from '../backends/duckdb/backend.js';
 import { openRedisStore } from '../backends/redis/redis-store.js';
+import { duckDbScratchEngine } from '../backends/duckdb/scratch.js';
 import type { Backend } from '../engine/backend.js';
 import type { Settings } from '../config/settings.js';
 import { BUILT_IN_SOURCES, sourceNames } from '../config/sources.js';
 import type { CompileContext } from '../engine/compile.js';
+import { createContractBook } from '../engine/contract.js';
 import type { EngineObserver } from '../engine/observer.js';
 import { loadRegistry } from '../engine/registry.js';
 import { createService, type Service, type SharedCacheSettings } from '../engine/service.js';
@@ -59,6 +61,7 @@ export async function openService(settings: Settings, options: OpenServiceOption
       maxQueuedQueries: settings.maxQueuedQueries,
       observer: options.observer,
       sharedCache,
+      contracts: createContractBook(duckDbScratchEngine(BUILT_IN_SOURCES)),
     });
   } catch (error) {
     await sharedCache?.store.close();

@@ -1,5 +1,8 @@
 /** `cannery openapi [--endpoints DIR]`: the OpenAPI 3.1 document the service would serve, on stdout. */
+import { duckDbScratchEngine } from '../backends/duckdb/scratch.js';
 import { readSettings } from '../config/settings.js';
+import { BUILT_IN_SOURCES } from '../config/sources.js';
+import { createContractBook } from '../engine/contract.js';
 import { openApiDocument } from '../http/openapi.js';
 import { VERSION } from '../core/version.js';
 import type { Command } from './commands.js';
@@ -11,7 +14,11 @@ export const openapiCommand: Command = {
     const dir = typeof flags.endpoints === 'string' ? flags.endpoints : readSettings().endpointsDir;
     const registry = await loadOfflineRegistry(dir, 'duckdb');
     for (const problem of registry.problems) console.error(`cannery: ${problem.file}:${problem.line}: ${problem.message} (not described)`);
-    console.log(JSON.stringify(openApiDocument(registry.endpoints, VERSION), null, 2));
+    const contracts = await createContractBook(duckDbScratchEngine(BUILT_IN_SOURCES)).of(registry.endpoints);
+    for (const [endpoint, outcome] of contracts) {
+      if (outcome.problem) console.error(`cannery: ${endpoint.file}: ${outcome.problem} (rows not typed)`);
+    }
+    console.log(JSON.stringify(openApiDocument(registry.endpoints, VERSION, contracts), null, 2));
     return 0;
   },
 };

@@ -1,5 +1,6 @@
 /** How `cannery check` reports problems: text lines, one JSON document, or GitHub annotations. */
 import type { Registry } from '../engine/registry.js';
+import type { EndpointTestFile } from '../config/endpoint-tests-file.js';
 import type { Problem } from '../core/types.js';
 
 export type CheckFormat = 'text' | 'json' | 'github';
@@ -11,12 +12,13 @@ export function checkFormat(raw: string | boolean | undefined): CheckFormat {
 }
 
 /** The JSON form: stable field names for scripts and bots. */
-export function checkReport(dir: string, registry: Registry): string {
+export function checkReport(dir: string, registry: Registry, problems: readonly Problem[], testFiles: readonly EndpointTestFile[]): string {
   return JSON.stringify({
-    ok: registry.problems.length === 0,
+    ok: problems.length === 0,
     dir,
     endpoints: registry.endpoints.map(({ definition, file }) => ({ name: definition.name, id: definition.id, file })),
-    problems: registry.problems.map(({ file, line, field, message }) => ({ file, line, ...(field ? { field } : {}), message })),
+    tests: testFiles.map(({ file, endpoint, tests }) => ({ file, endpoint: endpoint ?? null, tests: tests.length })),
+    problems: problems.map(({ file, line, field, message }) => ({ file, line, ...(field ? { field } : {}), message })),
   });
 }
 
@@ -30,7 +32,7 @@ function escapeProperty(text: string): string {
 }
 
 /** `::error file=...,line=...::message`, which GitHub shows next to the line in a pull request. */
-export function githubAnnotation(problem: Problem): string {
-  const title = problem.field ? `,title=${escapeProperty(`cannery check: ${problem.field}`)}` : '';
-  return `::error file=${escapeProperty(problem.file)},line=${problem.line}${title}::${escapeData(problem.message)}`;
+export function githubAnnotation(problem: Problem, title = problem.field && `cannery check: ${problem.field}`): string {
+  const titled = title ? `,title=${escapeProperty(title)}` : '';
+  return `::error file=${escapeProperty(problem.file)},line=${problem.line}${titled}::${escapeData(problem.message)}`;
 }

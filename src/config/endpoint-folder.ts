@@ -1,6 +1,6 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { loadEndpointFile } from './endpoint-file.js';
+import { loadEndpointFile, parseEndpointFile } from './endpoint-file.js';
 import type { EndpointFileResult } from './endpoint-file.js';
 
 export type LoadedEndpointFile = EndpointFileResult & { file: string };
@@ -28,6 +28,18 @@ export async function loadEndpointFolder(dir: string): Promise<EndpointFolder> {
   return { dir, files };
 }
 
+/** Endpoint files from their texts (as a commit holds them), checked as a folder is. */
+export function parseEndpointFiles(texts: readonly { file: string; text: string }[]): LoadedEndpointFile[] {
+  const files = texts.map(({ file, text }) => ({ file, ...parseEndpointFile(text, file) }));
+  rejectDuplicates(files);
+  return files;
+}
+
+/** Whether a file name is a YAML file's, and not a dot file's (editor swap and backup files). */
+export function isYamlFileName(name: string): boolean {
+  return !name.startsWith('.') && /\.ya?ml$/.test(name);
+}
+
 async function listEndpointFiles(dir: string): Promise<string[]> {
   let entries;
   try {
@@ -39,8 +51,8 @@ async function listEndpointFiles(dir: string): Promise<string[]> {
     throw new Error(`endpoint folder ${dir} ${reason}`, { cause: error });
   }
   return entries
-    // Dot files are editor swap and backup files, never endpoints.
-    .filter((entry) => !entry.isDirectory() && !entry.name.startsWith('.') && /\.ya?ml$/.test(entry.name))
+    // Subfolders are not endpoints: tests/ holds the endpoint tests.
+    .filter((entry) => !entry.isDirectory() && isYamlFileName(entry.name))
     .map((entry) => entry.name)
     .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }

@@ -7,13 +7,19 @@ import type { DataPath, YamlSource } from './yaml-source.js';
  * Turns ajv's errors into problems a person can act on: each at the line where the offending
  * field is written, naming the field as a dotted path, in words rather than schema keywords.
  */
-export function schemaProblems(errors: readonly ErrorObject[], source: YamlSource, file: string): Problem[] {
+export function schemaProblems(
+  errors: readonly ErrorObject[],
+  source: YamlSource,
+  file: string,
+  /** What the whole file must be, for a file that is not a mapping at all. */
+  whole = 'a mapping of endpoint fields',
+): Problem[] {
   const seen = new Set<string>();
   const problems: Problem[] = [];
   for (const error of collapseAlternatives(errors)) {
     // A bad parameter name yields an error per failed rule plus this summary; the rules say more.
     if (error.keyword === 'propertyNames') continue;
-    const { at, field, message } = explain(error);
+    const { at, field, message } = explain(error, whole);
     const problem: Problem = { file, line: source.lineOf(at), message };
     if (field) problem.field = field;
     const identity = `${problem.line}\0${message}`;
@@ -56,7 +62,7 @@ interface Explanation {
   message: string;
 }
 
-function explain(error: ErrorObject): Explanation {
+function explain(error: ErrorObject, whole: string): Explanation {
   const path = parsePointer(error.instancePath);
   const here = path.length === 0 ? 'the file' : dotted(path);
   const params = error.params as Record<string, unknown>;
@@ -94,7 +100,7 @@ function explain(error: ErrorObject): Explanation {
       return { at, field: dotted(at), message: `unknown field "${dotted(at)}" (${hint}allowed: ${allowed.join(', ')})` };
     }
     case 'type': {
-      const what = path.length === 0 ? 'a mapping of endpoint fields' : typeNames(params.type);
+      const what = path.length === 0 ? whole : typeNames(params.type);
       return { at: path, field: dotted(path), message: got(`${here} must be ${what}`) };
     }
     case 'enum': {

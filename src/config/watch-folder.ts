@@ -8,10 +8,19 @@ export interface FolderWatch {
   close(): void;
 }
 
-export function watchFolder(dir: string, onChange: () => void, options: { settleMs?: number; onError?: (error: Error) => void } = {}): FolderWatch {
+export interface WatchOptions {
+  settleMs?: number;
+  onError?: (error: Error) => void;
+  /** Changes to entries this accepts (by name inside the folder) are not changes to the folder. */
+  ignore?: (name: string) => boolean;
+}
+
+export function watchFolder(dir: string, onChange: () => void, options: WatchOptions = {}): FolderWatch {
   const settleMs = options.settleMs ?? 100;
   let timer: NodeJS.Timeout | undefined;
-  const watcher: FSWatcher = watch(dir, { persistent: false }, () => {
+  const watcher: FSWatcher = watch(dir, { persistent: false }, (_event, name) => {
+    // Some platforms give no name; then any change counts.
+    if (name && options.ignore?.(name)) return;
     clearTimeout(timer);
     timer = setTimeout(onChange, settleMs);
   });

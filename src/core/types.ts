@@ -72,3 +72,43 @@ export interface CatalogEndpoint {
   /** Sandbox endpoints only: the CTEs a sandbox query reads, in the query's order. */
   ctes?: { name: string; columns: CatalogField[] }[];
 }
+
+/**
+ * A result column's type in BigQuery's terms: what an endpoint promises its callers, whichever
+ * backend runs it. Repeated records are arrays of structs.
+ */
+export type ColumnType =
+  | { kind: 'scalar'; name: ScalarTypeName }
+  | { kind: 'array'; element: ColumnType }
+  | { kind: 'struct'; fields: ColumnField[] }
+  /** A type with no BigQuery counterpart, named as the engine that found it names it. */
+  | { kind: 'unknown'; description: string };
+
+export type ScalarTypeName =
+  | 'STRING'
+  | 'INT64'
+  | 'FLOAT64'
+  | 'NUMERIC'
+  | 'BOOL'
+  | 'TIMESTAMP'
+  | 'DATETIME'
+  | 'DATE'
+  | 'TIME'
+  | 'BYTES'
+  | 'INTERVAL'
+  | 'JSON';
+
+export interface ColumnField {
+  name: string;
+  type: ColumnType;
+}
+
+/**
+ * What callers of an endpoint rely on: the parameters they may send and the columns they get
+ * back. A change to either is what `cannery diff` classes as breaking or compatible.
+ */
+export interface EndpointContract {
+  /** As declared, without descriptions (prose is not part of the contract). */
+  params: Record<string, Omit<ParamSpec, 'description'>>;
+  columns: ColumnField[];
+}

@@ -1,6 +1,6 @@
 /** One interface for every backend: run compiled SQL with bound parameters, return wire rows. */
 import type { Dialect } from '../sql/generator/dialect.js';
-import type { BoundParams, ParamSpec, WireRow } from '../core/types.js';
+import type { BoundParams, ColumnField, ParamSpec, WireRow } from '../core/types.js';
 
 export interface QueryRequest {
   sql: string;
@@ -35,4 +35,35 @@ export interface Backend {
   readonly dialect: Dialect;
   run(request: QueryRequest): Promise<QueryResult>;
   close(): Promise<void>;
+}
+
+/** Log events by source name, each an object as `cannery import` reads one NDJSON line. */
+export type SourceEvents = Readonly<Record<string, readonly unknown[]>>;
+
+/** A backend over a database made for one use: it holds only the events it was opened with. */
+export interface ScratchBackend extends Backend {
+  /** The columns the query would return, with their types, found without reading any row. */
+  describe(request: QueryRequest): Promise<ColumnField[]>;
+}
+
+/**
+ * Makes throwaway embedded databases: endpoint tests run each on a fresh one holding the test's
+ * events, and contracts are described on one holding none.
+ */
+export interface ScratchEngine {
+  readonly dialect: Dialect;
+  open(events: SourceEvents): Promise<ScratchBackend>;
+}
+
+/** An event the scratch engine cannot store, named by its source and its index there. */
+export class InvalidEvent extends Error {
+  readonly source: string;
+  readonly index: number;
+
+  constructor(source: string, index: number, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'InvalidEvent';
+    this.source = source;
+    this.index = index;
+  }
 }

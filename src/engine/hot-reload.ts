@@ -5,6 +5,7 @@
  * reported and its last good version keeps serving.
  */
 import { formatProblem } from '../config/endpoint-file.js';
+import { TESTS_FOLDER } from '../config/endpoint-tests-file.js';
 import { watchFolder, type FolderWatch } from '../config/watch-folder.js';
 import type { CompileContext } from './compile.js';
 import { loadRegistry } from './registry.js';
@@ -41,6 +42,8 @@ export function startHotReload(options: HotReloadOptions): HotReload {
   const reload = () => (running = running.then(reloadOnce));
   const watch = watchFolder(dir, () => void reload(), {
     settleMs: options.settleMs,
+    // Editing an endpoint's tests changes nothing served.
+    ignore: (name) => name.split(/[\\/]/)[0] === TESTS_FOLDER,
     onError: (error) => log(`reload: watching ${dir} failed: ${error.message}`),
   });
   return { reload, close: () => watch.close() };

@@ -1,5 +1,5 @@
 /** The set of compiled endpoints, found by UUID or by name. */
-import { loadEndpointFolder } from '../config/endpoint-folder.js';
+import { loadEndpointFolder, type LoadedEndpointFile } from '../config/endpoint-folder.js';
 import { compileEndpoint, type CompileContext } from './compile.js';
 import type { Problem } from '../core/types.js';
 import type { CompiledEndpoint } from './compiled-endpoint.js';
@@ -16,10 +16,14 @@ export interface Registry {
  * its last good version from `previous`: a typo in one file never takes its endpoint down.
  */
 export async function loadRegistry(dir: string, context: CompileContext, previous?: Registry): Promise<Registry> {
-  const folder = await loadEndpointFolder(dir);
+  return compileRegistry((await loadEndpointFolder(dir)).files, context, previous);
+}
+
+/** Compiles endpoint files already loaded (from a folder, or from a commit by `cannery diff`). */
+export function compileRegistry(files: readonly LoadedEndpointFile[], context: CompileContext, previous?: Registry): Registry {
   const endpoints: CompiledEndpoint[] = [];
   const problems: Problem[] = [];
-  for (const file of folder.files) {
+  for (const file of files) {
     const outcome = compileEndpoint(file, context);
     const served = outcome.endpoint ?? previous?.endpoints.find((endpoint) => endpoint.file === file.file);
     if (served) endpoints.push(served);

@@ -7,6 +7,7 @@ import { DEFAULTS } from '../config/settings.js';
 import { createCacheLayer, type CacheOutcome } from './cache/read-through.js';
 import type { SharedStore } from './cache/shared-store.js';
 import { createSharedTier, type SharedHealth } from './cache/shared-tier.js';
+import type { ContractBook } from './contract.js';
 import { encodeResult } from './encode.js';
 import { CanneryError } from '../core/errors.js';
 import { limitedBackend } from './limited-backend.js';
@@ -43,6 +44,8 @@ export interface ServiceOptions {
   observer?: EngineObserver;
   /** The most an answer may weigh, encoded (CANNERY_MAX_RESULT_BYTES); past it, result_too_large. */
   maxResultBytes?: number;
+  /** Describes the endpoints' contracts, for /openapi.json. */
+  contracts?: ContractBook;
   /** The shared cache tier (CANNERY_CACHE_URL); absent: the in-process cache alone. */
   sharedCache?: SharedCacheSettings;
 }
@@ -84,6 +87,8 @@ export interface Service {
    */
   replaceRegistry(next: Registry): void;
   readonly backend: Backend;
+  /** The endpoints' contracts, when the service was given a way to describe them. */
+  readonly contracts: ContractBook | undefined;
   resolve(idOrName: string): CompiledEndpoint;
   query(endpoint: CompiledEndpoint, params: Iterable<[string, string]>, options?: QueryOptions): Promise<QueryOutcome>;
   /**
@@ -194,6 +199,7 @@ export function createService(options: ServiceOptions): Service {
       registry = next;
     },
     backend: options.backend,
+    contracts: options.contracts,
     resolve(idOrName) {
       const endpoint = registry.find(idOrName);
       if (!endpoint) {

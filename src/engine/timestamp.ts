@@ -54,3 +54,20 @@ export function normaliseTimestamp(text: string): string | undefined {
     `T${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}:${pad(date.getUTCSeconds())}.${micros}Z`
   );
 }
+
+/** Unix microseconds of a zoned ISO 8601 timestamp, or undefined when the text is not one. */
+export function timestampMicros(text: string): number | undefined {
+  const canonical = normaliseTimestamp(text);
+  if (canonical === undefined) return undefined;
+  return Date.parse(`${canonical.slice(0, 19)}Z`) * 1000 + Number(canonical.slice(20, 26));
+}
+
+/** A TIMESTAMP's wire value (Unix microseconds) as ISO 8601 in UTC, with as many fraction digits as it needs. */
+export function microsText(micros: number): string {
+  const seconds = Math.floor(micros / 1_000_000);
+  const fraction = micros - seconds * 1_000_000;
+  const whole = new Date(seconds * 1000).toISOString().slice(0, 19);
+  if (fraction === 0) return `${whole}Z`;
+  const digits = String(fraction).padStart(6, '0');
+  return `${whole}.${digits.endsWith('000') ? digits.slice(0, 3) : digits}Z`;
+}

@@ -125,9 +125,11 @@ export function createApp(options: AppOptions): CanneryApp {
   // The description lists every endpoint, so it takes a key like the endpoints themselves.
   getAndHead(
     '/openapi.json',
-    guarded((event) => {
+    guarded(async (event) => {
       checkKey(event.req.headers);
-      return json(200, openApiDocument(service.registry.endpoints, VERSION));
+      const { endpoints } = service.registry;
+      const contracts = await service.contracts?.of(endpoints);
+      return json(200, openApiDocument(endpoints, VERSION, contracts));
     }),
   );
 

@@ -1,12 +1,15 @@
 /**
  * The OpenAPI 3.1 description of the running service: one path per endpoint (by name), its
- * parameters as declared in the YAML, the API-key security schemes, the result envelope, the
- * error body with every error code, and every status an operation can answer. Built from the
- * registry, so it is always what is served; test/http/openapi-fuzz.test.ts holds the service to it.
+ * parameters as declared in the YAML, its rows typed per column from its contract, the API-key
+ * security schemes, the error body with every error code, and every status an operation can
+ * answer. Built from the registry, so it is always what is served;
+ * test/http/openapi-fuzz.test.ts holds the service to it.
  */
 import { ERROR_CODES, type ErrorCode } from '../core/errors.js';
-import type { ParamSpec } from '../core/types.js';
+import type { EndpointContract, ParamSpec } from '../core/types.js';
+import { wireSchema } from '../engine/column-types.js';
 import type { CompiledEndpoint } from '../engine/compiled-endpoint.js';
+import type { ContractOutcome } from '../engine/contract.js';
 import { MAX_SANDBOX_SQL_LENGTH } from '../engine/sandbox.js';
 import { statusOf } from './errors.js';
 import { CATALOG_PATH, QUERY_PATH } from './paths.js';
@@ -96,14 +99,57 @@ function queryResponses(): Json {
   };
 }
 
-function operation(endpoint: CompiledEndpoint, method: 'get' | 'post'): Json {
+/** A row of the stored query: every column, typed as the wire carries it. */
+function rowSchema(contract: EndpointContract): Json {
+  return {
+    type: 'object',
+    additionalProperties: false,
+    required: contract.columns.map((column) => column.name),
+    properties: Object.fromEntries(contract.columns.map((column) => [column.name, wireSchema(column.type)])),
+  };
+}
+
+function rowSchemaName(endpoint: CompiledEndpoint): string {
+  return `${endpoint.definition.name}.Row`;
+}
+
+/** A 200 with rows: `json` is the schema of the JSON form; NDJSON and CSV are text. */
+function rowsResponse(json: Json): Json {
+  return {
+    description: 'The rows: JSON by default; NDJSON (a row a line) or CSV when Accept asks for them.',
+    headers: {
+      'Cache-Control': { schema: { type: 'string' }, description: '`private, max-age=<seconds>` for a cached endpoint, else `no-store`.' },
+      ETag: { schema: { type: 'string' }, description: 'Cached endpoints only.' },
+      Age: { schema: { type: 'string' }, description: 'Cached endpoints only.' },
+      'X-Cache': { schema: { type: 'string', enum: ['HIT', 'MISS', 'STALE'] }, description: 'Cached endpoints only.' },
+    },
+    content: {
+      'application/json': { schema: json },
+      'application/x-ndjson': { schema: { type: 'string' } },
+      'text/csv': { schema: { type: 'string' } },
+    },
+  };
+}
+
+/** The 200 response: typed rows when the contract is known, else the free-form envelope. */
+function resultResponse(endpoint: CompiledEndpoint, contract: EndpointContract | undefined): Json {
+  if (!contract) return { $ref: '#/components/responses/Result' };
+  const typed = { $ref: `#/components/schemas/${rowSchemaName(endpoint)}` };
+  // With sandbox SQL the caller's SELECT decides the columns.
+  const items = endpoint.definition.sandbox
+    ? { anyOf: [typed, { type: 'object', description: 'A row of the SELECT sent in `sql`: its own columns.' }] }
+    : typed;
+  return rowsResponse({ type: 'object', required: ['result'], properties: { result: { type: 'array', maxItems: endpoint.definition.max_rows, items } } });
+}
+
+function operation(endpoint: CompiledEndpoint, method: 'get' | 'post', contract: EndpointContract | undefined): Json {
   const { definition } = endpoint;
   const base: Json = {
     operationId: `${method}_${definition.name.replace(/[^A-Za-z0-9_]/g, '_')}`,
     summary: definition.name,
     description: `${definition.description}\n\nAlso callable by id: ${QUERY_PATH}${definition.id}. At most ${definition.max_rows} rows.`,
     tags: ['endpoints'],
-    responses: { '200': { $ref: '#/components/responses/Result' }, ...queryResponses() },
+    responses: { '200': resultResponse(endpoint, contract), ...queryResponses() },
   };
   if (method === 'get') return { ...base, parameters: queryParameters(endpoint) };
   return {
@@ -113,7 +159,13 @@ function operation(endpoint: CompiledEndpoint, method: 'get' | 'post'): Json {
   };
 }
 
-export function openApiDocument(endpoints: readonly CompiledEndpoint[], version: string): Json {
+/** `contracts` types each endpoint's rows; an endpoint without one gets free-form rows. */
+export function openApiDocument(
+  endpoints: readonly CompiledEndpoint[],
+  version: string,
+  contracts?: ReadonlyMap<CompiledEndpoint, ContractOutcome>,
+): Json {
+  const rowSchemas: Json = {};
   const paths: Json = {
     '/health': {
       get: {
@@ -145,7 +197,9 @@ export function openApiDocument(endpoints: readonly CompiledEndpoint[], version:
     },
   };
   for (const endpoint of endpoints) {
-    paths[`${QUERY_PATH}${endpoint.definition.name}`] = { get: operation(endpoint, 'get'), post: operation(endpoint, 'post') };
+    const contract = contracts?.get(endpoint)?.contract;
+    if (contract) rowSchemas[rowSchemaName(endpoint)] = rowSchema(contract);
+    paths[`${QUERY_PATH}${endpoint.definition.name}`] = { get: operation(endpoint, 'get', contract), post: operation(endpoint, 'post', contract) };
   }
   return {
     openapi: '3.1.0',
@@ -178,6 +232,7 @@ export function openApiDocument(endpoints: readonly CompiledEndpoint[], version:
         },
       },
       schemas: {
+        ...rowSchemas,
         Result: {
           type: 'object',
           required: ['result'],
@@ -247,20 +302,7 @@ export function openApiDocument(endpoints: readonly CompiledEndpoint[], version:
         },
       },
       responses: {
-        Result: {
-          description: 'The rows: JSON by default; NDJSON (a row a line) or CSV when Accept asks for them.',
-          headers: {
-            'Cache-Control': { schema: { type: 'string' }, description: '`private, max-age=<seconds>` for a cached endpoint, else `no-store`.' },
-            ETag: { schema: { type: 'string' }, description: 'Cached endpoints only.' },
-            Age: { schema: { type: 'string' }, description: 'Cached endpoints only.' },
-            'X-Cache': { schema: { type: 'string', enum: ['HIT', 'MISS', 'STALE'] }, description: 'Cached endpoints only.' },
-          },
-          content: {
-            'application/json': { schema: { $ref: '#/components/schemas/Result' } },
-            'application/x-ndjson': { schema: { type: 'string' } },
-            'text/csv': { schema: { type: 'string' } },
-          },
-        },
+        Result: rowsResponse({ $ref: '#/components/schemas/Result' }),
         NotModified: { description: "If-None-Match named this answer's ETag: no body." },
         HeadersTooLarge: { description: "Request line and headers over 64 KiB: node's own answer, with no body." },
       },

@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -217,5 +217,47 @@ describe('cannery check', () => {
     const run = await cannery(['check', '--endpoints', await folder({})]);
     expect(run.code).toBe(0);
     expect(run.stderr).toContain('ok: 0 endpoint(s)');
+  });
+});
+
+describe('cannery check on endpoint tests', () => {
+  it('counts the shipped tests', async () => {
+    const run = await cannery(['check', '--endpoints', SHIPPED]);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain('ok: 2 endpoint(s) and 31 test(s) in 2 test file(s)');
+  });
+
+  it('reports a test file that breaks its schema, names no endpoint, or sends what the endpoint does not declare', async () => {
+    const dir = await folder({ 'one.yaml': endpointText('check.one', ['project: {type: string, required: true}'], ['select @project as p']) });
+    await mkdir(join(dir, 'tests'));
+    const schema = ['endpoint: check.one', 'now: "2024-05-01T00:00:00Z"', 'tests:', '  - name: t', '    expect: {rows: []}', '    extra: 1', ''].join('\n');
+    const unknown = ['endpoint: check.none', 'now: "2024-05-01T00:00:00Z"', 'tests:', '  - name: t', '    expect: {rows: []}', ''].join('\n');
+    const params = ['endpoint: check.one', 'now: "2024-05-01T00:00:00Z"', 'tests:', '  - name: t', '    request: {params: {projekt: a}}', '    expect: {rows: []}', ''].join('\n');
+    await writeFile(join(dir, 'tests', 'a.yaml'), schema);
+    await writeFile(join(dir, 'tests', 'b.yaml'), unknown);
+    await writeFile(join(dir, 'tests', 'c.yaml'), params);
+    const run = await cannery(['check', '--endpoints', dir, '--format', 'json']);
+    expect(run.code).toBe(1);
+    const report = JSON.parse(run.stdout);
+    expect(report.tests).toEqual([
+      { file: join(dir, 'tests', 'a.yaml'), endpoint: null, tests: 0 },
+      { file: join(dir, 'tests', 'b.yaml'), endpoint: 'check.none', tests: 1 },
+      { file: join(dir, 'tests', 'c.yaml'), endpoint: 'check.one', tests: 1 },
+    ]);
+    expect(report.problems).toEqual([
+      { file: join(dir, 'tests', 'a.yaml'), line: 6, field: 'tests[0].extra', message: expect.stringContaining('unknown field "tests[0].extra"') },
+      { file: join(dir, 'tests', 'b.yaml'), line: 1, field: 'endpoint', message: 'endpoint "check.none" is not defined (did you mean "check.one"?); endpoints: check.one' },
+      { file: join(dir, 'tests', 'c.yaml'), line: 4, message: 'test "t": parameter "projekt" is not declared by check.one (did you mean "project"?); it accepts: project' },
+      { file: join(dir, 'tests', 'c.yaml'), line: 4, message: 'test "t": the required parameter "project" of check.one is missing (or expect the error missing_parameter)' },
+    ]);
+  });
+
+  it('finds the endpoint of a test file even when that endpoint fails its SQL checks', async () => {
+    const dir = await folder({ 'one.yaml': endpointText('check.one', [], ['select 1 as n from `no.such.source`']) });
+    await mkdir(join(dir, 'tests'));
+    await writeFile(join(dir, 'tests', 'one.yaml'), ['endpoint: check.one', 'now: "2024-05-01T00:00:00Z"', 'tests:', '  - name: t', '    expect: {rows: []}', ''].join('\n'));
+    const run = await cannery(['check', '--endpoints', dir]);
+    expect(run.code).toBe(1);
+    expect(run.stdout.trimEnd().split('\n')).toEqual([expect.stringMatching(/one\.yaml:\d+: .*no\.such\.source/)]);
   });
 });

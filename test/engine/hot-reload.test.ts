@@ -2,7 +2,7 @@
  * Hot reload over the real server: add, change, break, fix and delete endpoint files while
  * it serves. The watcher is real (fs.watch); each step polls, boundedly, until it shows.
  */
-import { rm, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHotReload, type HotReload } from '../../src/engine/hot-reload.js';
@@ -84,6 +84,22 @@ describe('hot reload', () => {
       expect(changed.body.result).toEqual([{ n: 2 }]);
       expect(changed.response.headers.get('x-cache')).toBe('MISS');
     });
+  });
+
+  it('does not reload for the endpoint tests folder, nor read it as endpoints', async () => {
+    const reloads = () => log.filter((line) => line.startsWith('reload: serving')).length;
+    const before = reloads();
+    await mkdir(join(folder, 'tests'));
+    await writeFile(join(folder, 'tests', 'reload.a.yaml'), 'endpoint: reload.a\n');
+    // Longer than the watcher settles (20 ms): a reload for the folder would come on its own.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // A change the watcher does see, after them: once it is served, they would have been too.
+    await writeFile(join(folder, 'd.yaml'), constant('reload.d', 4));
+    await eventually(async () => expect((await answer('reload.d')).n).toBe(4));
+    expect(reloads()).toBe(before + 1);
+    const health = (await (await svc.get('/health')).json()) as { endpoints: string[]; problems: unknown[] };
+    expect(health.problems).toEqual([]);
+    expect(health.endpoints).not.toContain('tests');
   });
 
   it('stops serving a deleted file', async () => {

@@ -7,16 +7,20 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { DuckDBInstance, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
+import { BIGINT, BOOLEAN, DOUBLE, DuckDBInstance, VARCHAR, type DuckDBConnection, type DuckDBType, type DuckDBValue } from '@duckdb/node-api';
 import { CanneryError } from '../../core/errors.js';
 import { EXECUTION_TIME_PARAM } from '../../sql/language.js';
+import type { Dialect } from '../../sql/generator/dialect.js';
 import { duckDbDialect } from '../../sql/dialects/duckdb.js';
+import { sourceColumnsLookup } from '../../sql/shapes.js';
 import { BUILT_IN_SOURCES, type SourceDescriptor } from '../../config/sources.js';
 import { ensureSourceTables } from './source-tables.js';
 import { readWireRows } from './result-rows.js';
 import { readTableColumns } from './table-columns.js';
 import type { Backend, QueryRequest, QueryResult } from '../../engine/backend.js';
 import { resultBudget } from '../../engine/result-budget.js';
+import type { ColumnField, ParamType } from '../../core/types.js';
+import { columnTypeOf } from './contract-types.js';
 
 export interface DuckDbOptions {
   /** A database file, or ':memory:'. */
@@ -70,21 +74,31 @@ export async function createDuckDbBackend(options: DuckDbOptions): Promise<Backe
     instance = await openDuckDb({ ...options, readOnly: true });
   }
   const sourceColumns = await withConnection(instance, async (connection) => {
-    await connection.run('SET enable_external_access = false');
-    await connection.run('SET lock_configuration = true');
+    await seal(connection);
     return readTableColumns(connection, sources);
   });
   return {
     name: 'duckdb',
     dialect: duckDbDialect(sources.map((source) => source.name), { sourceColumns, strictNames: true }),
-    run: (request) => runQuery(instance, request),
+    run: (request) => runDuckDbQuery(instance, request),
     async close() {
       instance.closeSync();
     },
   };
 }
 
-async function withConnection<T>(instance: DuckDBInstance, work: (connection: DuckDBConnection) => Promise<T>): Promise<T> {
+/** The DuckDB dialect for tables named after `sources`, knowing the fields they declare. */
+export function sourceDialect(sources: readonly SourceDescriptor[]): Dialect {
+  return duckDbDialect(sources.map((source) => source.name), { sourceColumns: sourceColumnsLookup(sources) });
+}
+
+/** External access off and configuration locked, for the whole instance: no query can open a file, the network or an extension. */
+export async function seal(connection: DuckDBConnection): Promise<void> {
+  await connection.run('SET enable_external_access = false');
+  await connection.run('SET lock_configuration = true');
+}
+
+export async function withConnection<T>(instance: DuckDBInstance, work: (connection: DuckDBConnection) => Promise<T>): Promise<T> {
   const connection = await instance.connect();
   try {
     return await work(connection);
@@ -93,7 +107,7 @@ async function withConnection<T>(instance: DuckDBInstance, work: (connection: Du
   }
 }
 
-async function runQuery(instance: DuckDBInstance, request: QueryRequest): Promise<QueryResult> {
+export async function runDuckDbQuery(instance: DuckDBInstance, request: QueryRequest): Promise<QueryResult> {
   const connection = await instance.connect();
   const started = performance.now();
   let timedOut = false;
@@ -124,6 +138,30 @@ async function runQuery(instance: DuckDBInstance, request: QueryRequest): Promis
   }
 }
 
+/**
+ * The columns `request` would return, by running it with each parameter's value bound as its
+ * declared type (so `select @n as n` is typed as BigQuery types it; a NULL is bound untyped
+ * whatever the type given). On empty tables no row is read.
+ */
+export async function describeDuckDbQuery(instance: DuckDBInstance, request: QueryRequest): Promise<ColumnField[]> {
+  const connection = await instance.connect();
+  try {
+    const types: Record<string, DuckDBType> = {};
+    for (const name of request.parameters) {
+      const spec = request.specs[name];
+      types[name] = spec ? PARAM_TYPES[spec.type] : VARCHAR;
+    }
+    const result = await connection.run(request.sql, bindings(request), types);
+    const names = result.columnNames();
+    return result.columnTypes().map((type, index) => ({ name: names[index]!, type: columnTypeOf(type) }));
+  } catch (error) {
+    throw new CanneryError('query_failed', `${request.endpointName}: the query cannot be described: ${firstLine((error as Error).message)}`, { cause: error });
+  } finally {
+    closeQuietly(connection);
+  }
+}
+
+const PARAM_TYPES: Record<ParamType, DuckDBType> = { string: VARCHAR, integer: BIGINT, number: DOUBLE, boolean: BOOLEAN };
 /** How often a timed-out query is interrupted again until it stops. */
 const INTERRUPT_AGAIN_MS = 50;
 

@@ -1,0 +1,65 @@
+/**
+ * Scratch DuckDB databases, in memory and thrown away after one use: an endpoint test runs on
+ * one holding its events (loaded by `cannery import`'s own code, so they mean what an import
+ * would make of them), and contracts are described on one holding none.
+ */
+import { InvalidEvent, type ScratchBackend, type ScratchEngine, type SourceEvents } from '../../engine/backend.js';
+import { BUILT_IN_SOURCES, type SourceDescriptor } from '../../config/sources.js';
+import { describeDuckDbQuery, openDuckDb, runDuckDbQuery, seal, sourceDialect, withConnection } from './backend.js';
+import { DataError } from './data-error.js';
+import { importNdjson } from './import/import.js';
+import { createSourceTables } from './source-tables.js';
+import { Readable } from 'node:stream';
+import type { DuckDBConnection } from '@duckdb/node-api';
+
+export function duckDbScratchEngine(sources: readonly SourceDescriptor[] = BUILT_IN_SOURCES): ScratchEngine {
+  const dialect = sourceDialect(sources);
+  return {
+    dialect,
+    async open(events: SourceEvents): Promise<ScratchBackend> {
+      // One thread: a scratch database holds a handful of rows, and threads cost time to start.
+      const instance = await openDuckDb({ path: ':memory:', threads: 1 });
+      try {
+        await withConnection(instance, async (connection) => {
+          await createSourceTables(connection, sources);
+          for (const [source, list] of Object.entries(events)) await importEvents(connection, source, list, sources);
+        });
+        await withConnection(instance, seal);
+      } catch (error) {
+        instance.closeSync();
+        throw error;
+      }
+      return {
+        name: 'duckdb',
+        dialect,
+        run: (request) => runDuckDbQuery(instance, request),
+        describe: (request) => describeDuckDbQuery(instance, request),
+        async close() {
+          instance.closeSync();
+        },
+      };
+    },
+  };
+}
+
+async function importEvents(
+  connection: DuckDBConnection,
+  source: string,
+  events: readonly unknown[],
+  sources: readonly SourceDescriptor[],
+): Promise<void> {
+  if (!sources.some((known) => known.name === source)) {
+    throw new InvalidEvent(source, 0, `"${source}" is not a source; sources: ${sources.map((known) => known.name).join(', ')}`);
+  }
+  if (events.length === 0) return;
+  // One event per line: JSON.stringify writes no newline, so line N is events[N - 1].
+  const text = events.map((event) => JSON.stringify(event)).join('\n');
+  try {
+    await importNdjson(connection, source, Readable.from([text]), { sources });
+  } catch (error) {
+    if (error instanceof DataError && error.line !== undefined) {
+      throw new InvalidEvent(source, error.line - 1, error.message.replace(/^line \d+: /, ''), { cause: error });
+    }
+    throw error;
+  }
+}

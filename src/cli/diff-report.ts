@@ -1,0 +1,107 @@
+/** `cannery diff` as text for a terminal, and as Markdown for a pull-request comment. */
+import type { Problem } from '../core/types.js';
+import type { Change } from '../engine/contract-diff.js';
+import type { EndpointDiff, RowDifference } from '../engine/endpoint-diff.js';
+
+export interface DiffReport {
+  /** The endpoints folder compared. */
+  dir: string;
+  base: { label: string; commit: string };
+  diffs: EndpointDiff[];
+  /** Problems of the working tree's files (what `cannery check` reports). */
+  problems: Problem[];
+}
+
+/** Marks the comment, so a workflow can find and update its own instead of adding one per push. */
+export const MARKDOWN_MARKER = '<!-- cannery diff -->';
+
+/** Diff lines of one test shown in Markdown at most; the text form shows them all. */
+const MARKDOWN_ROW_LINES = 30;
+/** GitHub refuses comments over 65,536 characters. */
+const MARKDOWN_MAX = 60_000;
+
+export function breakingCount(report: DiffReport): number {
+  return report.diffs.reduce((sum, diff) => sum + diff.changes.filter((change) => change.compatibility === 'breaking').length, 0);
+}
+
+function totals(report: DiffReport): string {
+  if (!report.diffs.length) return 'no endpoint changed';
+  const all = report.diffs.reduce((sum, diff) => sum + diff.changes.length, 0);
+  const breaking = breakingCount(report);
+  return `${report.diffs.length} endpoint(s) changed: ${breaking} breaking change(s), ${all - breaking} compatible`;
+}
+
+function baseText(report: DiffReport): string {
+  return `${report.base.label} (${report.base.commit.slice(0, 7)})`;
+}
+
+function differing(rows: readonly RowDifference[]): RowDifference[] {
+  return rows.filter((row) => row.lines.length > 0);
+}
+
+export function diffText(report: DiffReport): string {
+  const lines = [`cannery diff: ${report.dir} against ${baseText(report)}`, ''];
+  for (const problem of report.problems) lines.push(`${problem.file}:${problem.line}: ${problem.message}`);
+  if (report.problems.length) lines.push('');
+  for (const diff of report.diffs) {
+    lines.push(`${diff.name}: ${diff.status} (${diff.file})`);
+    for (const change of diff.changes) lines.push(`  ${change.compatibility.padEnd(11)}${change.message}`);
+    if (diff.rows.length) {
+      const changed = differing(diff.rows);
+      lines.push(`  rows on the tests' inputs: ${changed.length} of ${diff.rows.length} test(s) answer differently`);
+      for (const row of changed) {
+        lines.push(`    ${row.test} (${row.file}:${row.line}): ${row.before} before, ${row.after} now`);
+        lines.push(...row.lines.map((line) => `      ${line}`));
+      }
+    }
+    lines.push('');
+  }
+  lines.push(totals(report));
+  return lines.join('\n');
+}
+
+export function diffMarkdown(report: DiffReport): string {
+  const breaking = breakingCount(report);
+  const head = [
+    MARKDOWN_MARKER,
+    `### cannery diff: ${breaking ? `⚠️ ${breaking} breaking change(s)` : 'no breaking change'}`,
+    '',
+    `Endpoints in \`${report.dir}\` against ${report.base.label} (\`${report.base.commit.slice(0, 7)}\`): ${totals(report)}.`,
+  ];
+  if (report.problems.length) {
+    head.push('', '**Problems** (`cannery check`):', '', ...report.problems.map((problem) => `- \`${problem.file}:${problem.line}\`: ${escapeMarkdown(problem.message)}`));
+  }
+  const sections = report.diffs.map(endpointMarkdown);
+  let body = [...head, ...sections].join('\n');
+  if (body.length > MARKDOWN_MAX) {
+    body = `${body.slice(0, MARKDOWN_MAX)}\n\n… cut here: the rest is in the job's log (\`cannery diff\` as text).`;
+  }
+  return `${body}\n`;
+}
+
+function endpointMarkdown(diff: EndpointDiff): string {
+  const breaking = diff.changes.some((change) => change.compatibility === 'breaking');
+  const lines = ['', `#### \`${diff.name}\`: ${diff.status}${breaking ? ', **breaking**' : ''}`, '', `\`${diff.file}\``, ''];
+  lines.push('| | change |', '|---|---|', ...diff.changes.map(changeRow));
+  const changed = differing(diff.rows);
+  if (diff.rows.length) {
+    lines.push('', `<details${changed.length ? ' open' : ''}><summary>Rows on the tests' inputs: ${changed.length} of ${diff.rows.length} test(s) answer differently</summary>`, '');
+    for (const row of changed) {
+      lines.push(`**${escapeMarkdown(row.test)}** (\`${row.file}:${row.line}\`): ${row.before} before, ${row.after} now`, '', '```diff');
+      lines.push(...row.lines.slice(0, MARKDOWN_ROW_LINES));
+      if (row.lines.length > MARKDOWN_ROW_LINES) lines.push(`  … ${row.lines.length - MARKDOWN_ROW_LINES} more line(s)`);
+      lines.push('```', '');
+    }
+    lines.push('</details>');
+  }
+  return lines.join('\n');
+}
+
+function changeRow(change: Change): string {
+  return `| ${change.compatibility === 'breaking' ? '**breaking**' : 'compatible'} | ${escapeMarkdown(change.message)} |`;
+}
+
+/** Table cells and prose: pipes would split a cell, and < could open HTML. */
+function escapeMarkdown(text: string): string {
+  return text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/</g, '&lt;').replace(/\n/g, ' ');
+}

@@ -1,0 +1,112 @@
+/**
+ * `cannery new NAME [--endpoints DIR]`: a new endpoint file (fresh UUID, the schema line, every
+ * field commented) and its test file. Both work as written: `check` passes and the tests pass,
+ * so the first edit starts from something green.
+ */
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { parseEndpointFile } from '../config/endpoint-file.js';
+import { TESTS_FOLDER } from '../config/endpoint-tests-file.js';
+import { readSettings } from '../config/settings.js';
+import type { Command } from './commands.js';
+
+export const newCommand: Command = {
+  options: { endpoints: { type: 'string' } },
+  async run(flags, positionals) {
+    const [name] = positionals;
+    if (!name || positionals.length > 1) throw new Error('usage: cannery new NAME [--endpoints DIR]');
+    const dir = typeof flags.endpoints === 'string' ? flags.endpoints : readSettings().endpointsDir;
+    const endpoint = endpointTemplate(name, randomUUID());
+    // The same checks as every endpoint file: a name the schema refuses is refused here.
+    const [problem] = parseEndpointFile(endpoint, `${name}.yaml`).problems;
+    if (problem) throw new Error(problem.message);
+    const endpointFile = join(dir, `${name}.yaml`);
+    const testFile = join(dir, TESTS_FOLDER, `${name}.yaml`);
+    // Never overwrite: an existing file is somebody's work. Both are checked before either is written.
+    for (const file of [endpointFile, testFile]) {
+      if (existsSync(file)) throw new Error(`${file} exists already; cannery new writes only new files`);
+    }
+    await mkdir(join(dir, TESTS_FOLDER), { recursive: true });
+    await writeFile(endpointFile, endpoint, { flag: 'wx' });
+    await writeFile(testFile, testTemplate(name), { flag: 'wx' });
+    console.log(`wrote ${endpointFile}\nwrote ${testFile}`);
+    console.error(`next: edit the query and the tests, then \`cannery check\`, \`cannery test --filter ${name}\` and \`cannery describe ${name}\``);
+    return 0;
+  },
+};
+
+function endpointTemplate(name: string, id: string): string {
+  return `# yaml-language-server: $schema=../schemas/endpoint.schema.json
+#
+# One stored query, served at /api/endpoints/query/${name} (or by its id). Every field is
+# required. \`cannery check\` validates this file, \`cannery test\` runs tests/${name}.yaml,
+# \`cannery describe ${name}\` shows what callers get back.
+
+# Fixed forever: callers may use it instead of the name.
+id: ${id}
+# Lowercase letters, digits and _, in segments joined by . or -.
+name: ${name}
+description: Recent edge log records of one project, newest first.
+language: bq_sql
+# Never more rows than this (1 to 100000).
+max_rows: 1000
+# false, or {ttl_seconds: 900, warm_every_seconds: 300} to cache answers (and refresh them).
+cache: false
+# true lets callers send their own SELECT over this query's CTEs in the \`sql\` parameter.
+sandbox: false
+# true redacts IP and e-mail addresses in every answer; callers can also ask per request.
+redact_pii: false
+params:
+  # Each @name the query uses: type string, integer, number or boolean; strings may have
+  # enum: [a, b] or format: regex | date-time.
+  project:
+    type: string
+    required: true
+    description: Project identifier. Only its records are returned.
+# BigQuery Standard SQL. Sources are read by name in backticks; nested fields with
+# \`cross join unnest(t.metadata) as m\`.
+query: |
+  select t.id, t.timestamp, t.event_message
+  from \`cloudflare.logs.prod\` as t
+  where t.project = @project
+  order by t.timestamp desc
+  limit 100
+`;
+}
+
+function testTemplate(name: string): string {
+  return `# yaml-language-server: $schema=../../schemas/endpoint-tests.schema.json
+#
+# Tests of ${name}: \`cannery test --filter ${name}\`. Each test runs on a fresh in-memory
+# database holding \`events\` (as \`cannery import\` reads them), at the execution time \`now\`.
+endpoint: ${name}
+now: "2024-05-01T12:00:00Z"
+events:
+  cloudflare.logs.prod:
+    - {id: a-1, timestamp: "2024-05-01T11:00:00Z", event_message: first, project: a}
+    - {id: a-2, timestamp: "2024-05-01T11:30:00Z", event_message: second, project: a}
+    - {id: b-1, timestamp: "2024-05-01T11:45:00Z", event_message: another project, project: b}
+tests:
+  # rows: the whole answer, in order; a row lists only the columns it checks.
+  - name: returns the project's records, newest first
+    request: {params: {project: a}}
+    expect:
+      rows:
+        - {id: a-2, event_message: second}
+        - {id: a-1, timestamp: "2024-05-01T11:00:00Z"}
+
+  # includes: rows that must be in the answer, in any order.
+  - name: leaves other projects out
+    request: {params: {project: b}}
+    expect:
+      includes:
+        - {id: b-1}
+
+  # error: the code (and the parameter) a caller would get.
+  - name: project is required
+    expect:
+      error: {code: missing_parameter, param: project}
+`;
+}
