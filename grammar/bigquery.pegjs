@@ -5,7 +5,10 @@
 // node, and how to move to a new node-sql-parser release. grammar/build.mjs compiles this file.
 //
 // Changes:
-//  (none yet)
+//  1. Literals: string literals keep their text as written (escapes undecoded), in every BigQuery
+//     quoted form ('', "", ''' ''', """ """, r-prefixed); bytes literals (b'', rb'' ...); hexadecimal
+//     integers (0x1F); large negative integers keep their exact text; a literal runs into nothing.
+//  2. Identifiers: backticks are the only quoted identifiers in a column reference and an implicit alias.
 
 {
   const reservedMap = {
@@ -155,7 +158,8 @@
   function isBigInt(numberStr) {
     const previousMaxSafe = BigInt(Number.MAX_SAFE_INTEGER)
     const num = BigInt(numberStr)
-    if (num < previousMaxSafe) return false
+    // cannery: by magnitude, so a large negative literal keeps its exact text too.
+    if ((num < 0 ? -num : num) < previousMaxSafe) return false
     return true
   }
 
@@ -1826,7 +1830,8 @@ column_list_item
 
 alias_clause
   = KW_AS __ i:alias_ident { return i; }
-  / KW_AS? __ i:column { return i; }
+  // cannery: without AS, only an identifier: a quoted string there is a second literal, not an alias.
+  / KW_AS? __ i:bigquery_column { return i; }
 
 from_unnest_item
   = 'UNNEST'i __ LPAREN __ a:expr? __ RPAREN __ alias:alias_clause? __ wf:with_offset? {
@@ -2489,7 +2494,8 @@ column_ref
         ...getLocationObject(),
       };
     }
-  / col:(quoted_ident_type / column) __ cf:array_index* ce:(__ collate_expr)? {
+  // cannery: backticks are BigQuery's only quoted identifiers; a quoted string here is a string.
+  / col:(backticks_quoted_ident / bigquery_column) __ cf:array_index* ce:(__ collate_expr)? {
       const columnName = typeof col === 'string' ? col : col.value;
       columnList.add(`select::null::${columnName}`);
       const column = typeof col === 'string' ? { expr: { type: 'default', value: col }} : { expr: col }
@@ -2580,6 +2586,11 @@ ident_without_kw
 column
   = name:column_name !{ return reservedMap[name.toUpperCase()] === true; } { return name; }
   / quoted_ident
+
+// cannery: a column or alias name as BigQuery writes it, plain or in backticks.
+bigquery_column
+  = name:column_name !{ return reservedMap[name.toUpperCase()] === true; } { return name; }
+  / v:backticks_quoted_ident { return v.value; }
 
 column_name
   =  start:ident_start parts:column_part* { return start + parts.join(''); }
@@ -2865,7 +2876,8 @@ signedness
   / KW_UNSIGNED
 
 literal
-  = literal_string
+  = literal_bytes
+  / literal_string
   / literal_numeric
   / literal_bool
   / literal_null
@@ -2897,67 +2909,54 @@ literal_bool
       return { type: 'bool', value: false };
     }
 
+// cannery: BigQuery's quoted forms. '...', "...", '''...''' and """...""", each with an optional r/R
+// prefix that touches the quote. `value` is the text between the quotes with its escapes undecoded
+// (the generator decodes them and refuses those BigQuery refuses); the type says single-quoted,
+// double-quoted or raw as before. No `''` escape: two literals with nothing between them are an error.
 literal_string
-  = r:'R'i? __ ca:("'" single_char* "'") {
+  = r:'R'i? q:quoted_text {
       return {
-        type: r ? 'regex_string' : 'single_quote_string',
-        value: ca[1].join(''),
+        type: r ? 'regex_string' : q.type,
+        value: q.value,
         ...getLocationObject()
       };
     }
-  / r:'R'i? __ ca:("\"" single_quote_char* "\"") {
+
+// cannery: BigQuery's bytes literals, b'...' / B"..." / b'''...''' and their raw forms (rb, br, any case).
+literal_bytes
+  = p:$('B'i 'R'i? / 'R'i 'B'i) q:quoted_text {
       return {
-        type: r ? 'regex_string' : 'string',
-        value: ca[1].join(''),
+        type: p.length === 2 ? 'raw_bytes_string' : 'bytes_string',
+        value: q.value,
         ...getLocationObject()
       };
     }
+
+quoted_text
+  = "'''" v:$(quoted_escape / !"'''" .)* "'''" !['"] { return { type: 'single_quote_string', value: v } }
+  / '"""' v:$(quoted_escape / !'"""' .)* '"""' !['"] { return { type: 'string', value: v } }
+  / "'" v:$(quoted_escape / [^'\\\n\r])* "'" !['"] { return { type: 'single_quote_string', value: v } }
+  / '"' v:$(quoted_escape / [^"\\\n\r])* '"' !['"] { return { type: 'string', value: v } }
+
+quoted_escape
+  = "\\" [^\n\r]
 
 literal_datetime
-  = type:(KW_TIME / KW_DATE / KW_TIMESTAMP / KW_DATETIME) __ ca:("'" single_char* "'") {
+  // cannery: the literal's text as written, like a string literal's (see literal_string).
+  = type:(KW_TIME / KW_DATE / KW_TIMESTAMP / KW_DATETIME) __ q:quoted_text {
       return {
         type: type.toLowerCase(),
-        value: ca[1].join('')
+        value: q.value
       };
     }
-  / type:(KW_TIME / KW_DATE / KW_TIMESTAMP / KW_DATETIME) __ ca:("\"" single_quote_char* "\"") {
-      return {
-        type: type.toLowerCase(),
-        value: ca[1].join('')
-      };
-    }
-
-single_quote_char
-  = [^"\\\0-\x1F\x7f]
-  / escape_char
-
-single_char
-  = [^'\\] // remove \0-\x1F\x7f pnCtrl char [^'\\\0-\x1F\x7f]
-  / escape_char
-
-escape_char
-  = "\\'"  { return "\\'";  }
-  / '\\"'  { return '\\"';  }
-  / "\\\\" { return "\\\\"; }
-  / "\\/"  { return "\\/";  }
-  / "\\b"  { return "\b"; }
-  / "\\f"  { return "\f"; }
-  / "\\n"  { return "\n"; }
-  / "\\r"  { return "\r"; }
-  / "\\t"  { return "\t"; }
-  / "\\u" h1:hexDigit h2:hexDigit h3:hexDigit h4:hexDigit {
-      return String.fromCharCode(parseInt("0x" + h1 + h2 + h3 + h4));
-    }
-  / "\\" { return "\\"; }
-  / "''" { return "''" }
-  / '""' { return '""' }
-  / '``' { return '``' }
 
 line_terminator
   = [\n\r]
 
 literal_numeric
-  = n:number {
+  = hex_integer
+  // cannery: a number runs into no name (`1a`, `0x1G`): BigQuery wants whitespace before an alias.
+  / n:number !ident_start {
       if (n && n.type === 'bigint') return n
       return { type: 'number', value: n };
     }
@@ -2992,6 +2991,16 @@ number
     }
     return parseFloat(int_);
   }
+
+// cannery: BigQuery's hexadecimal INT64 literals (0x1F, -0X7fff...): the same node as the decimal
+// literal of that value, `number` or, past 2^53, `bigint` with the exact decimal text.
+hex_integer
+  = s:[+-]? "0" [xX] h:$hexDigit+ ![A-Za-z0-9_] {
+      const magnitude = BigInt('0x' + h)
+      const value = s === '-' ? -magnitude : magnitude
+      if (isBigInt(magnitude.toString())) return { type: 'bigint', value: value.toString() }
+      return { type: 'number', value: Number(value) }
+    }
 
 int
   = digits
