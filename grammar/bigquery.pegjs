@@ -8,7 +8,18 @@
 //  1. Literals: string literals keep their text as written (escapes undecoded), in every BigQuery
 //     quoted form ('', "", ''' ''', """ """, r-prefixed); bytes literals (b'', rb'' ...); hexadecimal
 //     integers (0x1F); large negative integers keep their exact text; a literal runs into nothing.
-//  2. Identifiers: backticks are the only quoted identifiers in a column reference and an implicit alias.
+//  2. Identifiers: backticks are the only quoted identifiers in a column reference and an implicit
+//     alias; a CTE name may be in backticks.
+//  3. Clauses: QUALIFY is reserved; WINDOW comes before ORDER BY and LIMIT; NULLS FIRST | LAST in
+//     every ORDER BY; parenthesised joins as from items (`parenthesized_join`).
+//  4. Aggregates: DISTINCT, IGNORE | RESPECT NULLS, ORDER BY and LIMIT inside any aggregate call,
+//     STRING_AGG's delimiter beside them; ORDER BY / LIMIT no longer attach to a STRUCT(...).
+//  5. Subscripts and field access chained after any expression, with any expression as index.
+//  6. INTERVAL: QUARTER, MILLISECOND, MICROSECOND and the `X TO Y` range form.
+//  7. Types: BigQuery's type names and aliases in CAST (INT, BIGINT, BYTEINT, BIGNUMERIC, BOOLEAN,
+//     JSON, INTERVAL, BYTES, NUMERIC(p, s) ...), STRING(n) no longer throws; CAST ... FORMAT.
+//  8. EXTRACT: AT TIME ZONE, and the parts MICROSECOND, MILLISECOND, DAYOFYEAR, DATETIME, WEEK(day).
+//  9. CURRENT_DATETIME without parentheses; typed array literals of any expressions, or empty.
 
 {
   const reservedMap = {
@@ -80,6 +91,7 @@
 
     'PARTITION': true,
     'PIVOT': true,
+    'QUALIFY': true, // cannery: reserved in BigQuery, so `from t qualify ...` is no table alias
 
     'RECURSIVE': true,
     'RENAME': true,
@@ -131,6 +143,11 @@
     'TIMESTAMP': true,
     'ARRAY': true,
     'STRUCT': true,
+  }
+
+  // cannery: the upper-case dotted name of a proc_func_name result (`{ schema, name: [...] }`).
+  function dottedName(n) {
+    return [n.schema, ...n.name].filter(Boolean).map(part => part.value).join('.').toUpperCase()
   }
 
   function getLocationObject() {
@@ -1678,7 +1695,8 @@ with_clause
     }
 
 cte_definition
-  = name:(literal_string / ident_name) __ KW_AS __ LPAREN __ stmt:union_stmt __ RPAREN {
+  // cannery: a CTE name may be in backticks: { type: 'backticks_quote_string', value }.
+  = name:(literal_string / backticks_quoted_ident / ident_name) __ KW_AS __ LPAREN __ stmt:union_stmt __ RPAREN {
     if (typeof name === 'string') name = { type: 'default', value: name }
     return { name, stmt };
   }
@@ -1694,9 +1712,10 @@ select_stmt_nake
     g:group_by_clause?  __
     h:having_clause?    __
     q:qualify_clause? __
+    win:window_clause? __
     o:order_by_clause?  __
-    l:limit_clause? __
-    win:window_clause? {
+    l:limit_clause? {
+      // cannery: WINDOW in BigQuery's place, after QUALIFY and before ORDER BY (stock: after LIMIT).
       if(Array.isArray(f)) f.forEach(info => info.table && tableList.add(`select::${[info.db, info.schema].filter(Boolean).join('.') || null}::${info.table}`));
       return {
           type: 'select',
@@ -1757,7 +1776,8 @@ column_offset_expr_list
     return l.map(item => ({ name: item[2], value: item[6] }))
   }
 column_offset_expr
-  = n:expr __ l:column_offset_expr_list {
+  // cannery: a term, not an expression: an expression now takes its subscripts itself (primary).
+  = n:primary_term __ l:column_offset_expr_list {
     return {
       expr: n,
       offset: l
@@ -1809,18 +1829,7 @@ column_list_item
         ...getLocationObject()
       }
     }
-  / c:column_offset_expr __ s:(DOT __ column_without_kw)? __ as:alias_clause? {
-    if (s) c.suffix = `.${s[2]}`
-    return {
-        expr: {
-          type: 'column_ref',
-          table: null,
-          column: c
-        },
-        as: as,
-        ...getLocationObject()
-      }
-  }
+  // cannery: `a[OFFSET(0)].b AS x` is an expression with an alias now (see primary), to the same node.
   / e:expr_alias {
     if (e.expr.type === 'double_quote_string' || e.expr.type === 'single_quote_string') {
       columnList.add(`select::null::${e.expr.value}`)
@@ -1948,6 +1957,15 @@ table_base
       return {
         expr: stmt,
         as: alias,
+        ...getLocationObject(),
+      };
+    }
+  // cannery: a parenthesised join, `(a CROSS JOIN UNNEST(a.m) AS m)`, as one from item whose
+  // `from` is the list a FROM clause holds. BigQuery gives it no alias.
+  / LPAREN __ l:table_ref_list __ RPAREN &{ return l.length > 1 } {
+      return {
+        type: 'parenthesized_join',
+        from: l,
         ...getLocationObject(),
       };
     }
@@ -2113,10 +2131,16 @@ order_by_list
 order_by_element
   = e:expr __
     c:('COLLATE'i __ literal_string)? __
-    d:(KW_DESC / KW_ASC)? {
+    d:(KW_DESC / KW_ASC)? __
+    n:order_by_nulls? {
     const obj = { expr: e, type: d };
+    if (n) obj.nulls = n;
     return obj;
   }
+
+// cannery: NULLS FIRST | NULLS LAST, as node-sql-parser's postgresql grammar writes it (`nulls`).
+order_by_nulls
+  = 'NULLS'i __ p:('FIRST'i / 'LAST'i) !ident_start { return `NULLS ${p.toUpperCase()}`; }
 
 number_or_param
   = literal_numeric
@@ -2194,6 +2218,16 @@ array_expr
       parentheses: false
     }
   }
+  // cannery: a typed array of any expressions, or empty: ARRAY<INT64>[], ARRAY<STRING>['a', x].
+  / s:(array_type / KW_ARRAY) __ LBRAKE __ c:column_clause? __ RBRAKE {
+    return {
+      definition: s,
+      array_path: c || [],
+      type: 'array',
+      keyword: 'array',
+      brackets: true,
+    }
+  }
   / s:(array_type / KW_ARRAY) __ l:(LPAREN) __ c:(parentheses_list_expr / expr) __ r:(RPAREN) {
     return {
       definition: s,
@@ -2215,15 +2249,17 @@ json_expr
   }
 
 struct_expr
-  = s:(struct_type / KW_STRUCT) __ LPAREN __ c:column_clause __ RPAREN __ o:order_by_clause?  __ l:limit_clause? {
+  // cannery: no ORDER BY / LIMIT after STRUCT(...): they belong to the aggregate around it
+  // (ARRAY_AGG(STRUCT(a, b) ORDER BY c LIMIT 5)), see aggr_with_modifiers. Kept as null.
+  = s:(struct_type / KW_STRUCT) __ LPAREN __ c:column_clause __ RPAREN {
     return {
       definition: s,
       expr_list: c,
       type: 'struct',
       keyword: s && 'struct',
       parentheses: true,
-      order_by: o,
-      limit: l
+      order_by: null,
+      limit: null
     }
   }
 
@@ -2387,7 +2423,41 @@ multiplicative_expr
 multiplicative_operator
   = "*" / "/" / "%"
 
+// cannery: subscripts and field access after any primary, chained: a[OFFSET(0)].b[SAFE_OFFSET(1)],
+// f(x)[ORDINAL(1)], (e)[0], @p[OFFSET(@i)]. Each `[...]+ (.field)*` run wraps what precedes it as
+// node-sql-parser already writes `a[OFFSET(0)].b` in a select list: { type: 'column_ref', table:
+// null, column: { expr, offset: [{ name?, value }], suffix?: '.b.c' } }, with any expression as
+// index. A run of fields alone (`f(x).a`) has `offset: []`.
 primary
+  = p:primary_term s:subscript_run* {
+      return s.reduce((expr, run) => {
+        const column = { expr, offset: run.offset }
+        if (run.suffix) column.suffix = run.suffix
+        return { type: 'column_ref', table: null, column }
+      }, p)
+    }
+
+subscript_run
+  = o:(__ subscript)+ f:(__ DOT __ field_name)* {
+      const run = { offset: o.map(item => item[1]) }
+      if (f.length) run.suffix = f.map(item => `.${item[3]}`).join('')
+      return run
+    }
+  / f:(__ DOT __ field_name)+ {
+      return { offset: [], suffix: f.map(item => `.${item[3]}`).join('') }
+    }
+
+subscript
+  = LBRAKE __ k:(KW_OFFSET / KW_ORDINAL / KW_SAFE_OFFSET / KW_SAFE_ORDINAL) __ LPAREN __ e:expr __ RPAREN __ RBRAKE {
+      return { name: k, value: e }
+    }
+  / LBRAKE __ !((KW_OFFSET / KW_ORDINAL / KW_SAFE_OFFSET / KW_SAFE_ORDINAL) __ LPAREN) e:expr __ RBRAKE { return { value: e } }
+
+field_name
+  = column_name
+  / v:backticks_quoted_ident { return v.value }
+
+primary_term
   = array_expr
   / interval_expr
   / aggr_func
@@ -2417,11 +2487,14 @@ unary_operator
 interval_expr
   = KW_INTERVAL __
     e:expr __
-    u: interval_unit {
+    u: interval_unit
+    // cannery: the range form, INTERVAL '10:20:30' HOUR TO SECOND: `unit` is 'hour to second', so a
+    // reader that knows only single units refuses it rather than misreading it.
+    t:(__ KW_TO __ interval_unit)? {
       return {
         type: 'interval',
         expr: e,
-        unit: u.toLowerCase(),
+        unit: t ? `${u} to ${t[3]}`.toLowerCase() : u.toLowerCase(),
       }
     }
 
@@ -2621,6 +2694,38 @@ aggr_func
   = aggr_fun_count
   / aggr_fun_smma
   / aggr_array_agg
+  / aggr_with_modifiers
+
+// cannery: any aggregate call with BigQuery's modifiers, which the rules above refuse:
+// name([DISTINCT] expr [, delimiter] [IGNORE|RESPECT NULLS] [ORDER BY ...] [LIMIT n]) [OVER ...].
+// The shape of count_arg's args (distinct, expr, orderby) plus `separator` (STRING_AGG's
+// delimiter, as node-sql-parser's postgresql grammar writes it), `consider_nulls` and `limit`,
+// each only when written. A call without a modifier stays what the rules above make of it.
+aggr_with_modifiers
+  = name:proc_func_name __ LPAREN __
+    d:KW_DISTINCT? __
+    e:expr __
+    s:(COMMA __ expr)? __
+    cn:consider_nulls_clause? __
+    o:order_by_clause? __
+    l:limit_clause? __
+    RPAREN __ bc:over_partition?
+    &{ return (d || cn || o || l) && (!s || dottedName(name) === 'STRING_AGG') } {
+      const args = { distinct: d, expr: e, orderby: o }
+      if (s) args.separator = { symbol: ',', delimiter: s[2] }
+      if (cn) args.consider_nulls = cn
+      if (l) args.limit = l
+      return {
+        type: 'aggr_func',
+        name: dottedName(name),
+        args,
+        over: bc,
+        ...getLocationObject()
+      };
+    }
+
+consider_nulls_clause
+  = v:('IGNORE'i / 'RESPECT'i) __ 'NULLS'i !ident_start { return `${v.toUpperCase()} NULLS` }
 
 aggr_fun_smma
   = name:KW_SUM_MAX_MIN_AVG  __ LPAREN __ e:additive_expr __ RPAREN __ bc:over_partition? {
@@ -2741,6 +2846,16 @@ func_call
         ...getLocationObject(),
       };
     }
+  // cannery: CURRENT_DATETIME without parentheses is BigQuery's function too, written like a bare
+  // CURRENT_TIMESTAMP above (with parentheses it is an ordinary call, as before).
+  / f:KW_CURRENT_DATETIME {
+    return {
+        type: 'function',
+        name: { name: [{ type: 'origin', value: f }] },
+        over: null,
+        ...getLocationObject(),
+    }
+  }
 
 proc_func_name
   = dt:ident_without_kw_type tail:(__ DOT __ ident_without_kw_type)* {
@@ -2780,6 +2895,14 @@ any_value_func
     }
   }
 
+// cannery: EXTRACT's part may also be one of BigQuery's MICROSECOND, MILLISECOND, DAYOFYEAR,
+// DATETIME or WEEK(<weekday>) (as written, without spaces: 'week(monday)'). Not in extract_filed,
+// which DATE_TRUNC shares: DATE_TRUNC(d, WEEK(MONDAY)) stays the function call it was.
+extract_part
+  = w:'WEEK'i __ LPAREN __ d:ident_name __ RPAREN { return `${w}(${d})` }
+  / $(('MICROSECOND'i / 'MILLISECOND'i / 'DAYOFYEAR'i / 'DATETIME'i) !ident_start)
+  / extract_filed
+
 extract_filed
   = f:(
     'YEAR_MONTH'i / 'DAY_HOUR'i / 'DAY_MINUTE'i / 'DAY_SECOND'i / 'DAY_MICROSECOND'i / 'HOUR_MINUTE'i / 'HOUR_SECOND'i/ 'HOUR_MICROSECOND'i / 'MINUTE_SECOND'i / 'MINUTE_MICROSECOND'i / 'SECOND_MICROSECOND'i / 'TIMEZONE_HOUR'i / 'TIMEZONE_MINUTE'i
@@ -2788,7 +2911,7 @@ extract_filed
     return f
   }
 extract_func
-  = kw:KW_EXTRACT __ LPAREN __ f:extract_filed __ KW_FROM __ t:(KW_TIMESTAMP / KW_INTERVAL / KW_TIME / KW_DATE) __ s:expr __ RPAREN {
+  = kw:KW_EXTRACT __ LPAREN __ f:extract_part __ KW_FROM __ t:(KW_TIMESTAMP / KW_INTERVAL / KW_TIME / KW_DATE) __ s:expr __ RPAREN {
     return {
         type: kw.toLowerCase(),
         args: {
@@ -2799,13 +2922,16 @@ extract_func
         ...getLocationObject(),
     }
   }
-  / kw:KW_EXTRACT __ LPAREN __ f:extract_filed __ KW_FROM __ s:expr __ RPAREN {
+  // cannery: EXTRACT(part FROM ts AT TIME ZONE 'tz'): `time_zone` in args, only when written.
+  / kw:KW_EXTRACT __ LPAREN __ f:extract_part __ KW_FROM __ s:expr tz:(__ 'AT'i __ 'TIME'i __ 'ZONE'i __ expr)? __ RPAREN {
+    const args = {
+      field: f,
+      source: s,
+    }
+    if (tz) args.time_zone = tz[7]
     return {
         type: kw.toLowerCase(),
-        args: {
-          field: f,
-          source: s,
-        },
+        args,
         ...getLocationObject(),
     }
   }
@@ -2820,21 +2946,23 @@ extract_func
   }
 
 cast_expr_arg
-  = n:expr __ l:column_offset_expr_list? {
-    const result = { expr: n }
-    if (l) result.offset = l
-    return result
+  // cannery: `CAST(a[OFFSET(0)] AS ...)`: the subscript is now part of `expr` (see primary); the
+  // stock rule put it on the cast node as `offset`, where readers of the cast dropped it.
+  = n:expr {
+    return { expr: n }
   }
+
 cast_keyword
   = KW_CAST / KW_SAFE_CAST
 cast_expr
-  = c:cast_keyword __ LPAREN __ e:cast_expr_arg __ KW_AS __ t:data_type __ RPAREN {
+  = c:cast_keyword __ LPAREN __ e:cast_expr_arg __ KW_AS __ t:data_type __ f:cast_format? __ RPAREN {
     return {
       type: 'cast',
       keyword: c.toLowerCase(),
       ...e,
       symbol: 'as',
-      target: [t]
+      target: [t],
+      ...f
     };
   }
   / c:cast_keyword __ LPAREN __ e:cast_expr_arg __ KW_AS __ KW_DECIMAL __ LPAREN __ precision:int __ RPAREN __ RPAREN {
@@ -2870,6 +2998,13 @@ cast_expr
       }]
     };
   }
+
+// cannery: CAST(x AS STRING FORMAT 'YYYY-MM-DD' [AT TIME ZONE 'tz']): `format` and `time_zone`
+// on the cast node, each an expression, present only when written.
+cast_format
+  = 'FORMAT'i !ident_start __ f:expr tz:(__ 'AT'i __ 'TIME'i __ 'ZONE'i __ expr)? {
+      return tz ? { format: f, time_zone: tz[7] } : { format: f }
+    }
 
 signedness
   = KW_SIGNED
@@ -3144,6 +3279,11 @@ KW_TEXT     = "TEXT"i     !ident_start { return 'TEXT'; }
 KW_MEDIUMTEXT = "MEDIUMTEXT"i  !ident_start { return 'MEDIUMTEXT'; }
 KW_LONGTEXT  = "LONGTEXT"i  !ident_start { return 'LONGTEXT'; }
 KW_BIGINT   = "BIGINT"i   !ident_start { return 'BIGINT'; }
+KW_INT      = "INT"i      !ident_start { return 'INT'; }
+KW_BYTEINT  = "BYTEINT"i  !ident_start { return 'BYTEINT'; }
+KW_BOOLEAN  = "BOOLEAN"i  !ident_start { return 'BOOLEAN'; }
+KW_BIGNUMERIC = "BIGNUMERIC"i !ident_start { return 'BIGNUMERIC'; }
+KW_BIGDECIMAL = "BIGDECIMAL"i !ident_start { return 'BIGDECIMAL'; }
 KW_FLOAT_64   = "FLOAT64"i   !ident_start { return 'FLOAT64'; }
 KW_DOUBLE   = "DOUBLE"i   !ident_start { return 'DOUBLE'; }
 KW_DATE     = "DATE"i     !ident_start { return 'DATE'; }
@@ -3155,6 +3295,7 @@ KW_TRUNCATE = "TRUNCATE"i !ident_start { return 'TRUNCATE'; }
 KW_USER     = "USER"i     !ident_start { return 'USER'; }
 
 KW_CURRENT_DATE     = "CURRENT_DATE"i !ident_start { return 'CURRENT_DATE'; }
+KW_CURRENT_DATETIME = "CURRENT_DATETIME"i !ident_start { return 'CURRENT_DATETIME'; }
 KW_ADD_DATE         = "ADDDATE"i !ident_start { return 'ADDDATE'; }
 KW_INTERVAL         = "INTERVAL"i !ident_start { return 'INTERVAL'; }
 KW_UNIT_YEAR        = "YEAR"i !ident_start { return 'YEAR'; }
@@ -3165,6 +3306,9 @@ KW_UNIT_HOUR        = "HOUR"i !ident_start { return 'HOUR'; }
 KW_UNIT_MINUTE      = "MINUTE"i !ident_start { return 'MINUTE'; }
 KW_UNIT_SECOND      = "SECOND"i !ident_start { return 'SECOND'; }
 KW_UNIT_WEEK        = "WEEK"i !ident_start { return 'WEEK'; }
+KW_UNIT_QUARTER     = "QUARTER"i !ident_start { return 'QUARTER'; }
+KW_UNIT_MILLISECOND = "MILLISECOND"i !ident_start { return 'MILLISECOND'; }
+KW_UNIT_MICROSECOND = "MICROSECOND"i !ident_start { return 'MICROSECOND'; }
 KW_CURRENT_TIME     = "CURRENT_TIME"i !ident_start { return 'CURRENT_TIME'; }
 KW_CURRENT_TIMESTAMP= "CURRENT_TIMESTAMP"i !ident_start { return 'CURRENT_TIMESTAMP'; }
 KW_SESSION_USER     = "SESSION_USER"i !ident_start { return 'SESSION_USER'; }
@@ -3228,9 +3372,13 @@ pound_sign_comment
 
 char = .
 
+// cannery: BigQuery's INTERVAL parts QUARTER, MILLISECOND and MICROSECOND added.
 interval_unit
   = KW_UNIT_YEAR
   / KW_UNIT_ISOYEAR
+  / KW_UNIT_QUARTER
+  / KW_UNIT_MILLISECOND
+  / KW_UNIT_MICROSECOND
   / KW_UNIT_MONTH
   / KW_UNIT_DAY
   / KW_UNIT_HOUR
@@ -3271,21 +3419,35 @@ data_type
   / bool_byte_geography_type
 
 character_string_type
-  = t:KW_STRING s:(__ LPAREN __ l:[0-9]+ __ RPAREN)* {
+  // cannery: STRING(n) read its length from the wrong place and threw a TypeError.
+  = t:KW_STRING s:(__ LPAREN __ [0-9]+ __ RPAREN)? {
     const result = { dataType: t }
-    if (!s || s.length === 0) return result
+    if (!s) return result
     return { ...result, length: parseInt(s[3].join(''), 10), parentheses: true  };
   }
 
+// cannery: BigQuery's names for its numeric types, aliases included (INT, BIGINT, BYTEINT, ...):
+// `dataType` is the name as written, upper-cased; mapping an alias to its type is the reader's.
+// NUMERIC and BIGNUMERIC take (precision[, scale]) as `length` and `scale`; DECIMAL(p[, s]) keeps
+// the stock cast form ('DECIMAL(p, s)').
 numeric_type
-  = t:(KW_NUMERIC / KW_INT_64 / KW_FLOAT_64 / KW_INTEGER) { return { dataType: t }; }
+  = t:(KW_NUMERIC / KW_BIGNUMERIC / KW_BIGDECIMAL) __ LPAREN __ p:int s:(__ COMMA __ int)? __ RPAREN {
+      const result = { dataType: t, length: parseInt(p, 10), parentheses: true }
+      if (s) result.scale = parseInt(s[3], 10)
+      return result
+    }
+  / t:(KW_NUMERIC / KW_BIGNUMERIC / KW_BIGDECIMAL / KW_DECIMAL / KW_INT_64 / KW_FLOAT_64 / KW_INTEGER
+    / KW_INT / KW_SMALLINT / KW_BIGINT / KW_TINYINT / KW_BYTEINT) { return { dataType: t }; }
 
 datetime_type
   = t:(KW_DATE / KW_DATETIME / KW_TIME / KW_TIMESTAMP) __ LPAREN __ l:[0-9]+ __ RPAREN { return { dataType: t, length: parseInt(l.join(''), 10), parentheses: true }; }
   / t:(KW_DATE / KW_DATETIME / KW_TIME / KW_TIMESTAMP) { return { dataType: t }; }
 
+// cannery: BYTES with or without a length (the stock rule wanted one and returned it as the type),
+// BOOLEAN beside BOOL, JSON and INTERVAL.
 bool_byte_geography_type
-  = t:( ( KW_BYTES LPAREN __ l:([0-9]+ / "MAX" / "max" ) __ RPAREN ) / KW_BOOL / KW_GEOGRAPHY) { return { dataType: t }; }
+  = t:KW_BYTES __ LPAREN __ l:[0-9]+ __ RPAREN { return { dataType: t, length: parseInt(l.join(''), 10), parentheses: true }; }
+  / t:(KW_BYTES / KW_BOOLEAN / KW_BOOL / KW_GEOGRAPHY / KW_JSON / KW_INTERVAL) { return { dataType: t }; }
 
 array_type
   = t:KW_ARRAY __ LANGLE __ a:data_type_list __ RANGLE {

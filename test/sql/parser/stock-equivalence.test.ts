@@ -18,7 +18,7 @@ const root = new URL('../../../', import.meta.url);
 function stockParse(sql: string): unknown[] | undefined {
   try {
     const ast = stock.astify(sql, { database: 'bigquery', parseOptions: { includeLocations: true } });
-    return Array.isArray(ast) ? ast : [ast];
+    return withoutBookkeeping(Array.isArray(ast) ? ast : [ast]) as unknown[];
   } catch {
     return undefined;
   }
@@ -43,11 +43,24 @@ function stockDecode(raw: string): string {
   return out;
 }
 
+/**
+ * node-sql-parser's running lists of the tables and columns it met, copied into some nodes; they
+ * depend on the order the grammar tries alternatives in, and cannery never reads them (walk.ts).
+ */
+const BOOKKEEPING = new Set(['tableList', 'columnList']);
+
+/** An AST without node-sql-parser's bookkeeping lists. */
+function withoutBookkeeping(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutBookkeeping);
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(Object.entries(value).filter(([key]) => !BOOKKEEPING.has(key)).map(([key, child]) => [key, withoutBookkeeping(child)]));
+}
+
 /** The patched AST with cannery's documented changes to already-parsed statements undone. */
 function stockShape(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(stockShape);
   if (typeof value !== 'object' || value === null) return value;
-  const node = Object.fromEntries(Object.entries(value).map(([key, child]) => [key, stockShape(child)]));
+  const node = Object.fromEntries(Object.entries(value).filter(([key]) => !BOOKKEEPING.has(key)).map(([key, child]) => [key, stockShape(child)]));
   if (DECODED_BY_STOCK.has(node.type as string) && typeof node.value === 'string') node.value = stockDecode(node.value);
   return node;
 }
