@@ -96,6 +96,15 @@ describe('parenthesised joins', () => {
     expect(statement('select * from (select 1 as x) as s').from).toMatchObject([{ expr: { ast: { type: 'select' }, parentheses: true }, as: 's' }]);
   });
 
+  it('as Supabase Studio writes them: several joins inside, UNNEST with a space, ON after', () => {
+    const select = statement(`select al.id from auth_logs as al cross join unnest(metadata) as alm
+      left join (edge_logs as e cross join unnest (metadata) as em cross join unnest (em.response) as r cross join unnest (r.headers) as h)
+      on alm.request_id = h.cf_ray where alm.request_id is not null`);
+    const joined = (select.from as AstNode[])[2]!;
+    expect(joined).toMatchObject({ type: 'parenthesized_join', join: 'LEFT JOIN', on: { type: 'binary_expr', operator: '=' } });
+    expect((joined.from as AstNode[]).map((item) => item.as)).toEqual(['e', 'em', 'r', 'h']);
+  });
+
   it('refuses a parenthesised single table', () => {
     refused('select * from (a)');
   });
@@ -104,6 +113,14 @@ describe('parenthesised joins', () => {
 describe('SELECT AS STRUCT and named windows, as node-sql-parser wrote them', () => {
   it('SELECT AS STRUCT', () => {
     expect(statement('select as struct 1 as a, 2 as b').as_struct_val).toBe('as struct');
+  });
+
+  it('PERCENTILE_CONT with an empty OVER', () => {
+    expect((statement('select percentile_cont(x, 0.5) over () from t').columns as AstNode[])[0]!.expr).toMatchObject({
+      type: 'function',
+      args: { value: [{ type: 'column_ref' }, { type: 'number', value: '0.5' }] },
+      over: { type: 'window', as_window_specification: { window_specification: { partitionby: null, orderby: null, window_frame_clause: null }, parentheses: true } },
+    });
   });
 
   it('frames and named windows', () => {
