@@ -162,29 +162,6 @@ const CLOCK_TICKS = (() => {
   }
 })();
 
-/**
- * Milliseconds per call of each of `work`, the best of `rounds` rounds. The rounds interleave the
- * candidates, so background load (other processes on a shared machine) falls on all of them
- * alike, and the best round is the one least disturbed by it.
- */
-export function measure(work: Record<string, () => unknown>, rounds = 60, callsPerRound = 5): Record<string, number> {
-  const best: Record<string, number> = {};
-  for (let round = 0; round < rounds; round += 1) {
-    for (const [name, run] of Object.entries(work)) {
-      const started = performance.now();
-      for (let i = 0; i < callsPerRound; i += 1) keep(run());
-      best[name] = Math.min(best[name] ?? Infinity, (performance.now() - started) / callsPerRound);
-    }
-  }
-  return best;
-}
-
-/** Holds on to results so the JIT cannot drop the work that made them. */
-let kept: unknown;
-function keep(value: unknown): void {
-  kept = value;
-}
-
 /** Whether this module's importer is the script node was started with. */
 export function isMain(moduleUrl: string): boolean {
   return process.argv[1] !== undefined && fileURLToPath(moduleUrl) === process.argv[1];
