@@ -20,6 +20,7 @@
 //     JSON, INTERVAL, BYTES, NUMERIC(p, s) ...), STRING(n) no longer throws; CAST ... FORMAT.
 //  8. EXTRACT: AT TIME ZONE, and the parts MICROSECOND, MILLISECOND, DAYOFYEAR, DATETIME, WEEK(day).
 //  9. CURRENT_DATETIME without parentheses; typed array literals of any expressions, or empty.
+// 10. CAST is tried before function calls, which parsed every nested CAST twice (2^n for n levels).
 
 {
   const reservedMap = {
@@ -148,6 +149,15 @@
   // cannery: the upper-case dotted name of a proc_func_name result (`{ schema, name: [...] }`).
   function dottedName(n) {
     return [n.schema, ...n.name].filter(Boolean).map(part => part.value).join('.').toUpperCase()
+  }
+
+  // cannery: an aggregate call's arguments as { expr, separator? }: one expression, or two for
+  // STRING_AGG (the second its delimiter); null for anything else.
+  function aggregateArguments(name, list) {
+    if (!list) return null
+    if (list.type !== 'expr_list' || list.parentheses) return { expr: list }
+    if (list.value.length !== 2 || dottedName(name) !== 'STRING_AGG') return null
+    return { expr: list.value[0], separator: { symbol: ',', delimiter: list.value[1] } }
   }
 
   function getLocationObject() {
@@ -2457,14 +2467,17 @@ field_name
   = column_name
   / v:backticks_quoted_ident { return v.value }
 
+// cannery: CAST before the function calls. The generic call rule read `cast(` as a call, parsed
+// the whole argument, failed at AS and left cast_expr to parse it again: twice per level of
+// nesting, 2^n for n nested casts. No call named CAST can parse, so nothing else changes.
 primary_term
   = array_expr
   / interval_expr
+  / cast_expr
   / aggr_func
   / func_call
   / struct_expr
   / json_expr
-  / cast_expr
   / literal
   / case_expr
   / column_ref
@@ -2694,35 +2707,6 @@ aggr_func
   = aggr_fun_count
   / aggr_fun_smma
   / aggr_array_agg
-  / aggr_with_modifiers
-
-// cannery: any aggregate call with BigQuery's modifiers, which the rules above refuse:
-// name([DISTINCT] expr [, delimiter] [IGNORE|RESPECT NULLS] [ORDER BY ...] [LIMIT n]) [OVER ...].
-// The shape of count_arg's args (distinct, expr, orderby) plus `separator` (STRING_AGG's
-// delimiter, as node-sql-parser's postgresql grammar writes it), `consider_nulls` and `limit`,
-// each only when written. A call without a modifier stays what the rules above make of it.
-aggr_with_modifiers
-  = name:proc_func_name __ LPAREN __
-    d:KW_DISTINCT? __
-    e:expr __
-    s:(COMMA __ expr)? __
-    cn:consider_nulls_clause? __
-    o:order_by_clause? __
-    l:limit_clause? __
-    RPAREN __ bc:over_partition?
-    &{ return (d || cn || o || l) && (!s || dottedName(name) === 'STRING_AGG') } {
-      const args = { distinct: d, expr: e, orderby: o }
-      if (s) args.separator = { symbol: ',', delimiter: s[2] }
-      if (cn) args.consider_nulls = cn
-      if (l) args.limit = l
-      return {
-        type: 'aggr_func',
-        name: dottedName(name),
-        args,
-        over: bc,
-        ...getLocationObject()
-      };
-    }
 
 consider_nulls_clause
   = v:('IGNORE'i / 'RESPECT'i) __ 'NULLS'i !ident_start { return `${v.toUpperCase()} NULLS` }
@@ -2836,7 +2820,33 @@ func_call
         ...getLocationObject(),
     }
   }
-  / name:proc_func_name __ LPAREN __ l:or_and_where_expr? __ RPAREN __ bc:over_partition? {
+  // cannery: a call may carry BigQuery's aggregate modifiers, which the aggr_func rules refuse:
+  // name([DISTINCT] expr [, delimiter] [IGNORE|RESPECT NULLS] [ORDER BY ...] [LIMIT n]) [OVER ...].
+  // With one, it is an aggr_func whose args have count_arg's shape (distinct, expr, orderby) plus
+  // `separator` (STRING_AGG's delimiter, as node-sql-parser's postgresql grammar writes it),
+  // `consider_nulls` and `limit`, each only when written; without, the stock function node. One
+  // rule for both, so a call's arguments are parsed once (a rule tried first and failing would
+  // parse them again, at every level of nesting).
+  / name:proc_func_name __ LPAREN __
+    d:KW_DISTINCT? __
+    l:or_and_where_expr? __
+    cn:consider_nulls_clause? __
+    o:order_by_clause? __
+    lim:limit_clause? __
+    RPAREN __ bc:over_partition?
+    &{ return !(d || cn || o || lim) || aggregateArguments(name, l) !== null } {
+    if (d || cn || o || lim) {
+      const args = { distinct: d, ...aggregateArguments(name, l), orderby: o }
+      if (cn) args.consider_nulls = cn
+      if (lim) args.limit = lim
+      return {
+        type: 'aggr_func',
+        name: dottedName(name),
+        args,
+        over: bc,
+        ...getLocationObject()
+      };
+    }
     if (l && l.type !== 'expr_list') l = { type: 'expr_list', value: [l] }
       return {
         type: 'function',
