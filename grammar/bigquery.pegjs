@@ -13,12 +13,15 @@
 //  3. Clauses: QUALIFY is reserved; WINDOW comes before ORDER BY and LIMIT; NULLS FIRST | LAST in
 //     every ORDER BY; parenthesised joins as from items (`parenthesized_join`).
 //  4. Aggregates: DISTINCT, IGNORE | RESPECT NULLS, ORDER BY and LIMIT inside any aggregate call,
-//     STRING_AGG's delimiter beside them; ORDER BY / LIMIT no longer attach to a STRUCT(...).
+//     STRING_AGG's delimiter beside them (`aggr_func_clauses` when the stock shape cannot hold
+//     them); ORDER BY / LIMIT no longer attach to a STRUCT(...).
 //  5. Subscripts and field access chained after any expression, with any expression as index.
 //  6. INTERVAL: QUARTER, MILLISECOND, MICROSECOND and the `X TO Y` range form.
 //  7. Types: BigQuery's type names and aliases in CAST (INT, BIGINT, BYTEINT, BIGNUMERIC, BOOLEAN,
-//     JSON, INTERVAL, BYTES, NUMERIC(p, s) ...), STRING(n) no longer throws; CAST ... FORMAT.
-//  8. EXTRACT: AT TIME ZONE, and the parts MICROSECOND, MILLISECOND, DAYOFYEAR, DATETIME, WEEK(day).
+//     JSON, INTERVAL, BYTES, NUMERIC(p, s) ...), STRING(n) no longer throws; CAST ... FORMAT
+//     (`cast_format`).
+//  8. EXTRACT: AT TIME ZONE (`at_time_zone` source), and the parts MICROSECOND, MILLISECOND,
+//     DAYOFYEAR, DATETIME, WEEK(day).
 //  9. CURRENT_DATETIME without parentheses; typed array literals of any expressions, or empty.
 // 10. CAST is tried before function calls, which parsed every nested CAST twice (2^n for n levels).
 
@@ -2822,11 +2825,12 @@ func_call
   }
   // cannery: a call may carry BigQuery's aggregate modifiers, which the aggr_func rules refuse:
   // name([DISTINCT] expr [, delimiter] [IGNORE|RESPECT NULLS] [ORDER BY ...] [LIMIT n]) [OVER ...].
-  // With one, it is an aggr_func whose args have count_arg's shape (distinct, expr, orderby) plus
-  // `separator` (STRING_AGG's delimiter, as node-sql-parser's postgresql grammar writes it),
-  // `consider_nulls` and `limit`, each only when written; without, the stock function node. One
-  // rule for both, so a call's arguments are parsed once (a rule tried first and failing would
-  // parse them again, at every level of nesting).
+  // With one, it is an aggr_func whose args have count_arg's shape (distinct, expr, orderby); with
+  // a clause that shape cannot hold, `separator` (STRING_AGG's delimiter, as node-sql-parser's
+  // postgresql grammar writes it), `consider_nulls` or `limit`, it is an `aggr_func_clauses` with
+  // them in args, so a reader that knows only aggr_func refuses it instead of dropping them.
+  // Without a modifier, the stock function node. One rule for all three, so a call's arguments
+  // are parsed once (a rule tried first and failing would parse them again, at every level).
   / name:proc_func_name __ LPAREN __
     d:KW_DISTINCT? __
     l:or_and_where_expr? __
@@ -2840,7 +2844,7 @@ func_call
       if (cn) args.consider_nulls = cn
       if (lim) args.limit = lim
       return {
-        type: 'aggr_func',
+        type: args.separator || cn || lim ? 'aggr_func_clauses' : 'aggr_func',
         name: dottedName(name),
         args,
         over: bc,
@@ -2932,16 +2936,15 @@ extract_func
         ...getLocationObject(),
     }
   }
-  // cannery: EXTRACT(part FROM ts AT TIME ZONE 'tz'): `time_zone` in args, only when written.
+  // cannery: EXTRACT(part FROM ts AT TIME ZONE 'tz'): the source is { type: 'at_time_zone', expr,
+  // time_zone }, so a reader that knows no time zone refuses it instead of extracting in UTC.
   / kw:KW_EXTRACT __ LPAREN __ f:extract_part __ KW_FROM __ s:expr tz:(__ 'AT'i __ 'TIME'i __ 'ZONE'i __ expr)? __ RPAREN {
-    const args = {
-      field: f,
-      source: s,
-    }
-    if (tz) args.time_zone = tz[7]
     return {
         type: kw.toLowerCase(),
-        args,
+        args: {
+          field: f,
+          source: tz ? { type: 'at_time_zone', expr: s, time_zone: tz[7] } : s,
+        },
         ...getLocationObject(),
     }
   }
@@ -2967,7 +2970,7 @@ cast_keyword
 cast_expr
   = c:cast_keyword __ LPAREN __ e:cast_expr_arg __ KW_AS __ t:data_type __ f:cast_format? __ RPAREN {
     return {
-      type: 'cast',
+      type: f ? 'cast_format' : 'cast',
       keyword: c.toLowerCase(),
       ...e,
       symbol: 'as',
@@ -3009,8 +3012,8 @@ cast_expr
     };
   }
 
-// cannery: CAST(x AS STRING FORMAT 'YYYY-MM-DD' [AT TIME ZONE 'tz']): `format` and `time_zone`
-// on the cast node, each an expression, present only when written.
+// cannery: CAST(x AS STRING FORMAT 'YYYY-MM-DD' [AT TIME ZONE 'tz']): a `cast_format` node, a cast
+// node with `format` and, when written, `time_zone` (a reader of casts would drop them).
 cast_format
   = 'FORMAT'i !ident_start __ f:expr tz:(__ 'AT'i __ 'TIME'i __ 'ZONE'i __ expr)? {
       return tz ? { format: f, time_zone: tz[7] } : { format: f }

@@ -6,9 +6,9 @@ const column = (name: string) => ({ type: 'column_ref', table: null, column: { e
 const number = (value: number) => ({ type: 'number', value });
 
 describe('aggregates with modifiers', () => {
-  it('STRING_AGG with a delimiter, ORDER BY and LIMIT', () => {
+  it('STRING_AGG with a delimiter, ORDER BY and LIMIT: an aggr_func_clauses, which a reader of aggr_func cannot misread', () => {
     expect(only("select string_agg(x, ',' order by y limit 3) from t")).toEqual({
-      type: 'aggr_func',
+      type: 'aggr_func_clauses',
       name: 'STRING_AGG',
       args: {
         distinct: null,
@@ -23,14 +23,14 @@ describe('aggregates with modifiers', () => {
 
   it('DISTINCT in STRING_AGG and ARRAY_AGG', () => {
     expect(selected("select string_agg(distinct x, '|'), array_agg(distinct x) from t")).toEqual([
-      expect.objectContaining({ name: 'STRING_AGG', args: expect.objectContaining({ distinct: 'DISTINCT', separator: { symbol: ',', delimiter: { type: 'single_quote_string', value: '|' } } }) }),
+      expect.objectContaining({ type: 'aggr_func_clauses', name: 'STRING_AGG', args: expect.objectContaining({ distinct: 'DISTINCT', separator: { symbol: ',', delimiter: { type: 'single_quote_string', value: '|' } } }) }),
       { type: 'aggr_func', name: 'ARRAY_AGG', args: { distinct: 'DISTINCT', expr: column('x'), orderby: null }, over: null },
     ]);
   });
 
   it('ARRAY_AGG with IGNORE NULLS, ORDER BY and LIMIT', () => {
     expect(only('select array_agg(x ignore nulls order by y desc limit 10) from t')).toEqual({
-      type: 'aggr_func',
+      type: 'aggr_func_clauses',
       name: 'ARRAY_AGG',
       args: { distinct: null, expr: column('x'), consider_nulls: 'IGNORE NULLS', orderby: [{ expr: column('y'), type: 'DESC' }], limit: { seperator: '', value: [number(10)] } },
       over: null,
@@ -40,16 +40,17 @@ describe('aggregates with modifiers', () => {
   it('ARRAY_AGG(STRUCT(...) ORDER BY ... LIMIT n): the order and limit are the aggregate\'s, not the struct\'s', () => {
     const agg = only('select array_agg(struct(a, b) order by c limit 5) from t');
     expect(agg).toMatchObject({
-      type: 'aggr_func',
+      type: 'aggr_func_clauses',
       name: 'ARRAY_AGG',
       args: { expr: { type: 'struct', order_by: null, limit: null }, orderby: [{ expr: column('c') }], limit: { value: [number(5)] } },
     });
   });
 
-  it('other aggregates with DISTINCT, and RESPECT NULLS with OVER', () => {
-    expect(selected('select sum(distinct x), last_value(x respect nulls) over (order by y) from t')).toMatchObject([
+  it('other aggregates with DISTINCT or ORDER BY are aggr_func; RESPECT NULLS with OVER', () => {
+    expect(selected('select sum(distinct x), array_agg(x order by y), last_value(x respect nulls) over (order by y) from t')).toMatchObject([
       { type: 'aggr_func', name: 'SUM', args: { distinct: 'DISTINCT', expr: column('x') } },
-      { type: 'aggr_func', name: 'LAST_VALUE', args: { consider_nulls: 'RESPECT NULLS' }, over: { type: 'window' } },
+      { type: 'aggr_func', name: 'ARRAY_AGG', args: { distinct: null, expr: column('x'), orderby: [{ expr: column('y') }] } },
+      { type: 'aggr_func_clauses', name: 'LAST_VALUE', args: { consider_nulls: 'RESPECT NULLS' }, over: { type: 'window' } },
     ]);
   });
 
@@ -142,8 +143,10 @@ describe('CAST and SAFE_CAST type names', () => {
     ]);
   });
 
-  it('FORMAT and AT TIME ZONE', () => {
+  it('FORMAT and AT TIME ZONE: a cast_format node', () => {
     expect(only("select cast(ts as string format 'YYYY-MM-DD' at time zone 'UTC') from t")).toMatchObject({
+      type: 'cast_format',
+      target: [{ dataType: 'STRING' }],
       format: { type: 'single_quote_string', value: 'YYYY-MM-DD' },
       time_zone: { type: 'single_quote_string', value: 'UTC' },
     });
@@ -151,10 +154,10 @@ describe('CAST and SAFE_CAST type names', () => {
 });
 
 describe('EXTRACT', () => {
-  it('AT TIME ZONE, as args.time_zone', () => {
+  it('AT TIME ZONE: the source is an at_time_zone node', () => {
     expect(only("select extract(hour from ts at time zone 'America/New_York') from t")).toEqual({
       type: 'extract',
-      args: { field: 'hour', source: column('ts'), time_zone: { type: 'single_quote_string', value: 'America/New_York' } },
+      args: { field: 'hour', source: { type: 'at_time_zone', expr: column('ts'), time_zone: { type: 'single_quote_string', value: 'America/New_York' } } },
     });
   });
 
