@@ -1,15 +1,11 @@
 /**
- * The one place SQL text becomes an AST: node-sql-parser with its BigQuery grammar.
- * Only the BigQuery build is loaded, which keeps start-up fast.
+ * The one place SQL text becomes an AST: node-sql-parser's BigQuery grammar with cannery's patches
+ * (grammar/bigquery.pegjs, compiled at build; docs/sql-parser.md lists the patches and their nodes).
+ * Only that one parser is loaded, which keeps start-up fast.
  */
-import { createRequire } from 'node:module';
-import type { Parser as ParserType } from 'node-sql-parser';
+import { parse } from '#bigquery-grammar';
 
-const require = createRequire(import.meta.url);
-const { Parser } = require('node-sql-parser/build/bigquery.js') as { Parser: new () => ParserType };
-const parser = new Parser();
-
-/** A parsed statement. node-sql-parser's own typings do not cover its BigQuery AST, so nodes are walked structurally. */
+/** A parsed statement. node-sql-parser's typings do not cover its BigQuery AST, so nodes are walked structurally. */
 export type AstNode = Record<string, unknown>;
 
 export interface SqlLocation {
@@ -36,7 +32,8 @@ interface PegError {
 /** Parses BigQuery SQL into statements; each node carries `loc` so problems can name a line. */
 export function parseBigQuery(sql: string): AstNode[] {
   try {
-    const ast = parser.astify(sql, { database: 'bigquery', parseOptions: { includeLocations: true } });
+    // Trimmed as node-sql-parser's astify trims, so every `loc` is what it was with the stock parser.
+    const { ast } = parse(sql.trim(), { includeLocations: true });
     return (Array.isArray(ast) ? ast : [ast]) as unknown as AstNode[];
   } catch (error) {
     const peg = error as PegError;
