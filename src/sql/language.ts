@@ -17,6 +17,12 @@ export interface CallContext {
   /** The BigQuery name, lower case. */
   name: string;
   args: string[];
+  /** An aggregate's DISTINCT. */
+  distinct: boolean;
+  /** An aggregate's ` ORDER BY ...` (with its leading space), LIMIT count, IGNORE NULLS: only where `modifiers` allows. */
+  orderBy?: string | undefined;
+  limit?: string | undefined;
+  ignoreNulls?: boolean | undefined;
   /** The arguments as trees, for renderings that need a literal's value (a format string). */
   argNodes: readonly Expr[];
   /** At each date-part position, the validated part (lower case); elsewhere undefined. */
@@ -31,8 +37,18 @@ export type Render = (call: CallContext) => string;
 
 export type FunctionKind = 'scalar' | 'aggregate' | 'window';
 
+/** The clauses an aggregate call may carry besides DISTINCT. */
+export interface Modifiers {
+  orderBy?: boolean;
+  limit?: boolean;
+  /** IGNORE NULLS / RESPECT NULLS. */
+  nulls?: boolean;
+}
+
 export interface FunctionSpec {
   kind: FunctionKind;
+  /** ORDER BY, LIMIT, IGNORE NULLS inside the call, as BigQuery allows them for this function. */
+  modifiers?: Modifiers;
   /** Fewest and most arguments. */
   arity: readonly [number, number];
   /** Positions of date-part keywords (`TIMESTAMP_TRUNC(ts, HOUR)`), and the parts allowed there. */
@@ -48,12 +64,31 @@ export const EXECUTION_TIME_PARAM = '__cannery_now';
 /** Date parts TIMESTAMP_TRUNC and DATETIME_TRUNC accept here. */
 export const TRUNCATION_PARTS: readonly string[] = ['microsecond', 'millisecond', 'second', 'minute', 'hour', 'day', 'week', 'month', 'quarter', 'year'];
 
-/** INTERVAL units the parser reads (BigQuery's MILLISECOND, MICROSECOND and QUARTER it does not yet). */
-export const INTERVAL_UNITS: readonly string[] = ['second', 'minute', 'hour', 'day', 'week', 'month', 'year'];
+/** INTERVAL units. */
+export const INTERVAL_UNITS: readonly string[] = ['microsecond', 'millisecond', 'second', 'minute', 'hour', 'day', 'week', 'month', 'quarter', 'year'];
 
 /** A function whose DuckDB name and argument order match BigQuery's. */
 function same(duckName: string): Render {
-  return (call) => `${duckName}(${call.args.join(', ')})`;
+  return (call) => `${duckName}(${call.distinct ? 'DISTINCT ' : ''}${call.args.join(', ')})`;
+}
+
+/**
+ * ARRAY_AGG with its modifiers: DuckDB has ORDER BY inside the call, not LIMIT (a slice of the
+ * result) nor IGNORE NULLS (a FILTER).
+ */
+function arrayAgg(call: CallContext): string {
+  const value = call.args[0]!;
+  const filter = call.ignoreNulls ? ` FILTER (WHERE ${value} IS NOT NULL)` : '';
+  const array = `array_agg(${call.distinct ? 'DISTINCT ' : ''}${value}${call.orderBy ?? ''})${filter}`;
+  return call.limit === undefined ? array : `list_slice(${array}, 1, ${call.limit})`;
+}
+
+/** STRING_AGG skips NULLs; with LIMIT, the first non-NULL values are joined. */
+function stringAgg(call: CallContext): string {
+  const [value, separator = `','`] = call.args;
+  if (call.limit === undefined) return `string_agg(${call.distinct ? 'DISTINCT ' : ''}${value}, ${separator}${call.orderBy ?? ''})`;
+  const values = `array_agg(${call.distinct ? 'DISTINCT ' : ''}${value}${call.orderBy ?? ''}) FILTER (WHERE ${value} IS NOT NULL)`;
+  return `array_to_string(list_slice(${values}, 1, ${call.limit}), ${separator})`;
 }
 
 function truncate(call: CallContext): string {
@@ -107,8 +142,8 @@ function scalar(summary: string, arity: readonly [number, number], duckdb: Rende
   return extra.dateParts ? { ...spec, dateParts: extra.dateParts } : spec;
 }
 
-function aggregate(summary: string, arity: readonly [number, number], duckdb: Render): FunctionSpec {
-  return { kind: 'aggregate', arity, summary, render: { duckdb } };
+function aggregate(summary: string, arity: readonly [number, number], duckdb: Render, modifiers?: Modifiers): FunctionSpec {
+  return modifiers ? { kind: 'aggregate', arity, summary, modifiers, render: { duckdb } } : { kind: 'aggregate', arity, summary, render: { duckdb } };
 }
 
 function analytic(summary: string, arity: readonly [number, number], duckName: string): FunctionSpec {
@@ -181,8 +216,8 @@ export const FUNCTIONS: ReadonlyMap<string, FunctionSpec> = new Map<string, Func
   ['min', aggregate('smallest non-NULL value', [1, 1], same('min'))],
   ['max', aggregate('largest non-NULL value', [1, 1], same('max'))],
   ['any_value', aggregate('a value of the group', [1, 1], same('any_value'))],
-  ['array_agg', aggregate('the values as an array', [1, 1], same('array_agg'))],
-  ['string_agg', aggregate('non-NULL strings joined (`,` by default)', [1, 2], same('string_agg'))],
+  ['array_agg', aggregate('the values as an array (IGNORE NULLS drops NULLs; ORDER BY, LIMIT)', [1, 1], arrayAgg, { orderBy: true, limit: true, nulls: true })],
+  ['string_agg', aggregate('non-NULL strings joined (`,` by default; ORDER BY, LIMIT)', [1, 2], stringAgg, { orderBy: true, limit: true })],
   ['logical_and', aggregate('TRUE when every non-NULL value is TRUE', [1, 1], same('bool_and'))],
   ['logical_or', aggregate('TRUE when any non-NULL value is TRUE', [1, 1], same('bool_or'))],
   // Analytic functions (OVER required)
@@ -201,9 +236,17 @@ export const CAST_TYPES: Readonly<Record<string, Readonly<Record<DialectName, st
   STRING: { bigquery: 'STRING', duckdb: 'VARCHAR' },
   INT64: { bigquery: 'INT64', duckdb: 'BIGINT' },
   INTEGER: { bigquery: 'INT64', duckdb: 'BIGINT' },
+  INT: { bigquery: 'INT64', duckdb: 'BIGINT' },
+  SMALLINT: { bigquery: 'INT64', duckdb: 'BIGINT' },
+  BIGINT: { bigquery: 'INT64', duckdb: 'BIGINT' },
+  TINYINT: { bigquery: 'INT64', duckdb: 'BIGINT' },
+  BYTEINT: { bigquery: 'INT64', duckdb: 'BIGINT' },
   FLOAT64: { bigquery: 'FLOAT64', duckdb: 'DOUBLE' },
   NUMERIC: { bigquery: 'NUMERIC', duckdb: 'DECIMAL(38, 9)' },
+  DECIMAL: { bigquery: 'NUMERIC', duckdb: 'DECIMAL(38, 9)' },
   BOOL: { bigquery: 'BOOL', duckdb: 'BOOLEAN' },
+  BOOLEAN: { bigquery: 'BOOL', duckdb: 'BOOLEAN' },
+  BYTES: { bigquery: 'BYTES', duckdb: 'BLOB' },
   TIMESTAMP: { bigquery: 'TIMESTAMP', duckdb: 'TIMESTAMPTZ' },
   DATETIME: { bigquery: 'DATETIME', duckdb: 'TIMESTAMP' },
   DATE: { bigquery: 'DATE', duckdb: 'DATE' },
@@ -216,14 +259,30 @@ export const CAST_KEYWORDS: Readonly<Record<'cast' | 'safe_cast', Readonly<Recor
   safe_cast: { bigquery: 'SAFE_CAST', duckdb: 'TRY_CAST' },
 };
 
+const WEEKDAYS: readonly string[] = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
+
 /**
- * EXTRACT parts the parser reads (not yet DAYOFYEAR, MILLISECOND, MICROSECOND), with DuckDB's
- * rendering of `EXTRACT(part FROM source)`.
+ * BigQuery's WEEK(<weekday>) number: weeks start on that weekday, the days of the year before the
+ * first one are week 0. `shift` is how many days January 1st lies after the week's start.
  */
-export const EXTRACT_PARTS: Readonly<Record<string, (source: string) => string>> = {
+function weekNumber(source: string, weekday = 'sunday'): string {
+  const start = WEEKDAYS.indexOf(weekday);
+  const shift = `((dayofweek(date_trunc('year', ${source})) - ${start} + 7) % 7)`;
+  return `CAST(floor((dayofyear(${source}) - 1 + ${shift}) / 7) + (CASE WHEN ${shift} = 0 THEN 1 ELSE 0 END) AS BIGINT)`;
+}
+
+/** EXTRACT parts, with DuckDB's rendering of `EXTRACT(part FROM source)` (`weekday` of `WEEK(<weekday>)`). */
+export const EXTRACT_PARTS: Readonly<Record<string, (source: string, weekday?: string) => string>> = {
   // BigQuery counts Sunday as 1; DuckDB as 0.
   dayofweek: (source) => `(dayofweek(${source}) + 1)`,
+  dayofyear: (source) => `CAST(dayofyear(${source}) AS BIGINT)`,
   date: (source) => `CAST(${source} AS DATE)`,
+  // A TIMESTAMP's civil time in UTC (the session's zone), or in the zone AT TIME ZONE gave.
+  datetime: (source) => `CAST(${source} AS TIMESTAMP)`,
+  week: weekNumber,
+  // DuckDB's millisecond and microsecond count the seconds too (12.345 s is 12345); BigQuery's do not.
+  millisecond: (source) => `CAST(extract(millisecond FROM ${source}) % 1000 AS BIGINT)`,
+  microsecond: (source) => `CAST(extract(microsecond FROM ${source}) % 1000000 AS BIGINT)`,
   ...Object.fromEntries(
     ['year', 'quarter', 'month', 'day', 'hour', 'minute', 'second'].map((part) => [
       part,
@@ -255,6 +314,9 @@ export const CONSTRUCTS: readonly string[] = [
   'between', 'case', 'case with subject', 'cast', 'safe_cast', 'interval', 'extract', 'unnest', 'unnest with offset',
   'left join unnest', 'unnest without alias', 'struct field through unnest alias', 'array subscript', 'field after subscript',
   'window', 'parameter', 'string literal', 'raw string literal', 'typed literal', 'negative number',
+  'struct', 'typed struct', 'tuple', 'array literal', 'typed array literal', 'array subquery', 'subscript on an expression',
+  'bare subscript', 'safe subscript', 'qualify', 'nulls first last', 'window frame', 'named window', 'parenthesised join',
+  'aggregate order by limit', 'ignore nulls', 'bytes literal', 'hex literal', 'big integer literal', 'extract at time zone',
   // GoogleSQL name resolution (docs/sql.md, "Names")
   'group by alias', 'group by ordinal', 'group by expression', 'having alias', 'order by alias', 'order by ordinal',
   'order by alias in an expression', 'window sees from names',

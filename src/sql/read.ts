@@ -25,6 +25,7 @@ import type {
   SelectItem,
   SetOperator,
   SubscriptMode,
+  TypeName,
   Unknown,
   WindowSpec,
 } from './tree.js';
@@ -121,7 +122,7 @@ const BINARY_OPERATORS: ReadonlySet<string> = new Set<BinaryOperator>([
   'AND', 'OR', '=', '!=', '<>', '<', '>', '<=', '>=', '+', '-', '*', '/', '||', 'LIKE', 'NOT LIKE', 'IS', 'IS NOT',
 ]);
 
-const SUBSCRIPTS: ReadonlySet<string> = new Set<SubscriptMode>(['OFFSET', 'SAFE_OFFSET', 'ORDINAL', 'SAFE_ORDINAL']);
+const SUBSCRIPTS: ReadonlySet<string> = new Set<SubscriptMode>(['OFFSET', 'SAFE_OFFSET', 'ORDINAL', 'SAFE_ORDINAL', 'INDEX']);
 
 /** SELECT clauses the tree has no place for, by AST key. */
 const UNREAD_CLAUSES: Record<string, string> = {
@@ -260,6 +261,10 @@ function readFromItemHere(item: AstNode, index: number): FromItem {
     // The parser gives an UNNEST no location of its own; its argument's is on the same line.
     return { kind: 'unnest', array, alias, offsetAlias: offset, join, loc: locationOf(item) ?? array.loc ?? loc };
   }
+  if (item.type === 'parenthesized_join') {
+    const items = Array.isArray(item.from) ? item.from.filter(isNode).map(readFromItem) : [];
+    return { kind: 'join_group', items, join, loc };
+  }
   if (isNode(item.expr)) {
     if (isNode(item.expr.ast)) return { kind: 'derived', query: readQuery(item.expr.ast), alias, join, loc };
     const name = item.expr.type === 'function' ? functionName(item.expr).toUpperCase() : String(item.expr.type);
@@ -298,8 +303,31 @@ function readWindow(value: unknown): WindowSpec {
     name: identifierText(spec.name) ?? undefined,
     partitionBy: Array.isArray(spec.partitionby) ? spec.partitionby.filter(isNode).map((item) => readExpr(item.expr)) : [],
     orderBy: readOrder(spec.orderby),
-    frame: spec.window_frame_clause ? 'frame' : undefined,
+    frame: spec.window_frame_clause ? readFrame(spec.window_frame_clause) : undefined,
   };
+}
+
+const FRAME_BOUND = /^(UNBOUNDED PRECEDING|UNBOUNDED FOLLOWING|CURRENT ROW|\d+ PRECEDING|\d+ FOLLOWING)$/;
+
+/**
+ * A window frame as text both dialects write alike (`ROWS BETWEEN 1 PRECEDING AND CURRENT ROW`);
+ * a form it cannot check is `unknown`, which the generator refuses.
+ */
+function readFrame(clause: unknown): string {
+  const bound = (node: unknown): string | undefined => {
+    const text = isNode(node) ? String(node.value ?? '').toUpperCase().replace(/\s+/g, ' ').trim() : '';
+    return FRAME_BOUND.test(text) ? text : undefined;
+  };
+  if (!isNode(clause)) return 'unknown';
+  if (clause.type === 'binary_expr' && clause.operator === 'BETWEEN' && isNode(clause.left) && isNode(clause.right) && Array.isArray(clause.right.value)) {
+    const unit = String(clause.left.value ?? '').toUpperCase();
+    const [low, high] = clause.right.value.map(bound);
+    if ((unit === 'ROWS' || unit === 'RANGE') && low && high && clause.right.value.length === 2) return `${unit} BETWEEN ${low} AND ${high}`;
+  }
+  const unit = String(clause.type ?? '').toUpperCase();
+  const single = bound(clause.expr);
+  if ((unit === 'ROWS' || unit === 'RANGE') && single) return `${unit} ${single}`;
+  return 'unknown';
 }
 
 const INTEGER = /^-?\d+$/;
@@ -317,10 +345,20 @@ function readExprHere(node: AstNode): Expr {
       return readColumn(node);
     case 'param':
       return { kind: 'param', name: String(node.value), loc };
-    case 'number': {
+    case 'number':
+    case 'bigint': {
+      // `bigint` holds the exact text of an integer from 2^53 up, or of a number with an exponent.
       const text = String(node.value);
       return { kind: 'literal', type: INTEGER.test(text) ? 'int64' : 'float64', value: text, loc };
     }
+    case 'bytes_string':
+      return { kind: 'literal', type: 'bytes', value: hexOf(decodedBytes(String(node.value))), loc };
+    case 'raw_bytes_string':
+      return { kind: 'literal', type: 'bytes', value: hexOf(Buffer.from(String(node.value), 'utf8')), loc };
+    case 'struct':
+      return readStruct(node);
+    case 'array':
+      return readArray(node);
     case 'single_quote_string':
     case 'double_quote_string':
     case 'string':
@@ -347,23 +385,21 @@ function readExprHere(node: AstNode): Expr {
       return readCase(node);
     case 'cast': {
       const targets = Array.isArray(node.target) ? node.target.filter(isNode) : [];
-      const type = String(targets[0]?.dataType ?? '').toUpperCase();
-      if (targets.length !== 1 || type === '') return unknown(`CAST to ${type || 'this type'}`, node);
+      const type = targets.length === 1 ? readType(targets[0]) : undefined;
+      if (type === undefined) return unknown(`CAST to ${String(targets[0]?.dataType ?? 'this type').toUpperCase()}`, node);
       return { kind: 'cast', safe: String(node.keyword).toLowerCase() === 'safe_cast', operand: readExpr(node.expr), type, loc };
     }
+    case 'cast_format':
+      // The parser gives the node no location; its operand's is on the same line.
+      return unknown('CAST ... FORMAT', isNode(node.expr) && locationOf(node.expr) ? node.expr : node);
     case 'interval':
       return { kind: 'interval', value: readExpr(node.expr), unit: String(node.unit ?? '').toLowerCase(), loc };
-    case 'extract': {
-      const args = isNode(node.args) ? node.args : {};
-      // `EXTRACT(HOUR FROM TIMESTAMP '...')`: the parser keeps the literal's type beside its text.
-      const source = typeof args.cast_type === 'string'
-        ? { kind: 'cast' as const, safe: false, operand: readExpr(args.source), type: args.cast_type.toUpperCase(), loc }
-        : readExpr(args.source);
-      return { kind: 'extract', part: String(args.field ?? '').toLowerCase(), source, loc };
-    }
+    case 'extract':
+      return readExtract(node);
     case 'function':
       return readFunction(node);
     case 'aggr_func':
+    case 'aggr_func_clauses':
       return readAggregate(node);
     case 'any_value':
       return { kind: 'call', name: 'any_value', args: [readExpr(isNode(node.args) ? node.args.expr : undefined)], over: node.over ? readWindow(node.over) : undefined, loc };
@@ -371,7 +407,7 @@ function readExprHere(node: AstNode): Expr {
       // A parenthesised list in an expression is BigQuery's tuple syntax for a STRUCT.
       const items = (Array.isArray(node.value) ? node.value : []).map(readExpr);
       if (items.length === 1) return items[0]!;
-      return { kind: 'struct', fields: items.map((expr) => ({ expr })), loc };
+      return { kind: 'struct', fields: items.map((expr) => ({ expr })), tuple: true, loc };
     }
     default:
       return unknown(node.type === undefined ? 'expression' : String(node.type).replace(/_/g, ' '), node);
@@ -397,8 +433,9 @@ function readColumn(node: AstNode): Expr {
     const inner = isNode(column.expr) ? { ...column.expr, table: column.expr.table ?? node.table } : column.expr;
     let expr: Expr = readExpr(inner);
     for (const offset of column.offset.filter(isNode)) {
-      const mode = String(offset.name ?? '').toUpperCase();
-      if (!SUBSCRIPTS.has(mode)) return unknown(`array subscript ${mode || '[n]'} (write [OFFSET(n)] or [ORDINAL(n)])`, offset);
+      // A bare `[n]` counts from zero, as OFFSET does.
+      const mode = String(offset.name ?? '').toUpperCase() || 'INDEX';
+      if (!SUBSCRIPTS.has(mode)) return unknown(`array subscript ${mode}`, offset);
       expr = { kind: 'subscript', array: expr, mode: mode as SubscriptMode, index: readExpr(offset.value), loc };
     }
     const suffix = typeof column.suffix === 'string' ? column.suffix : '';
@@ -413,11 +450,6 @@ function readColumn(node: AstNode): Expr {
   const name = identifierText(column);
   if (name === undefined || name === '*') return unknown('column reference', node);
   const table = identifierText(node.table) ?? undefined;
-  // CURRENT_DATETIME without parentheses is BigQuery's function (the parser reads CURRENT_DATE and
-  // CURRENT_TIMESTAMP so already); backticked, it is a column's name.
-  if (table === undefined && isNode(column) && isNode(column.expr) && column.expr.type === 'default' && name.toLowerCase() === 'current_datetime') {
-    return { kind: 'call', name: 'current_datetime', args: [], loc };
-  }
   const fields = Array.isArray(node.subFields) ? node.subFields.map(String) : [];
   return { kind: 'column', table, name, fields, loc };
 }
@@ -500,14 +532,119 @@ function readAggregate(node: AstNode): Expr {
   const args = isNode(node.args) ? node.args : {};
   // ARRAY_AGG's argument is the args node itself; the others' is under `expr`.
   const arg = isNode(args.expr) ? args.expr : args;
+  // STRING_AGG's delimiter becomes its second argument, as when written without modifiers.
+  const delimiter = isNode(args.separator) && isNode(args.separator.delimiter) ? [readExpr(args.separator.delimiter)] : [];
+  const limit = isNode(args.limit) ? readLimit(args.limit, node)?.count : undefined;
+  const consider = String(args.consider_nulls ?? '').toUpperCase();
   const call: Call = {
     kind: 'call',
     name: String(node.name).toLowerCase(),
-    args: [readExpr(arg)],
+    args: [readExpr(arg), ...delimiter],
     distinct: Boolean(args.distinct),
     orderBy: args.orderby ? readOrder(args.orderby) : undefined,
+    limit,
+    ignoreNulls: consider === 'IGNORE NULLS' ? true : consider === 'RESPECT NULLS' ? false : undefined,
     over: node.over ? readWindow(node.over) : undefined,
     loc: here(node),
   };
   return call;
+}
+
+/** A type as the parser writes it in CAST, STRUCT<...> or ARRAY<...>. */
+function readType(node: AstNode | undefined): TypeName | undefined {
+  if (!isNode(node)) return undefined;
+  const written = String(node.dataType ?? '').toUpperCase();
+  // `DECIMAL(10, 2)` keeps its parameters in the name.
+  const inline = /^([A-Z0-9_]+)\s*\(\s*(\d+)\s*(?:,\s*(\d+)\s*)?\)$/.exec(written);
+  const name = inline ? inline[1]! : written;
+  if (!/^[A-Z][A-Z0-9_]*$/.test(name)) return undefined;
+  const params = inline
+    ? [Number(inline[2]), ...(inline[3] === undefined ? [] : [Number(inline[3])])]
+    : typeof node.length === 'number'
+      ? [node.length, ...(typeof node.scale === 'number' ? [node.scale] : [])]
+      : undefined;
+  const definition = Array.isArray(node.definition) ? node.definition.filter(isNode) : undefined;
+  if (name === 'ARRAY') {
+    const element = readType(isNode(definition?.[0]?.field_type) ? definition[0].field_type : undefined);
+    return element && { name, element };
+  }
+  if (name === 'STRUCT') {
+    const fields = (definition ?? []).map((field) => ({ name: identifierText(field.field_name) ?? undefined, type: readType(isNode(field.field_type) ? field.field_type : undefined) }));
+    if (fields.some((field) => field.type === undefined)) return undefined;
+    return { name, fields: fields as { name?: string; type: TypeName }[] };
+  }
+  return params ? { name, params } : { name };
+}
+
+function readStruct(node: AstNode): Expr {
+  const loc = here(node);
+  const items = Array.isArray(node.expr_list) ? node.expr_list.filter(isNode) : [];
+  const fields = items.map((item) => ({ expr: readExpr(item.expr), name: identifierText(item.as) ?? undefined }));
+  if (!isNode(node.definition)) return { kind: 'struct', fields, loc };
+  const type = readType(node.definition);
+  if (type === undefined || type.fields?.length !== fields.length) return unknown('STRUCT<...> whose type does not match its values', node);
+  return { kind: 'struct', fields, type, loc };
+}
+
+function readArray(node: AstNode): Expr {
+  const loc = here(node);
+  // ARRAY(subquery): the parser keeps the subquery in expr_list.
+  if (isNode(node.expr_list) && isNode(node.expr_list.ast)) return { kind: 'array_query', query: readQuery(node.expr_list.ast), loc };
+  const items = Array.isArray(node.array_path) ? node.array_path.filter(isNode) : [];
+  const elements = items.map((item) => readExpr(item.expr));
+  if (!isNode(node.definition)) return { kind: 'array', elements, loc };
+  const type = readType(node.definition);
+  if (type?.element === undefined) return unknown('ARRAY<...> literal of this type', node);
+  return { kind: 'array', elements, elementType: type.element, loc };
+}
+
+function readExtract(node: AstNode): Expr {
+  const loc = here(node);
+  const args = isNode(node.args) ? node.args : {};
+  const field = String(args.field ?? '').toLowerCase();
+  // `WEEK(MONDAY)` as written.
+  const week = /^week\s*\(\s*([a-z]+)\s*\)$/.exec(field);
+  let source: Expr;
+  let timeZone: Expr | undefined;
+  if (isNode(args.source) && args.source.type === 'at_time_zone') {
+    source = readExpr(args.source.expr);
+    timeZone = readExpr(args.source.time_zone);
+  } else if (typeof args.cast_type === 'string') {
+    // `EXTRACT(HOUR FROM TIMESTAMP '...')`: the parser keeps the literal's type beside its text.
+    source = { kind: 'cast', safe: false, operand: readExpr(args.source), type: { name: args.cast_type.toUpperCase() }, loc };
+  } else {
+    source = readExpr(args.source);
+  }
+  return { kind: 'extract', part: week ? 'week' : field, weekday: week?.[1], source, timeZone, loc };
+}
+
+/** A bytes literal's bytes: BigQuery's escapes, each one byte, and UTF-8 for the rest. */
+function decodedBytes(raw: string): Buffer {
+  const bytes: number[] = [];
+  for (let i = 0; i < raw.length; i++) {
+    if (raw[i] !== '\\') {
+      bytes.push(...Buffer.from(raw[i]!, 'utf8'));
+      continue;
+    }
+    const escape = raw.slice(i, i + 4);
+    const hex = /^\\[xX]([0-9A-Fa-f]{2})/.exec(escape);
+    const octal = /^\\([0-7]{3})/.exec(escape);
+    if (hex) {
+      bytes.push(parseInt(hex[1]!, 16));
+      i += 3;
+    } else if (octal) {
+      const value = parseInt(octal[1]!, 8);
+      if (value > 255) throw new SqlSyntaxError(`illegal escape sequence \\${octal[1]} in a bytes literal`, nearest);
+      bytes.push(value);
+      i += 3;
+    } else {
+      bytes.push(...Buffer.from(decodedString(raw.slice(i, i + 2)), 'utf8'));
+      i += 1;
+    }
+  }
+  return Buffer.from(bytes);
+}
+
+function hexOf(bytes: Buffer): string {
+  return bytes.toString('hex');
 }

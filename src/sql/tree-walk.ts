@@ -41,6 +41,8 @@ export function childrenOf(node: TreeNode): TreeNode[] {
       return [node.query, ...present(node.join?.on)];
     case 'unnest':
       return [node.array, ...present(node.join?.on)];
+    case 'join_group':
+      return [...node.items, ...present(node.join?.on)];
     case 'item':
       return [node.expr];
     case 'star':
@@ -68,7 +70,7 @@ export function childrenOf(node: TreeNode): TreeNode[] {
     case 'interval':
       return [node.value];
     case 'extract':
-      return [node.source];
+      return [node.source, ...present(node.timeZone)];
     case 'call':
       return [...node.args, ...orderExprs(node.orderBy ?? []), ...present(node.limit), ...windowExprs(node.over)];
     case 'subscript':
@@ -150,7 +152,7 @@ export function mapExprChildren(node: Expr, map: ChildMap): Expr {
     case 'interval':
       return { ...node, value: map.expr(node.value) };
     case 'extract':
-      return { ...node, source: map.expr(node.source) };
+      return { ...node, source: map.expr(node.source), timeZone: mapOptional(node.timeZone, map) };
     case 'call':
       return {
         ...node,
@@ -194,6 +196,8 @@ export function mapFromItem(item: FromItem, map: ChildMap): FromItem {
       return { ...item, join, query: map.query(item.query) };
     case 'unnest':
       return { ...item, join, array: map.expr(item.array) };
+    case 'join_group':
+      return { ...item, join, items: item.items.map((inner) => mapFromItem(inner, map)) };
   }
 }
 

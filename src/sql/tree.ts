@@ -91,7 +91,7 @@ export interface Join {
 }
 
 /** An `unknown` stands for a FROM item the tree does not keep (a table function). */
-export type FromItem = TableRef | DerivedTable | UnnestRef | Unknown;
+export type FromItem = TableRef | DerivedTable | UnnestRef | JoinGroup | Unknown;
 
 interface FromNode extends Node {
   alias?: string | undefined;
@@ -111,6 +111,12 @@ export interface TableRef extends FromNode {
 export interface DerivedTable extends FromNode {
   kind: 'derived';
   query: Query;
+}
+
+/** `(a CROSS JOIN UNNEST(a.m) AS m)`: joined FROM items in parentheses, joined as one; no alias. */
+export interface JoinGroup extends FromNode {
+  kind: 'join_group';
+  items: FromItem[];
 }
 
 export interface UnnestRef extends FromNode {
@@ -176,7 +182,10 @@ export type LiteralType = 'string' | 'bytes' | 'int64' | 'float64' | 'numeric' |
 export interface Literal extends Node {
   kind: 'literal';
   type: LiteralType;
-  /** Strings decoded; numbers as written; typed literals (`DATE '...'`) their text; bool and null as such. */
+  /**
+   * Strings decoded; numbers as written; typed literals (`DATE '...'`) their text; bytes as their
+   * hex digits (`b'AB'` -> `4142`); bool and null as such.
+   */
   value: string | boolean | null;
 }
 
@@ -246,12 +255,25 @@ export interface Case extends Node {
   else?: Expr | undefined;
 }
 
-/** A type as written in CAST, upper-case (`INT64`, `INTEGER`, `ARRAY<STRING>`): the language table maps it. */
+/**
+ * A type as written (`INT64`, `BIGINT`, `NUMERIC(10, 2)`, `ARRAY<STRING>`, `STRUCT<a INT64>`): the
+ * name upper-case as written, which the language table maps to each dialect's type.
+ */
+export interface TypeName {
+  name: string;
+  /** `NUMERIC(10, 2)`, `STRING(3)`. */
+  params?: number[] | undefined;
+  /** ARRAY's element type. */
+  element?: TypeName | undefined;
+  /** STRUCT's fields. */
+  fields?: { name?: string | undefined; type: TypeName }[] | undefined;
+}
+
 export interface Cast extends Node {
   kind: 'cast';
   safe: boolean;
   operand: Expr;
-  type: string;
+  type: TypeName;
 }
 
 export interface Interval extends Node {
@@ -263,9 +285,13 @@ export interface Interval extends Node {
 
 export interface Extract extends Node {
   kind: 'extract';
-  /** Lower case: `hour`, `dayofweek`, `date`. */
+  /** Lower case: `hour`, `dayofweek`, `date`, `week`. */
   part: string;
+  /** `WEEK(<weekday>)`, lower case. */
+  weekday?: string | undefined;
   source: Expr;
+  /** `EXTRACT(part FROM ts AT TIME ZONE tz)`. */
+  timeZone?: Expr | undefined;
 }
 
 export interface OrderItem {
@@ -286,6 +312,7 @@ export interface WindowSpec {
 /**
  * A function call, aggregates and analytic functions included. `name` is lower case with any
  * prefix (`safe.parse_json`, `net.host`); `COUNT(*)` has the single argument `star_argument`.
+ * STRING_AGG's delimiter is its second argument.
  */
 export interface Call extends Node {
   kind: 'call';
@@ -295,6 +322,7 @@ export interface Call extends Node {
   /** Aggregate ORDER BY / LIMIT (`ARRAY_AGG(x ORDER BY y LIMIT 5)`). */
   orderBy?: OrderItem[] | undefined;
   limit?: Expr | undefined;
+  /** `IGNORE NULLS` (true) or `RESPECT NULLS` (false). */
   ignoreNulls?: boolean | undefined;
   over?: WindowSpec | undefined;
 }
@@ -334,7 +362,7 @@ export interface ArrayLiteral extends Node {
   kind: 'array';
   elements: Expr[];
   /** `ARRAY<INT64>[...]`: the element type as written. */
-  elementType?: string | undefined;
+  elementType?: TypeName | undefined;
 }
 
 export interface ArrayQuery extends Node {
@@ -342,11 +370,14 @@ export interface ArrayQuery extends Node {
   query: Query;
 }
 
+/** `STRUCT(1 AS a, x)`, `STRUCT<a INT64, b STRING>(1, 'x')`, or the tuple `(a, b)`. */
 export interface StructLiteral extends Node {
   kind: 'struct';
   fields: { expr: Expr; name?: string | undefined }[];
-  /** `STRUCT<a INT64, b STRING>(...)`: field types as written. */
-  types?: string[] | undefined;
+  /** `STRUCT<...>(...)`: the declared type, whose field names and types win. */
+  type?: TypeName | undefined;
+  /** Written as a tuple `(a, b)` rather than with the STRUCT keyword. */
+  tuple?: boolean | undefined;
 }
 
 /**

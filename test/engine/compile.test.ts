@@ -174,10 +174,10 @@ describe('static checks through compileEndpoint', () => {
   });
 
   it.each([
-    ['QUALIFY', ['select t.id', 'from `cloudflare.logs.prod` as t', 'qualify row_number() over (order by t.id) = 1'], 'select t.id', 'unsupported SQL: QUALIFY'],
+    ['CAST with FORMAT', ['select t.id,', "  cast(t.timestamp as string format 'YYYY') as y", 'from `cloudflare.logs.prod` as t'], 'format', 'unsupported SQL: CAST ... FORMAT'],
     ['SAFE.PARSE_JSON', ['select', '  1 as a,', '  safe.parse_json(t.event_message) as j', 'from `cloudflare.logs.prod` as t'], 'parse_json', 'unsupported SQL: function SAFE.PARSE_JSON'],
     ['an unsupported cast', ['select cast(t.id as geography) as b', 'from `cloudflare.logs.prod` as t'], 'cast(', 'unsupported SQL: CAST to GEOGRAPHY'],
-  ])('the translator names %s', (_label, query, needle, fragment) => {
+  ])('the generator names %s', (_label, query, needle, fragment) => {
     const text = endpointText([], query);
     const { problems } = compileText(text);
     expect(problems).toHaveLength(1);

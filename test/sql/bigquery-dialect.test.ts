@@ -172,7 +172,7 @@ describe('one language on both backends', () => {
     ['a function outside the allowlist', 'select session_user() as u'],
     ['a SAFE. function', "select safe.regexp_contains(id, 'a') as m from `postgres.logs` as t"],
     ['an unsupported date part', 'select timestamp_trunc(timestamp, isoweek) as w from `postgres.logs` as t'],
-    ['a window frame', 'select sum(1) over (order by timestamp rows between unbounded preceding and current row) as s from `postgres.logs` as t'],
+    ['a CAST with FORMAT', "select cast(timestamp as string format 'YYYY') as y from `postgres.logs` as t"],
     ['LIMIT with a parameter', 'select id from `postgres.logs` as t limit @n'],
     ['a cast to an unsupported type', 'select cast(id as geography) as b from `postgres.logs` as t'],
     ['* EXCEPT of a qualified name (BigQuery takes column names only)', 'select * except (t.id) from `postgres.logs` as t'],

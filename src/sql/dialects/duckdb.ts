@@ -77,12 +77,6 @@ export function duckDbDialect(sources: readonly string[], options: DuckDbDialect
         const replace = item.replace.length ? ` REPLACE (${item.replace.map((entry) => `${printer.expr(entry.expr)} AS ${printer.identifier(entry.alias)}`).join(', ')})` : '';
         return `${star} EXCLUDE (${item.except.map(printer.identifier).join(', ')})${replace}`;
       },
-      fromItem: (item, printer) => {
-        if (item.kind === 'unnest' && item.offsetAlias !== undefined) {
-          printer.refuse('UNNEST ... WITH OFFSET here (it is supported right after the table it unnests, joined with CROSS JOIN, a comma or LEFT JOIN ... ON TRUE)', item);
-        }
-        return undefined;
-      },
       binary: (node, printer) => {
         if (node.operator !== 'LIKE' && node.operator !== 'NOT LIKE') return undefined;
         // BigQuery's LIKE treats a backslash as the escape character; DuckDB's has none unless told.
@@ -94,14 +88,38 @@ export function duckDbDialect(sources: readonly string[], options: DuckDbDialect
       },
       in_unnest: (node, printer) => `(${printer.expr(node.operand)} ${node.not ? 'NOT IN' : 'IN'} (SELECT UNNEST(${printer.expr(node.array)})))`,
       interval: (node, printer) => `(INTERVAL (${printer.expr(node.value)}) ${node.unit.toUpperCase()})`,
-      extract: (node, printer) => EXTRACT_PARTS[node.part]?.(printer.expr(node.source)),
+      extract: (node, printer) => {
+        // AT TIME ZONE: the parts of the civil time there.
+        const source = node.timeZone ? `timezone(${printer.expr(node.timeZone)}, ${printer.expr(node.source)})` : printer.expr(node.source);
+        return EXTRACT_PARTS[node.part]?.(source, node.weekday);
+      },
       subscript: (node, printer) => {
         const array = printer.expr(node.array);
         const index = printer.expr(node.index);
-        // DuckDB lists are 1-based; an index out of range is NULL there, an error in BigQuery's OFFSET.
-        if (node.mode === 'OFFSET' || node.mode === 'SAFE_OFFSET') return `${array}[(${index}) + 1]`;
-        if (node.mode === 'ORDINAL' || node.mode === 'SAFE_ORDINAL') return `${array}[${index}]`;
-        return undefined;
+        const zeroBased = node.mode !== 'ORDINAL' && node.mode !== 'SAFE_ORDINAL';
+        // DuckDB lists are 1-based, and read a negative index from the end: BigQuery has no
+        // element there (an error for OFFSET and ORDINAL, NULL for the SAFE_ forms; NULL here).
+        const position = zeroBased ? `(${index}) + 1` : index;
+        const literal = node.index.kind === 'literal' && node.index.type === 'int64' && /^\d+$/.test(String(node.index.value));
+        if (literal) return `${array}[${position}]`;
+        return `(CASE WHEN (${index}) < ${zeroBased ? 0 : 1} THEN NULL ELSE ${array}[${position}] END)`;
+      },
+      literal: (node) => (node.type === 'bytes' ? `unhex('${String(node.value)}')` : undefined),
+      struct: (node, printer) => {
+        // Fields BigQuery leaves unnamed are named as its results name them: _field_1, _field_2...
+        const fields = node.fields.map((field, index) => {
+          const declared = node.type?.fields?.[index];
+          const name = declared?.name ?? field.name ?? `_field_${index + 1}`;
+          const value = declared ? `CAST(${printer.expr(field.expr)} AS ${printer.typeName(declared.type)})` : printer.expr(field.expr);
+          return `${printer.identifier(name)} := ${value}`;
+        });
+        return `struct_pack(${fields.join(', ')})`;
+      },
+      array: (node, printer) => (node.elementType ? `CAST([${node.elements.map(printer.expr).join(', ')}] AS ${printer.typeName(node.elementType)}[])` : undefined),
+      typeName: (type, printer) => {
+        if (type.name === 'ARRAY' && type.element) return `${printer.typeName(type.element)}[]`;
+        if (type.name !== 'STRUCT' || !type.fields) return undefined;
+        return `STRUCT(${type.fields.map((field, index) => `${printer.identifier(field.name ?? `_field_${index + 1}`)} ${printer.typeName(field.type)}`).join(', ')})`;
       },
     },
   };

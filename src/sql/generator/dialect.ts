@@ -6,7 +6,7 @@
  * Functions, cast types and the rest of the language come from the language table, by `name`.
  */
 import type { DialectName } from '../language.js';
-import type { Expr, FromItem, Query, SelectItem } from '../tree.js';
+import type { Expr, FromItem, Query, SelectItem, TypeName } from '../tree.js';
 
 export interface CompiledSql {
   /** Executable SQL, parameters as placeholders. */
@@ -20,6 +20,7 @@ export interface Printer {
   readonly dialect: Dialect;
   expr(expr: Expr): string;
   query(query: Query): string;
+  typeName(type: TypeName): string;
   identifier(name: string): string;
   string(value: string): string;
   /** Refuses the construct: the generator's one way of saying a backend cannot run something. */
@@ -34,6 +35,8 @@ export type ExprTransforms = { [K in Expr['kind']]?: Transform<Extract<Expr, { k
 export interface Transforms extends ExprTransforms {
   selectItem?: Transform<SelectItem>;
   fromItem?: Transform<FromItem>;
+  /** A type (CAST's target, a typed literal's, an ARRAY or STRUCT's) in the dialect's words. */
+  typeName?: Transform<TypeName>;
 }
 
 /** A pass over the tree that rewrites it into the shape the dialect prints. */

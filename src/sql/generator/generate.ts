@@ -8,7 +8,7 @@
  * construct and the backend.
  */
 import { CAST_KEYWORDS, CAST_TYPES, EXTRACT_PARTS, FUNCTIONS, INTERVAL_UNITS, SET_OPERATORS, TRUNCATION_PARTS, type CallContext } from '../language.js';
-import type { Call, Expr, FromItem, Literal, OrderItem, Query, QueryBody, Select, SelectItem, WindowSpec } from '../tree.js';
+import type { Call, Expr, FromItem, Literal, OrderItem, Query, QueryBody, Select, SelectItem, TypeName, WindowSpec } from '../tree.js';
 import type { CompiledSql, Dialect, Printer } from './dialect.js';
 import { applyRowCap } from './row-cap.js';
 import { UnsupportedConstruct } from './unsupported.js';
@@ -19,6 +19,8 @@ export interface GenerateOptions {
 }
 
 const NUMBER = /^-?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
+/** Types that take a precision and scale. */
+const DECIMAL_TYPES: ReadonlySet<string> = new Set(['NUMERIC', 'DECIMAL', 'BIGNUMERIC', 'BIGDECIMAL']);
 const WHOLE_NUMBER = /^\d+$/;
 
 export function generate(query: Query, dialect: Dialect, options: GenerateOptions = {}): CompiledSql {
@@ -33,6 +35,7 @@ export function generate(query: Query, dialect: Dialect, options: GenerateOption
     dialect,
     expr: (expr) => printExpr(expr),
     query: (node) => printQuery(node),
+    typeName: (type) => typeName(type, {}),
     identifier,
     string: (value) => dialect.quoteString(value),
     refuse,
@@ -86,8 +89,7 @@ export function generate(query: Query, dialect: Dialect, options: GenerateOption
   }
 
   function orderItem(item: OrderItem): string {
-    if (item.nulls) refuse('NULLS FIRST / NULLS LAST', item.expr);
-    return printExpr(item.expr) + (item.direction ? ` ${item.direction}` : '');
+    return printExpr(item.expr) + (item.direction ? ` ${item.direction}` : '') + (item.nulls ? ` NULLS ${item.nulls}` : '');
   }
 
   function limit(node: Query): string {
@@ -104,8 +106,6 @@ export function generate(query: Query, dialect: Dialect, options: GenerateOption
   }
 
   function printSelect(select: Select): string {
-    if (select.qualify) refuse('QUALIFY', select);
-    if (select.windows.length) refuse('WINDOW clause', select);
     const parts = ['SELECT'];
     if (select.distinct) parts.push('DISTINCT');
     parts.push(select.items.map(selectItem).join(', '));
@@ -113,6 +113,8 @@ export function generate(query: Query, dialect: Dialect, options: GenerateOption
     if (select.where) parts.push('WHERE ' + printExpr(select.where));
     if (select.groupBy.length) parts.push('GROUP BY ' + select.groupBy.map(printExpr).join(', '));
     if (select.having) parts.push('HAVING ' + printExpr(select.having));
+    if (select.qualify) parts.push('QUALIFY ' + printExpr(select.qualify));
+    if (select.windows.length) parts.push('WINDOW ' + select.windows.map((window) => `${identifier(window.name)} AS (${windowSpec(window.spec)})`).join(', '));
     return parts.join(' ');
   }
 
@@ -159,6 +161,8 @@ export function generate(query: Query, dialect: Dialect, options: GenerateOption
         const offset = item.offsetAlias === undefined ? '' : ` WITH OFFSET AS ${identifier(item.offsetAlias)}`;
         return `UNNEST(${printExpr(item.array)})${named}${offset}`;
       }
+      case 'join_group':
+        return `(${fromList(item.items)})`;
     }
   }
 
@@ -199,12 +203,15 @@ export function generate(query: Query, dialect: Dialect, options: GenerateOption
         return `(CASE${subject} ${branches.join(' ')} END)`;
       }
       case 'cast':
-        return `${CAST_KEYWORDS[expr.safe ? 'safe_cast' : 'cast'][dialect.name]}(${printExpr(expr.operand)} AS ${castType(expr.type, expr)})`;
+        return `${CAST_KEYWORDS[expr.safe ? 'safe_cast' : 'cast'][dialect.name]}(${printExpr(expr.operand)} AS ${typeName(expr.type, expr)})`;
       case 'interval':
         return `INTERVAL ${printExpr(expr.value)} ${intervalUnit(expr.unit, expr)}`;
-      case 'extract':
+      case 'extract': {
         extractPart(expr.part, expr);
-        return `EXTRACT(${expr.part.toUpperCase()} FROM ${printExpr(expr.source)})`;
+        const part = expr.part.toUpperCase() + (expr.weekday ? `(${expr.weekday.toUpperCase()})` : '');
+        const zone = expr.timeZone ? ` AT TIME ZONE ${printExpr(expr.timeZone)}` : '';
+        return `EXTRACT(${part} FROM ${printExpr(expr.source)}${zone})`;
+      }
       case 'call':
         return call(expr);
       case 'date_part':
@@ -212,18 +219,19 @@ export function generate(query: Query, dialect: Dialect, options: GenerateOption
       case 'star_argument':
         return '*';
       case 'subscript':
-        if (expr.mode === 'INDEX') return refuse('array subscript [n] (write [OFFSET(n)] or [ORDINAL(n)])', expr);
+        if (expr.mode === 'INDEX') return `${printExpr(expr.array)}[${printExpr(expr.index)}]`;
         return `${printExpr(expr.array)}[${expr.mode}(${printExpr(expr.index)})]`;
       case 'field':
         return `${printExpr(expr.operand)}.${identifier(expr.name)}`;
-      case 'struct':
-        if (expr.types || expr.fields.some((field) => field.name !== undefined)) return refuse('STRUCT(...)', expr);
-        return `(${expr.fields.map((field) => printExpr(field.expr)).join(', ')})`;
+      case 'struct': {
+        if (expr.tuple) return `(${expr.fields.map((field) => printExpr(field.expr)).join(', ')})`;
+        const fields = expr.fields.map((field) => printExpr(field.expr) + (field.name === undefined ? '' : ` AS ${identifier(field.name)}`));
+        return `STRUCT${expr.type ? typeArguments(expr.type, expr) : ''}(${fields.join(', ')})`;
+      }
       case 'array':
-        if (expr.elementType !== undefined) return refuse('typed array literal', expr);
-        return `[${expr.elements.map(printExpr).join(', ')}]`;
+        return `${expr.elementType ? `ARRAY<${typeName(expr.elementType, expr)}>` : ''}[${expr.elements.map(printExpr).join(', ')}]`;
       case 'array_query':
-        return refuse('ARRAY(subquery)', expr);
+        return `ARRAY(${printQuery(expr.query)})`;
       case 'native':
         return `${expr.name}(${expr.args.map(printExpr).join(', ')})`;
       case 'unknown':
@@ -244,20 +252,40 @@ export function generate(query: Query, dialect: Dialect, options: GenerateOption
       }
       case 'bool':
         return node.value ? 'TRUE' : 'FALSE';
+      case 'bytes':
+        // Every byte escaped: no quoting or encoding question can arise.
+        return `b'${String(node.value).replace(/../g, (byte) => `\\x${byte}`)}'`;
       case 'null':
         return 'NULL';
       case 'date':
       case 'datetime':
       case 'timestamp':
       case 'time':
-        return `${castType(node.type.toUpperCase(), node)} ${dialect.quoteString(String(node.value))}`;
+        return `${typeName({ name: node.type.toUpperCase() }, node)} ${dialect.quoteString(String(node.value))}`;
       default:
         return refuse(`${node.type.toUpperCase()} literal`, node);
     }
   }
 
   function castType(type: string, node: { loc?: Expr['loc'] }): string {
-    return CAST_TYPES[type]?.[dialect.name] ?? refuse(`CAST to ${type} (supported: ${Object.keys(CAST_TYPES).join(', ')})`, node);
+    return CAST_TYPES[type]?.[dialect.name] ?? refuse(`CAST to ${type} (supported: ${Object.keys(CAST_TYPES).join(', ')}, ARRAY<...>, STRUCT<...>)`, node);
+  }
+
+  /** A type in the dialect's words: scalars from the language table, ARRAY and STRUCT built from theirs. */
+  function typeName(type: TypeName, node: { loc?: Expr['loc'] }): string {
+    const transformed = transforms.typeName?.(type, printer);
+    if (transformed !== undefined) return transformed;
+    if (type.name === 'ARRAY' && type.element) return `ARRAY<${typeName(type.element, node)}>`;
+    if (type.name === 'STRUCT' && type.fields) return `STRUCT${typeArguments(type, node)}`;
+    const scalar = castType(type.name, node);
+    if (!type.params) return scalar;
+    if (!DECIMAL_TYPES.has(type.name)) return refuse(`${type.name} with parameters`, node);
+    return `${scalar.replace(/\(.*\)$/, '')}(${type.params.join(', ')})`;
+  }
+
+  /** `<a INT64, b STRING>` of a STRUCT type. */
+  function typeArguments(type: TypeName, node: { loc?: Expr['loc'] }): string {
+    return `<${(type.fields ?? []).map((field) => (field.name === undefined ? '' : `${identifier(field.name)} `) + typeName(field.type, node)).join(', ')}>`;
   }
 
   function intervalUnit(unit: string, node: Expr): string {
@@ -278,17 +306,23 @@ export function generate(query: Query, dialect: Dialect, options: GenerateOption
     if (node.args.length < min || node.args.length > max) {
       refuse(`${upper} takes ${min === max ? min : `${min} to ${max}`} argument(s), got ${node.args.length}`, node);
     }
-    if (node.orderBy) refuse(`${upper} with ORDER BY`, node);
-    if (node.limit) refuse(`${upper} with LIMIT`, node);
-    if (node.ignoreNulls) refuse(`${upper} with IGNORE NULLS`, node);
+    const modifiers = spec.modifiers ?? {};
+    if (node.orderBy && !modifiers.orderBy) refuse(`${upper} with ORDER BY`, node);
+    if (node.limit && !modifiers.limit) refuse(`${upper} with LIMIT`, node);
+    if (node.ignoreNulls !== undefined && !modifiers.nulls) refuse(`${upper} with IGNORE NULLS or RESPECT NULLS`, node);
     if (node.distinct && spec.kind !== 'aggregate') refuse(`DISTINCT in ${upper}`, node);
     const dateParts = spec.dateParts ?? [];
     const parts = node.args.map((arg, index) => (dateParts.includes(index) ? datePart(arg, upper) : undefined));
     const args = node.args.map(printExpr);
-    if (node.distinct && args.length) args[0] = `DISTINCT ${args[0]}`;
+    const orderBy = node.orderBy?.length ? ` ORDER BY ${node.orderBy.map(orderItem).join(', ')}` : undefined;
+    const limit = node.limit && wholeNumber(node.limit);
     const context: CallContext = {
       name: node.name,
       args,
+      distinct: node.distinct === true,
+      orderBy,
+      limit,
+      ignoreNulls: node.ignoreNulls,
       argNodes: node.args,
       parts,
       parameter: (name) => {
@@ -298,7 +332,9 @@ export function generate(query: Query, dialect: Dialect, options: GenerateOption
       refuse: (what) => refuse(what, node),
     };
     const render = spec.render[dialect.name];
-    const sql = render ? render(context) : `${upper}(${args.join(', ')})`;
+    const nulls = node.ignoreNulls === undefined ? '' : node.ignoreNulls ? ' IGNORE NULLS' : ' RESPECT NULLS';
+    const written = `${node.distinct ? 'DISTINCT ' : ''}${args.join(', ')}${nulls}${orderBy ?? ''}${limit === undefined ? '' : ` LIMIT ${limit}`}`;
+    const sql = render ? render(context) : `${upper}(${written})`;
     return sql + (node.over ? over(node.over) : '');
   }
 
@@ -311,11 +347,16 @@ export function generate(query: Query, dialect: Dialect, options: GenerateOption
   }
 
   function over(spec: WindowSpec): string {
-    if (spec.name !== undefined) refuse('named window (write OVER (...))');
-    if (spec.frame !== undefined) refuse('window frame clause');
+    // `OVER w` names a window of the WINDOW clause as it is.
+    if (spec.name !== undefined && !spec.partitionBy.length && !spec.orderBy.length && spec.frame === undefined) return ` OVER ${identifier(spec.name)}`;
+    return ` OVER (${windowSpec(spec)})`;
+  }
+
+  function windowSpec(spec: WindowSpec): string {
+    if (spec.frame === 'unknown') refuse('this window frame clause (write ROWS|RANGE BETWEEN n PRECEDING|FOLLOWING, CURRENT ROW or UNBOUNDED ...)');
     const partition = spec.partitionBy.length ? 'PARTITION BY ' + spec.partitionBy.map(printExpr).join(', ') : '';
     const order = spec.orderBy.length ? 'ORDER BY ' + spec.orderBy.map(orderItem).join(', ') : '';
-    return ` OVER (${[partition, order].filter(Boolean).join(' ')})`;
+    return [spec.name === undefined ? '' : identifier(spec.name), partition, order, spec.frame ?? ''].filter(Boolean).join(' ');
   }
 
   const sql = printQuery(tree);

@@ -75,7 +75,7 @@ const NO_NAMES: ReadonlyMap<string, never> = new Map<string, never>();
 const NO_OFFSETS: ReadonlySet<string> = new Set<string>();
 
 /** The name of the hidden alias of the UNNEST at `index` of a FROM list. */
-export function hiddenUnnestAlias(index: number): string {
+function hiddenUnnestAlias(index: number): string {
   return `_unnest_${index}`;
 }
 
@@ -232,24 +232,71 @@ export function resolveNames(options: ResolveOptions = {}): Rewrite {
   }
 
   /** The scope of a SELECT's first `count` FROM items: what each item's own expressions see. */
-  function scopeOf(from: readonly FromItem[], count: number, parent: Scope | undefined): Scope {
+  /** The scope of FROM items (a parenthesised join's items count as its SELECT's): what later items and clauses see. */
+  function scopeOf(from: readonly FromItem[], parent: Scope | undefined): Scope {
     const relations = new Map<string, Relation>();
     const unnests = new Map<string, UnnestAlias>();
     const offsets = new Set<string>();
     const scope: Scope = { ctes: NO_NAMES, relations, unnests, offsets, parent };
-    for (const item of from.slice(0, count)) {
-      if (item.kind === 'unknown') continue;
-      if (item.kind === 'unnest') {
-        const array = shapeOf(item.array, scope);
-        if (item.alias !== undefined) unnests.set(key(item.alias), { element: elementOf(array.shape), origin: array.origin });
-        if (item.offsetAlias !== undefined) offsets.add(key(item.offsetAlias));
-        continue;
+    const add = (items: readonly FromItem[]): void => {
+      for (const item of items) {
+        if (item.kind === 'unknown') continue;
+        if (item.kind === 'join_group') {
+          add(item.items);
+          continue;
+        }
+        if (item.kind === 'unnest') {
+          const array = shapeOf(item.array, scope);
+          if (item.alias !== undefined) unnests.set(key(item.alias), { element: elementOf(array.shape), origin: array.origin });
+          if (item.offsetAlias !== undefined) offsets.add(key(item.offsetAlias));
+          continue;
+        }
+        const alias = item.alias ?? (item.kind === 'table' ? item.name.slice(item.name.lastIndexOf('.') + 1) : undefined);
+        const relation = alias === undefined ? undefined : relationOf(item, alias, parent);
+        if (relation) relations.set(key(relation.alias), relation);
       }
-      const alias = item.alias ?? (item.kind === 'table' ? item.name.slice(item.name.lastIndexOf('.') + 1) : undefined);
-      const relation = alias === undefined ? undefined : relationOf(item, alias, parent);
-      if (relation) relations.set(key(relation.alias), relation);
-    }
+    };
+    add(from);
     return scope;
+  }
+
+  /**
+   * A FROM list with hidden aliases given and each item's own expressions resolved: an item sees
+   * only the items before it (`unnest(metadata) as metadata` reads the column, not the alias being
+   * defined). ONs are left for the SELECT's whole scope.
+   */
+  function rewriteFrom(items: readonly FromItem[], prefix: readonly FromItem[], parent: Scope | undefined, hidden: { count: number }): FromItem[] {
+    const done: FromItem[] = [];
+    for (const original of items) {
+      // An UNNEST or subquery without an alias gets a hidden one: its names are visible all the
+      // same, and a column of it may need qualifying.
+      let item = original;
+      if (item.kind === 'unnest' && item.alias === undefined) item = { ...item, alias: hiddenUnnestAlias(hidden.count++) };
+      else if (item.kind === 'derived' && item.alias === undefined) item = { ...item, alias: `_subquery_${hidden.count++}` };
+      const before = [...prefix, ...done];
+      if (item.kind === 'unknown') {
+        done.push(item);
+      } else if (item.kind === 'join_group') {
+        done.push({ ...item, items: rewriteFrom(item.items, before, parent, hidden) });
+      } else if (item.kind === 'derived') {
+        // Its output columns, so names read from it resolve (and unknown ones are refused) too.
+        const rewritten = rewriteQuery(item.query, parent);
+        derivedColumns.set(rewritten.query, rewritten.columns);
+        done.push({ ...item, query: rewritten.query });
+      } else {
+        done.push({ ...mapFromItem({ ...item, join: undefined }, childMap(scopeOf(before, parent))), join: item.join } as FromItem);
+      }
+    }
+    return done;
+  }
+
+  /** Every ON of a FROM list, parenthesised joins' included, resolved in the SELECT's whole scope. */
+  function resolveOns(items: readonly FromItem[], map: ChildMap): FromItem[] {
+    return items.map((item) => {
+      if (item.kind === 'unknown') return item;
+      const inner = item.kind === 'join_group' ? { ...item, items: resolveOns(item.items, map) } : item;
+      return inner.join?.on ? { ...inner, join: { ...inner.join, on: map.expr(inner.join.on) } } : inner;
+    });
   }
 
   /** Output columns of a SELECT, where every item's name and shape can be told. */
@@ -346,28 +393,8 @@ export function resolveNames(options: ResolveOptions = {}): Rewrite {
   }
 
   function rewriteSelect(select: Select, parent: Scope | undefined): { select: Select; scope: Scope; aliases: Aliases } {
-    // An UNNEST or subquery without an alias gets a hidden one: its names are visible all the same,
-    // and a column of it may need qualifying.
-    const named = select.from.map((item, index) => {
-      if (item.kind === 'unnest' && item.alias === undefined) return { ...item, alias: hiddenUnnestAlias(index) };
-      if (item.kind === 'derived' && item.alias === undefined) return { ...item, alias: `_subquery_${index}` };
-      return item;
-    });
-    // Each FROM item's own expressions see only the items before it: in `unnest(metadata) as
-    // metadata` the argument is the column, not the alias being defined.
-    const from = named.map((item, index) => {
-      if (item.kind === 'unknown') return item;
-      const before = scopeOf(named, index, parent);
-      if (item.kind === 'derived') {
-        // Its output columns, so names read from it resolve (and unknown ones are refused) too.
-        const rewritten = rewriteQuery(item.query, before.parent);
-        derivedColumns.set(rewritten.query, rewritten.columns);
-        return { ...item, query: rewritten.query };
-      }
-      const rewritten = mapFromItem({ ...item, join: undefined }, childMap(before));
-      return { ...rewritten, join: item.join } as FromItem;
-    });
-    const scope = scopeOf(from, from.length, parent);
+    const from = rewriteFrom(select.from, [], parent, { count: 0 });
+    const scope = scopeOf(from, parent);
     const map = childMap(scope);
     const items = select.items.map((item) => mapSelectItem(item, map));
     const aliases = aliasesOf(items);
@@ -376,7 +403,7 @@ export function resolveNames(options: ResolveOptions = {}): Rewrite {
       aliases,
       select: {
         ...select,
-        from: from.map((item) => (item.kind !== 'unknown' && item.join?.on ? { ...item, join: { ...item.join, on: map.expr(item.join.on) } } : item)),
+        from: resolveOns(from, map),
         items,
         where: select.where && map.expr(select.where),
         groupBy: select.groupBy.map((item) => resolveGroupItem(item, scope, aliases)),

@@ -8,7 +8,8 @@
  * References follow: `x.f` is `t._u_x.f`, a bare `x` is `t._u_x`; `SELECT *` hides the helper
  * columns and shows each alias as a column named by it, as BigQuery's `*` does.
  *
- * Any other UNNEST stays a join, as DuckDB's `UNNEST(..) AS _u_x(x)`, with `x` read as `_u_x.x`.
+ * Any other UNNEST stays a join, as DuckDB's `UNNEST(..) AS _u_x(x)`, with `x` read as `_u_x.x`;
+ * with WITH OFFSET, a lateral subquery `(SELECT unnest(..) AS x, unnest(range(len(..))) AS o) AS _u_x`.
  * LEFT JOIN UNNEST keeps a row (with a NULL element) for a NULL or empty array; WITH OFFSET counts
  * from 0 in step with the elements (a second unnest in the same projection).
  */
@@ -92,8 +93,11 @@ function rewriteExpr(expr: Expr, aliases: Aliases): Expr {
   return mapExprChildren(expr, childMap(aliases));
 }
 
-/** One more projection level: the relation so far, with this UNNEST's element (and offset) as columns. */
-function projectionLevel(relation: FromItem, item: UnnestRef, array: Expr, alias: string): DerivedTable {
+/**
+ * One more projection level: the relation so far, with this UNNEST's element (and offset) as
+ * columns; without a relation, just the element (named by the UNNEST's alias) and offset.
+ */
+function projectionLevel(relation: FromItem | undefined, item: UnnestRef, array: Expr, alias: string): DerivedTable {
   const elements: Expr = isLeft(item)
     ? {
         kind: 'case',
@@ -102,25 +106,40 @@ function projectionLevel(relation: FromItem, item: UnnestRef, array: Expr, alias
       }
     : array;
   const items: SelectItem[] = [
-    { kind: 'star', except: [], replace: [] },
-    { kind: 'item', expr: native('unnest', elements), alias: helperColumn(item.alias!) },
+    ...(relation ? [{ kind: 'star', except: [], replace: [] } as SelectItem] : []),
+    { kind: 'item', expr: native('unnest', elements), alias: relation ? helperColumn(item.alias!) : item.alias },
   ];
   if (item.offsetAlias !== undefined) items.push({ kind: 'item', expr: native('unnest', native('range', native('len', array))), alias: item.offsetAlias });
-  const select: Select = { kind: 'select', distinct: false, items, from: [{ ...relation, join: undefined } as FromItem], groupBy: [], windows: [] };
+  const from = relation ? [{ ...relation, join: undefined } as FromItem] : [];
+  const select: Select = { kind: 'select', distinct: false, items, from, groupBy: [], windows: [] };
   return { kind: 'derived', query: { kind: 'query', with: [], body: select, orderBy: [] }, alias };
 }
 
-function rewriteSelect(select: Select, parent: Aliases | undefined): { select: Select; aliases: Aliases } {
-  const chain = chainOf(select.from);
-  const targets = new Map<string, Target>();
-  const aliases: Aliases = { targets, parent };
+/** An UNNEST chain's element column, under the alias of the relation it was projected into. */
+interface Projection {
+  alias: string;
+  base: string;
+  column: string;
+}
+
+/**
+ * One FROM list (a SELECT's, or a parenthesised join's), its UNNESTs rewritten; the aliases it
+ * defines go into `targets`, the chains' element columns into `projected`.
+ */
+function rewriteFrom(items: readonly FromItem[], targets: Map<string, Target>, parent: Aliases | undefined, projected: Projection[]): FromItem[] {
+  const chain = chainOf(items);
   /** What an item's own expressions see: the aliases of the items before it. */
   const before = (): Aliases => ({ targets: new Map(targets), parent });
   const from: FromItem[] = [];
-  const projected: { alias: string; column: string }[] = [];
-  select.from.forEach((item, index) => {
+  items.forEach((item, index) => {
     if (item.kind === 'unknown') {
       from.push(item);
+      return;
+    }
+    if (item.kind === 'join_group') {
+      const inner = rewriteFrom(item.items, targets, parent, projected);
+      // A group that became one projected relation is that relation (DuckDB takes no `((..) AS a)`).
+      from.push(inner.length === 1 ? ({ ...inner[0]!, join: item.join } as FromItem) : { ...item, items: inner });
       return;
     }
     if (index < chain.length) {
@@ -132,28 +151,50 @@ function rewriteSelect(select: Select, parent: Aliases | undefined): { select: S
       const array = rewriteExpr(unnest.array, before());
       from[0] = projectionLevel(from[0]!, unnest, array, chain.alias!);
       targets.set(unnest.alias!.toLowerCase(), { table: chain.alias!, column: helperColumn(unnest.alias!) });
-      projected.push({ alias: unnest.alias!, column: helperColumn(unnest.alias!) });
+      projected.push({ alias: unnest.alias!, base: chain.alias!, column: helperColumn(unnest.alias!) });
       return;
     }
     if (item.kind === 'unnest') {
       const alias = item.alias!;
       // A comma before UNNEST is a lateral cross join in BigQuery; DuckDB spells it out.
       const join = item.join && (item.join.type === ',' ? { ...item.join, type: 'CROSS JOIN' as const } : item.join);
-      from.push({ ...item, array: rewriteExpr(item.array, before()), alias: helperColumn(alias), columnAlias: alias, join });
+      const array = rewriteExpr(item.array, before());
       targets.set(alias.toLowerCase(), { table: helperColumn(alias), column: alias });
+      if (item.offsetAlias === undefined) {
+        from.push({ ...item, array, alias: helperColumn(alias), columnAlias: alias, join });
+        return;
+      }
+      // WITH OFFSET: the elements and their offsets unnested side by side in a lateral subquery.
+      const level = projectionLevel(undefined, { ...item, join }, array, helperColumn(alias));
+      from.push({ ...level, join });
       return;
     }
-    from.push(mapFromItem({ ...item, join: undefined }, childMap(before())));
-    from[from.length - 1] = { ...from[from.length - 1]!, join: item.join } as FromItem;
+    from.push({ ...mapFromItem({ ...item, join: undefined }, childMap(before())), join: item.join } as FromItem);
   });
+  return from;
+}
+
+/** Every ON of a FROM list, parenthesised joins' included, read with the whole SELECT's aliases. */
+function rewriteOns(items: readonly FromItem[], map: ChildMap): FromItem[] {
+  return items.map((item) => {
+    if (item.kind === 'unknown') return item;
+    const inner = item.kind === 'join_group' ? { ...item, items: rewriteOns(item.items, map) } : item;
+    return inner.join?.on ? { ...inner, join: { ...inner.join, on: map.expr(inner.join.on) } } : inner;
+  });
+}
+
+function rewriteSelect(select: Select, parent: Aliases | undefined): { select: Select; aliases: Aliases } {
+  const targets = new Map<string, Target>();
+  const aliases: Aliases = { targets, parent };
+  const projected: Projection[] = [];
+  const from = rewriteFrom(select.from, targets, parent, projected);
   const map = childMap(aliases);
-  const joined = from.map((item) => (item.kind !== 'unknown' && item.join?.on ? { ...item, join: { ...item.join, on: map.expr(item.join.on) } } : item));
-  const items = select.items.flatMap((item) => selectItems(item, chain.alias, projected, aliases));
+  const items = select.items.flatMap((item) => selectItems(item, projected, aliases));
   return {
     aliases,
     select: {
       ...select,
-      from: joined,
+      from: rewriteOns(from, map),
       items,
       where: select.where && map.expr(select.where),
       groupBy: select.groupBy.map(map.expr),
@@ -163,21 +204,21 @@ function rewriteSelect(select: Select, parent: Aliases | undefined): { select: S
   };
 }
 
-function selectItems(item: SelectItem, base: string | undefined, projected: readonly { alias: string; column: string }[], aliases: Aliases): SelectItem[] {
+function selectItems(item: SelectItem, projected: readonly Projection[], aliases: Aliases): SelectItem[] {
   const map = childMap(aliases);
   if (item.kind === 'star') {
     const replace = item.replace.map((entry) => ({ ...entry, expr: map.expr(entry.expr) }));
     if (projected.length === 0) return [{ ...item, replace }];
-    const hidden = projected.map((projection) => projection.column);
     if (item.table !== undefined) {
-      const own = item.table.toLowerCase() === base?.toLowerCase();
-      return [{ ...item, replace, except: own ? [...item.except, ...hidden] : item.except }];
+      const own = projected.filter((projection) => projection.base.toLowerCase() === item.table!.toLowerCase()).map((projection) => projection.column);
+      return [{ ...item, replace, except: [...item.except, ...own] }];
     }
+    const hidden = projected.map((projection) => projection.column);
     // BigQuery's `*` includes each UNNEST alias as a column named by the alias; `t.*` only t's columns.
     const excluded = new Set(item.except.map((name) => name.toLowerCase()));
     const shown = projected
       .filter((projection) => !excluded.has(projection.alias.toLowerCase()))
-      .map((projection): SelectItem => ({ kind: 'item', expr: { kind: 'column', table: base, name: projection.column, fields: [] }, alias: projection.alias }));
+      .map((projection): SelectItem => ({ kind: 'item', expr: { kind: 'column', table: projection.base, name: projection.column, fields: [] }, alias: projection.alias }));
     const except = item.except.filter((name) => !projected.some((projection) => projection.alias.toLowerCase() === name.toLowerCase()));
     return [{ ...item, replace, except: [...except, ...hidden] }, ...shown];
   }

@@ -1,6 +1,6 @@
 /**
  * BigQuery keeps no order from a CTE or subquery unless a LIMIT makes it decide which rows are
- * kept; a backend that would still sort every row (slow, and it blocks DuckDB's top-N pushdown into
+ * kept (or it is the order of an ARRAY(subquery)'s elements); a backend that would still sort every row (slow, and it blocks DuckDB's top-N pushdown into
  * the scan) gets only the orders that matter: the outermost query's, and those beside a LIMIT.
  */
 import type { Rewrite } from '../generator/dialect.js';
@@ -8,7 +8,8 @@ import type { Expr, Query, Select } from '../tree.js';
 import { mapExprChildren, mapQueryParts, mapSelectChildren, type ChildMap } from '../tree-walk.js';
 
 const inner: ChildMap & { select(select: Select): Select } = {
-  expr: (expr: Expr): Expr => mapExprChildren(expr, inner),
+  // ARRAY(SELECT .. ORDER BY ..) keeps its order: it is the order of the array's elements.
+  expr: (expr: Expr): Expr => (expr.kind === 'array_query' ? { ...expr, query: mapQueryParts(expr.query, inner) } : mapExprChildren(expr, inner)),
   query: (query: Query): Query => {
     const rewritten = mapQueryParts(query, inner);
     return rewritten.limit ? rewritten : { ...rewritten, orderBy: [] };
