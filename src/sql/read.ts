@@ -7,7 +7,7 @@
  * What the tree has no place for becomes an `unknown` node naming it; the generator refuses it.
  */
 import { functionArgs, functionName, identifierText, isNode, locationOf, setOperationMembers, withClauses } from './ast.js';
-import { FUNCTIONS } from './language.js';
+import { resolveFunction } from './language.js';
 import { decodeBigQueryString, IllegalEscape } from './literals.js';
 import { parseBigQuery, SqlSyntaxError, type AstNode, type SqlLocation } from './parse.js';
 import type {
@@ -318,6 +318,15 @@ function readExprHere(node: AstNode): Expr {
     case 'param':
       return { kind: 'param', name: String(node.value), loc };
     case 'number': {
+      // The parser gives a number as a JavaScript number, or as its text (`1.50`).
+      if (typeof node.value === 'number' && Number.isInteger(node.value) && !Number.isSafeInteger(node.value)) {
+        return unknown('a negative integer literal beyond 2^53 (the parser loses its digits)', node);
+      }
+      const text = String(node.value);
+      return { kind: 'literal', type: INTEGER.test(text) ? 'int64' : 'float64', value: text, loc };
+    }
+    case 'bigint': {
+      // Integers from 2^53 and numbers with an exponent, as written; INT64's range is checked where they are written.
       const text = String(node.value);
       return { kind: 'literal', type: INTEGER.test(text) ? 'int64' : 'float64', value: text, loc };
     }
@@ -465,11 +474,20 @@ function readCase(node: AstNode): Expr {
   return { kind: 'case', subject: node.expr ? readExpr(node.expr) : undefined, whens, else: otherwise, loc: here(node) };
 }
 
-/** A date part keyword (`MINUTE`) parses as a bare column name; the language table says where one is expected. */
+/**
+ * A date part keyword (`MINUTE`) parses as a bare column name, or as the parser's own `origin`
+ * node (`DATE_TRUNC(d, WEEK)`); `WEEK(MONDAY)` as a call of `week`. The language table says where
+ * one is expected.
+ */
 function readDatePart(arg: AstNode): Expr {
-  if (arg.type === 'column_ref' && !arg.table) {
-    const part = identifierText(arg.column);
+  if ((arg.type === 'column_ref' && !arg.table) || arg.type === 'origin') {
+    const part = arg.type === 'origin' ? identifierText(arg) : identifierText(arg.column);
     if (part !== undefined) return { kind: 'date_part', part: part.toLowerCase(), loc: here(arg) };
+  }
+  if (arg.type === 'function' && functionName(arg) === 'week') {
+    const [weekday, ...rest] = functionArgs(arg);
+    const day = weekday?.type === 'column_ref' && !weekday.table ? identifierText(weekday.column) : undefined;
+    if (day !== undefined && rest.length === 0) return { kind: 'date_part', part: 'week', weekday: day.toLowerCase(), loc: here(arg) };
   }
   return readExpr(arg);
 }
@@ -485,7 +503,7 @@ function readFunction(node: AstNode): Expr {
   }
   // The parser reads `NOT (x)` as a call.
   if (name === 'not' && args.length === 1) return { kind: 'unary', operator: 'NOT', operand: readExpr(args[0]), loc };
-  const dateParts = FUNCTIONS.get(name)?.dateParts ?? [];
+  const dateParts = resolveFunction(name)?.spec.dateParts ?? [];
   const call: Call = {
     kind: 'call',
     name,

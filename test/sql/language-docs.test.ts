@@ -6,7 +6,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { CAST_TYPES, EXTRACT_PARTS, FUNCTIONS, INTERVAL_UNITS, TRUNCATION_PARTS, type FunctionKind } from '../../src/sql/language.js';
+import { CAST_TYPES, EXTRACT_PARTS, FUNCTIONS, INTERVAL_UNITS, REFUSED_FUNCTIONS, type FunctionKind } from '../../src/sql/language.js';
 
 const DOCS = fileURLToPath(new URL('../../docs/sql.md', import.meta.url));
 const BEGIN = '<!-- language-table:begin -->';
@@ -31,9 +31,17 @@ function languageSection(): string {
     lines.push('');
   }
   lines.push(`**CAST / SAFE_CAST types**: ${upper(Object.keys(CAST_TYPES))}.`, '');
-  lines.push(`**Date parts** of \`TIMESTAMP_TRUNC\` and \`DATETIME_TRUNC\`: ${upper(TRUNCATION_PARTS)}.`, '');
+  // Functions that accept the same date parts share a line.
+  const byParts = new Map<string, string[]>();
+  for (const [name, spec] of FUNCTIONS) {
+    if (!spec.parts?.length) continue;
+    const key = upper(spec.parts);
+    byParts.set(key, [...(byParts.get(key) ?? []), name]);
+  }
+  for (const [parts, names] of byParts) lines.push(`**Date parts** of ${upper(names)}: ${parts}.`, '');
   lines.push(`**INTERVAL units**: ${upper(INTERVAL_UNITS)}.`, '');
-  lines.push(`**EXTRACT parts**: ${upper(Object.keys(EXTRACT_PARTS))}.`);
+  lines.push(`**EXTRACT parts**: ${upper(Object.keys(EXTRACT_PARTS))}.`, '');
+  lines.push('**Refused, with the reason**: ' + Object.values(REFUSED_FUNCTIONS).join('; ') + '.');
   return lines.join('\n');
 }
 
