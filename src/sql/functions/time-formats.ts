@@ -101,14 +101,17 @@ export function formatSql(format: string, kind: TimeKind, value: FormatValue): s
       strftime('UTC');
     } else throw new UnsupportedFormat(`format element %${name}`);
   }
+  const elements = (piece: { strftime: string }) => /%[^%]/.test(piece.strftime.replace(/%%/g, ''));
   const written = pieces.map((piece) => {
     if ('sql' in piece) return piece.sql;
     // Text without elements is a string; `%%` in it is one `%`.
-    if (!/%[^%]/.test(piece.strftime.replace(/%%/g, ''))) return quoteString(piece.strftime.replace(/%%/g, '%'));
+    if (!elements(piece)) return quoteString(piece.strftime.replace(/%%/g, '%'));
     return `strftime(${local()}, ${quoteString(piece.strftime)})`;
   });
-  if (written.length === 0) return "''";
-  return written.length === 1 ? written[0]! : `(${written.join(' || ')})`;
+  const text = written.length === 0 ? "''" : written.length === 1 ? written[0]! : `(${written.join(' || ')})`;
+  // A format without elements still gives NULL for a NULL value (and reads the value, whatever it binds).
+  if (pieces.every((piece) => 'strftime' in piece && !elements(piece))) return `(CASE WHEN ${local()} IS NOT NULL THEN ${text} END)`;
+  return text;
 }
 
 /** Parse elements DuckDB's strptime reads as BigQuery does. */

@@ -10,13 +10,13 @@ describe('format strings for writing', () => {
     expect(formatSql('%Y-%m-%d %H:%M:%S 100%%', 'datetime', { local: 'x', refuse })).toBe("strftime(x, '%Y-%m-%d %H:%M:%S 100%%')");
   });
 
-  it('writes text without elements as a string', () => {
-    expect(formatSql('100%% done', 'date', { local: 'x', refuse })).toBe("'100% done'");
-    expect(formatSql('', 'date', { local: 'x', refuse })).toBe("''");
+  it('writes text without elements as a string, NULL for a NULL value', () => {
+    expect(formatSql('100%% done', 'date', { local: 'x', refuse })).toBe("(CASE WHEN x IS NOT NULL THEN '100% done' END)");
+    expect(formatSql('', 'date', { local: 'x', refuse })).toBe("(CASE WHEN x IS NOT NULL THEN '' END)");
   });
 
   it('writes a literal UTC zone without computing it', () => {
-    expect(formatSql('%z %Ez %Z', 'timestamp', { local: 'l', instant: 'i', zone: 'UTC', refuse })).toBe("'+0000 +00:00 UTC'");
+    expect(formatSql('%z %Ez %Z', 'timestamp', { local: 'l', instant: 'i', zone: 'UTC', refuse })).toBe("(CASE WHEN l IS NOT NULL THEN '+0000 +00:00 UTC' END)");
   });
 
   it.each([
