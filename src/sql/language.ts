@@ -62,8 +62,8 @@ export interface FunctionSpec {
 /** Name of the hidden parameter that carries the query's execution time (BigQuery's CURRENT_TIMESTAMP). */
 export const EXECUTION_TIME_PARAM = '__cannery_now';
 
-/** INTERVAL units the parser reads (BigQuery's MILLISECOND, MICROSECOND and QUARTER it does not yet). */
-export const INTERVAL_UNITS: readonly string[] = ['second', 'minute', 'hour', 'day', 'week', 'month', 'year'];
+/** INTERVAL units. */
+export const INTERVAL_UNITS: readonly string[] = ['microsecond', 'millisecond', 'second', 'minute', 'hour', 'day', 'week', 'month', 'quarter', 'year'];
 
 // ---------------------------------------------------------------------------------------------
 // Date parts
@@ -704,13 +704,25 @@ function castToTime(cast: CastContext): string {
  * Cast targets (and typed literals): each name BigQuery accepts that the parser reads, with its
  * canonical BigQuery name and DuckDB's.
  */
+const INT64_CAST: CastSpec = { bigquery: 'INT64', duckdb: 'BIGINT', type: 'int64', convert: { duckdb: castToInt64 } };
+const NUMERIC_CAST: CastSpec = { bigquery: 'NUMERIC', duckdb: 'DECIMAL(38, 9)', type: 'numeric' };
+const BOOL_CAST: CastSpec = { bigquery: 'BOOL', duckdb: 'BOOLEAN', type: 'bool', convert: { duckdb: castToBool } };
+
 export const CAST_TYPES: Readonly<Record<string, CastSpec>> = {
   STRING: { bigquery: 'STRING', duckdb: 'VARCHAR', type: 'string', convert: { duckdb: castToString } },
-  INT64: { bigquery: 'INT64', duckdb: 'BIGINT', type: 'int64', convert: { duckdb: castToInt64 } },
-  INTEGER: { bigquery: 'INT64', duckdb: 'BIGINT', type: 'int64', convert: { duckdb: castToInt64 } },
+  INT64: INT64_CAST,
+  // BigQuery's aliases of INT64, NUMERIC and BOOL, written as their type.
+  INTEGER: INT64_CAST,
+  INT: INT64_CAST,
+  BIGINT: INT64_CAST,
+  SMALLINT: INT64_CAST,
+  TINYINT: INT64_CAST,
+  BYTEINT: INT64_CAST,
   FLOAT64: { bigquery: 'FLOAT64', duckdb: 'DOUBLE', type: 'float64' },
-  NUMERIC: { bigquery: 'NUMERIC', duckdb: 'DECIMAL(38, 9)', type: 'numeric' },
-  BOOL: { bigquery: 'BOOL', duckdb: 'BOOLEAN', type: 'bool', convert: { duckdb: castToBool } },
+  NUMERIC: NUMERIC_CAST,
+  DECIMAL: NUMERIC_CAST,
+  BOOL: BOOL_CAST,
+  BOOLEAN: BOOL_CAST,
   TIMESTAMP: { bigquery: 'TIMESTAMP', duckdb: 'TIMESTAMPTZ', type: 'timestamp' },
   DATETIME: { bigquery: 'DATETIME', duckdb: 'TIMESTAMP', type: 'datetime' },
   DATE: { bigquery: 'DATE', duckdb: 'DATE', type: 'date' },
@@ -786,15 +798,28 @@ export const OPERATOR_RENDERINGS: Readonly<Record<string, Partial<Record<Dialect
 // EXTRACT, set operations, joins, constructs
 
 /**
- * EXTRACT parts the parser reads (not yet DAYOFYEAR, MILLISECOND, MICROSECOND), with DuckDB's
- * rendering of `EXTRACT(part FROM source)`.
+ * The week of the year a date is in, weeks starting on `weekday` (0 is Sunday), the days before
+ * the year's first such day in week 0: with d the day of the year from 0 and f the first such
+ * day's, (d - f + 7) // 7.
  */
+function weekOfYear(weekday: number): (source: string) => string {
+  return (source) => `CAST((dayofyear(${source}) - 1 - (${weekday} - dayofweek(date_trunc('year', ${source})) + 7) % 7 + 7) // 7 AS BIGINT)`;
+}
+
+/** EXTRACT parts, with DuckDB's rendering of `EXTRACT(part FROM source)`. */
 export const EXTRACT_PARTS: Readonly<Record<string, (source: string) => string>> = {
   // BigQuery counts Sunday as 1; DuckDB as 0.
   dayofweek: (source) => `(dayofweek(${source}) + 1)`,
+  dayofyear: (source) => `CAST(dayofyear(${source}) AS BIGINT)`,
   date: (source) => `CAST(${source} AS DATE)`,
+  // A TIMESTAMP's civil date and time in UTC.
+  datetime: (source) => `CAST(${source} AS TIMESTAMP)`,
   // Weeks starting on Sunday, the days before the year's first Sunday in week 0.
   week: (source) => `CAST(strftime(${source}, '%U') AS BIGINT)`,
+  ...Object.fromEntries(WEEKDAYS.map((weekday, index) => [`week(${weekday})`, weekOfYear(index)])),
+  // DuckDB's millisecond() and microsecond() count from the minute; BigQuery's from the second.
+  millisecond: (source) => `(CAST(millisecond(${source}) AS BIGINT) % 1000)`,
+  microsecond: (source) => `(CAST(microsecond(${source}) AS BIGINT) % 1000000)`,
   isoweek: (source) => `CAST(weekofyear(${source}) AS BIGINT)`,
   isoyear: (source) => `CAST(isoyear(${source}) AS BIGINT)`,
   ...Object.fromEntries(

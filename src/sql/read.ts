@@ -317,16 +317,10 @@ function readExprHere(node: AstNode): Expr {
       return readColumn(node);
     case 'param':
       return { kind: 'param', name: String(node.value), loc };
-    case 'number': {
-      // The parser gives a number as a JavaScript number, or as its text (`1.50`).
-      if (typeof node.value === 'number' && Number.isInteger(node.value) && !Number.isSafeInteger(node.value)) {
-        return unknown('a negative integer literal beyond 2^53 (the parser loses its digits)', node);
-      }
-      const text = String(node.value);
-      return { kind: 'literal', type: INTEGER.test(text) ? 'int64' : 'float64', value: text, loc };
-    }
+    case 'number':
+    // Integers from 2^53 (negative ones too) and numbers with an exponent, as written; INT64's
+    // range is checked where they are written.
     case 'bigint': {
-      // Integers from 2^53 and numbers with an exponent, as written; INT64's range is checked where they are written.
       const text = String(node.value);
       return { kind: 'literal', type: INTEGER.test(text) ? 'int64' : 'float64', value: text, loc };
     }
@@ -358,6 +352,8 @@ function readExprHere(node: AstNode): Expr {
       const targets = Array.isArray(node.target) ? node.target.filter(isNode) : [];
       const type = String(targets[0]?.dataType ?? '').toUpperCase();
       if (targets.length !== 1 || type === '') return unknown(`CAST to ${type || 'this type'}`, node);
+      // `NUMERIC(10, 2)`: the type alone would drop the precision the cast rounds to.
+      if (targets[0]!.parentheses) return unknown(`CAST to a parameterised type (${type}(...))`, node);
       return { kind: 'cast', safe: String(node.keyword).toLowerCase() === 'safe_cast', operand: readExpr(node.expr), type, loc };
     }
     case 'interval':
