@@ -5,16 +5,22 @@
  * the generator (how each backend writes them), the docs (docs/sql.md's list is checked against it)
  * and the golden tests (every entry has a case).
  *
- * BigQuery is the contract: a rendering for DuckDB must give BigQuery's answer, NULLs and edge
- * cases included. A rendering for BigQuery is only given where it is not `NAME(args)`.
+ * BigQuery is the contract: a rendering for DuckDB must give BigQuery's answer, NULLs, errors and
+ * edge cases included (an error BigQuery raises is raised on DuckDB too, so `SAFE.` can turn it
+ * into NULL). A rendering for BigQuery is only given where it is not `NAME(args)`.
  */
+import { byType, float64Text, quoteString, raise, repeatable, secondFraction } from './functions/duckdb-sql.js';
+import { InvalidJsonPath, jsonPointer, type JsonPathQuoting } from './functions/json-path.js';
+import { capturingGroups } from './functions/regex-groups.js';
+import type { ResultType, StaticType } from './functions/static-type.js';
+import { formatSql, parseFormats, UnsupportedFormat, type FormatValue, type TimeKind } from './functions/time-formats.js';
 import type { Expr } from './tree.js';
 
 export type DialectName = 'bigquery' | 'duckdb';
 
 /** What a function's rendering gets: its arguments already written in the dialect. */
 export interface CallContext {
-  /** The BigQuery name, lower case. */
+  /** The BigQuery name, lower case, without a `SAFE.` prefix. */
   name: string;
   args: string[];
   /** An aggregate's DISTINCT. */
@@ -25,12 +31,20 @@ export interface CallContext {
   ignoreNulls?: boolean | undefined;
   /** The arguments as trees, for renderings that need a literal's value (a format string). */
   argNodes: readonly Expr[];
-  /** At each date-part position, the validated part (lower case); elsewhere undefined. */
+  /** At each date-part position, the validated part (lower case, `week(monday)`); elsewhere undefined. */
   parts: readonly (string | undefined)[];
   /** A bound parameter's placeholder (DuckDB binds the execution time). */
   parameter(name: string): string;
+  /** The BigQuery type of an expression where the query text says it (a literal, a cast...). */
+  typeOf(expr: Expr): StaticType | undefined;
+  /** Any expression written in the dialect (a part of an argument, such as an INTERVAL's number). */
+  print(expr: Expr): string;
   /** Refuses the call: what is not supported, for the one message of the generator. */
   refuse(what: string): never;
+  /** Refuses a call BigQuery refuses as well (a bad JSONPath): the query's mistake, not a gap. */
+  invalid(message: string): never;
+  /** Called with `SAFE.`: an error the function raises itself is NULL instead. */
+  safe: boolean;
 }
 
 export type Render = (call: CallContext) => string;
@@ -53,6 +67,9 @@ export interface FunctionSpec {
   arity: readonly [number, number];
   /** Positions of date-part keywords (`TIMESTAMP_TRUNC(ts, HOUR)`), and the parts allowed there. */
   dateParts?: readonly number[];
+  parts?: readonly string[];
+  /** The BigQuery type of the result, where it does not depend on the arguments' values. */
+  returns?: ResultType;
   /** BigQuery's meaning in a line, for the docs. */
   summary: string;
   render: { duckdb: Render; bigquery?: Render };
@@ -61,11 +78,120 @@ export interface FunctionSpec {
 /** Name of the hidden parameter that carries the query's execution time (BigQuery's CURRENT_TIMESTAMP). */
 export const EXECUTION_TIME_PARAM = '__cannery_now';
 
-/** Date parts TIMESTAMP_TRUNC and DATETIME_TRUNC accept here. */
-export const TRUNCATION_PARTS: readonly string[] = ['microsecond', 'millisecond', 'second', 'minute', 'hour', 'day', 'week', 'month', 'quarter', 'year'];
-
 /** INTERVAL units. */
 export const INTERVAL_UNITS: readonly string[] = ['microsecond', 'millisecond', 'second', 'minute', 'hour', 'day', 'week', 'month', 'quarter', 'year'];
+
+// ---------------------------------------------------------------------------------------------
+// Date parts
+
+const WEEKDAYS: readonly string[] = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
+/** `WEEK(<weekday>)` in a list of allowed parts. */
+export const WEEKDAY_WEEK = 'week(weekday)';
+const TIME_PARTS = ['microsecond', 'millisecond', 'second', 'minute', 'hour'] as const;
+const WEEK_PARTS = ['week', WEEKDAY_WEEK, 'isoweek'] as const;
+const TRUNCATION_PARTS: readonly string[] = [...TIME_PARTS, 'day', ...WEEK_PARTS, 'month', 'quarter', 'year'];
+const DATE_TRUNCATION_PARTS: readonly string[] = TRUNCATION_PARTS;
+const TIMESTAMP_DIFF_PARTS: readonly string[] = [...TIME_PARTS, 'day'];
+const DIFF_PARTS: readonly string[] = [...TIME_PARTS, 'day', ...WEEK_PARTS, 'month', 'quarter', 'year', 'isoyear'];
+
+/** Whether `part` (`hour`, `week(monday)`) is one of `allowed`. */
+export function allowsPart(allowed: readonly string[], part: string, weekday: string | undefined): boolean {
+  if (weekday === undefined) return allowed.includes(part);
+  return part === 'week' && allowed.includes(WEEKDAY_WEEK) && WEEKDAYS.includes(weekday);
+}
+
+/** The day a week starts on (0 is Sunday) for a week part, undefined for any other part. */
+function weekStart(part: string): number | undefined {
+  if (part === 'week') return 0;
+  if (part === 'isoweek') return 1;
+  const weekday = /^week\((\w+)\)$/.exec(part)?.[1];
+  return weekday === undefined ? undefined : WEEKDAYS.indexOf(weekday);
+}
+
+const MICROS: Readonly<Record<string, bigint>> = {
+  microsecond: 1n,
+  millisecond: 1000n,
+  second: 1_000_000n,
+  minute: 60_000_000n,
+  hour: 3_600_000_000n,
+  day: 86_400_000_000n,
+};
+
+/** A DATETIME or TIMESTAMP truncated to a part with date_trunc, whose weeks start on Monday. */
+function truncateTime(value: string, part: string): string {
+  const start = weekStart(part);
+  if (start === undefined) return `date_trunc('${part}', ${value})`;
+  // Shifting by s days first makes DuckDB's Monday weeks start s days earlier.
+  const shift = (1 - start + 7) % 7;
+  return shift === 0 ? `date_trunc('week', ${value})` : `(date_trunc('week', ${value} + INTERVAL ${shift} DAY) - INTERVAL ${shift} DAY)`;
+}
+
+/** A DATE, DATETIME or TIMESTAMP truncated to a part, keeping its type (time_bucket does; date_trunc makes a DATE a TIMESTAMP). */
+function truncateAnyType(value: string, part: string): string {
+  const start = weekStart(part);
+  // 2000-01-02 is a Sunday: buckets of 7 days from there start on Sundays.
+  if (start !== undefined) return `time_bucket(INTERVAL 7 DAY, ${value}, DATE '2000-01-0${2 + start}')`;
+  const width = part === 'quarter' ? '3 MONTH' : `1 ${part.toUpperCase()}`;
+  return `time_bucket(INTERVAL ${width}, ${value})`;
+}
+
+/** A string literal where BigQuery wants a date or time: BigQuery coerces it, so the SQL says which type. */
+function coerced(call: CallContext, index: number, duckType: string): string {
+  const node = call.argNodes[index];
+  const sql = call.args[index]!;
+  return node && call.typeOf(node) === 'string' ? `CAST(${sql} AS ${duckType})` : sql;
+}
+
+const TIME_KIND_TYPES: Readonly<Record<TimeKind, string>> = { date: 'DATE', datetime: 'TIMESTAMP', timestamp: 'TIMESTAMPTZ' };
+
+function truncation(kind: TimeKind | 'any'): Render {
+  return (call) => {
+    const part = call.parts[1]!;
+    const zone = call.args[2];
+    if (kind === 'any') {
+      const value = coerced(call, 0, 'DATE');
+      if (zone === undefined) return truncateAnyType(value, part);
+      return `timezone(${zone}, ${truncateAnyType(`timezone(${zone}, ${value})`, part)})`;
+    }
+    const value = coerced(call, 0, TIME_KIND_TYPES[kind]);
+    if (zone === undefined) return truncateTime(value, part);
+    // In a time zone: the civil time there, truncated, as an instant again.
+    return `timezone(${zone}, ${truncateTime(`timezone(${zone}, ${value})`, part)})`;
+  };
+}
+
+/**
+ * `X_DIFF(end, start, part)`. BigQuery counts whole parts between two TIMESTAMPs (a DAY is 24
+ * hours) but part boundaries between DATEs and DATETIMEs (`WEEK` boundaries are Sundays); each
+ * function follows the type of its arguments, which DuckDB tells where the query does not.
+ */
+function difference(kind: TimeKind): Render {
+  return (call) => {
+    const part = call.parts[2]!;
+    const end = coerced(call, 0, TIME_KIND_TYPES[kind]);
+    const start = coerced(call, 1, TIME_KIND_TYPES[kind]);
+    const whole = () => {
+      const micros = MICROS[part];
+      return micros === undefined ? call.invalid(`${call.name.toUpperCase()} of TIMESTAMP values by ${part.toUpperCase()}`) : `((epoch_us(${end}) - epoch_us(${start})) // ${micros})`;
+    };
+    const boundaries = () => {
+      const week = weekStart(part);
+      if (week !== undefined) return `(date_diff('day', ${truncateAnyType(start, part)}, ${truncateAnyType(end, part)}) // 7)`;
+      if (part === 'isoyear') return `(isoyear(${end}) - isoyear(${start}))`;
+      return `date_diff('${part}', ${start}, ${end})`;
+    };
+    const known = call.argNodes[0] && call.typeOf(call.argNodes[0]);
+    const type = known === 'string' ? kind : known;
+    if (type === 'timestamp') return whole();
+    if (type === 'date' || type === 'datetime' || !(part in MICROS)) return boundaries();
+    const e = repeatable(end, call.refuse);
+    const s = repeatable(start, call.refuse);
+    return `(CASE WHEN typeof(${e}) = 'TIMESTAMP WITH TIME ZONE' THEN ((epoch_us(${e}) - epoch_us(${s})) // ${MICROS[part]}) ELSE date_diff('${part}', ${s}, ${e}) END)`;
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Renderings shared by several functions
 
 /** A function whose DuckDB name and argument order match BigQuery's. */
 function same(duckName: string): Render {
@@ -91,166 +217,555 @@ function stringAgg(call: CallContext): string {
   return `array_to_string(list_slice(${values}, 1, ${call.limit}), ${separator})`;
 }
 
-function truncate(call: CallContext): string {
-  const part = call.parts[1]!;
-  // BigQuery weeks start on Sunday; DuckDB's (ISO) on Monday.
-  if (part === 'week') return `(date_trunc('week', ${call.args[0]} + INTERVAL 1 DAY) - INTERVAL 1 DAY)`;
-  return `date_trunc('${part}', ${call.args[0]})`;
+/** The value of a literal argument (string, number or bool), or undefined for any other argument. */
+function literalValue(call: CallContext, index: number): string | boolean | null | undefined {
+  const node = call.argNodes[index];
+  return node?.kind === 'literal' ? node.value : undefined;
 }
 
-/** BigQuery reads position 0 as 1; DuckDB would start one character before the string. */
+function literalString(call: CallContext, index: number, what: string): string {
+  const node = call.argNodes[index];
+  if (node?.kind !== 'literal' || node.type !== 'string' || typeof node.value !== 'string') return call.refuse(`${call.name.toUpperCase()} with ${what} that is not a string literal`);
+  return node.value;
+}
+
+function literalCount(call: CallContext, index: number, what: string): number {
+  const node = call.argNodes[index];
+  if (node?.kind !== 'literal' || node.type !== 'int64' || typeof node.value !== 'string') return call.refuse(`${call.name.toUpperCase()} with ${what} that is not an integer literal`);
+  const count = Number(node.value);
+  if (count < 1 || count > 100_000) return call.invalid(`${call.name.toUpperCase()}'s ${what} must be between 1 and 100000, got ${node.value}`);
+  return count;
+}
+
+/**
+ * An error the function raises itself, as BigQuery does; NULL in a `SAFE.` call. (SAFE. also wraps
+ * the call in DuckDB's TRY, for errors DuckDB raises, but DuckDB may compute a subexpression that
+ * two calls share outside both TRYs, so the function's own errors are not left to TRY.)
+ */
+function fail(call: { safe: boolean }, message: string, duckType = 'BIGINT'): string {
+  return call.safe ? `CAST(NULL AS ${duckType})` : raise(message, duckType);
+}
+
+/** `divisor`, or an error where BigQuery raises one for a zero divisor (a literal other than 0 needs no check). */
+function nonZero(divisor: string, node: Expr | undefined, refuse: (what: string) => never, safe = false): string {
+  if (node?.kind === 'literal' && (node.type === 'int64' || node.type === 'float64') && Number(node.value) !== 0) return divisor;
+  const d = repeatable(divisor, refuse);
+  return `(CASE WHEN ${d} = 0 THEN ${fail({ safe }, 'division by zero')} ELSE ${d} END)`;
+}
+
+/** BigQuery reads position 0 as 1; DuckDB would start one character before the string. A negative length is an error. */
 function substring(call: CallContext): string {
   const [text, position, length] = call.args;
-  const start = `(CASE WHEN ${position} = 0 THEN 1 ELSE ${position} END)`;
-  return `substring(${[text, start, length].filter(Boolean).join(', ')})`;
+  const start = `(CASE WHEN ${repeatable(position!, call.refuse)} = 0 THEN 1 ELSE ${position} END)`;
+  if (length === undefined) return `substring(${text}, ${start})`;
+  const lengthNode = call.argNodes[2];
+  const checked = lengthNode?.kind === 'literal' && lengthNode.type === 'int64' && Number(lengthNode.value) >= 0
+    ? length
+    : `(CASE WHEN ${repeatable(length, call.refuse)} < 0 THEN ${fail(call, 'Length in SUBSTR must be non-negative')} ELSE ${length} END)`;
+  return `substring(${text}, ${start}, ${checked})`;
 }
 
 function shift(operator: '+' | '-'): Render {
   return (call) => `(${call.args[0]} ${operator} ${call.args[1]})`;
 }
 
-/** Format elements that mean the same in BigQuery and DuckDB's strftime. */
-const SAME_FORMAT_ELEMENTS: readonly string[] = ['%Y', '%y', '%m', '%d', '%H', '%I', '%M', '%S', '%p', '%j', '%a', '%A', '%b', '%B', '%z', '%Z', '%%'];
-
-/** BigQuery format elements that differ from DuckDB's strftime. */
-const FORMAT_ELEMENTS: Readonly<Record<string, string>> = {
-  '%F': '%Y-%m-%d',
-  '%T': '%H:%M:%S',
-  '%R': '%H:%M',
-  '%D': '%m/%d/%y',
-  '%E6S': '%S.%f',
-  '%E3S': '%S.%g',
-  '%E*S': '%S.%f',
-  '%Ez': '%z',
-};
-
-function formatTimestamp(call: CallContext): string {
-  const format = call.argNodes[0];
-  if (format?.kind !== 'literal' || format.type !== 'string' || typeof format.value !== 'string') return call.refuse('FORMAT_TIMESTAMP with a non-literal format');
-  for (const [element] of format.value.matchAll(/%(E[36*]S|Ez|[A-Za-z%])/g)) {
-    if (!(element in FORMAT_ELEMENTS) && !SAME_FORMAT_ELEMENTS.includes(element)) {
-      return call.refuse(`FORMAT_TIMESTAMP element ${element} (supported: ${[...SAME_FORMAT_ELEMENTS, ...Object.keys(FORMAT_ELEMENTS)].join(' ')})`);
+function dateShift(operator: '+' | '-'): Render {
+  return (call) => {
+    const interval = call.argNodes[1];
+    if (interval?.kind !== 'interval' || !['day', 'week', 'month', 'quarter', 'year'].includes(interval.unit)) {
+      return call.invalid(`${call.name.toUpperCase()} takes an INTERVAL of DAY, WEEK, MONTH, QUARTER or YEAR`);
     }
+    return `CAST((CAST(${call.args[0]} AS DATE) ${operator} ${call.args[1]}) AS DATE)`;
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Formatting and parsing dates and times
+
+function withFormat<T>(call: CallContext, work: () => T): T {
+  try {
+    return work();
+  } catch (error) {
+    if (error instanceof UnsupportedFormat) return call.refuse(`${call.name.toUpperCase()} with ${error.message}`);
+    throw error;
   }
-  const duckFormat = format.value.replace(/%E[36*]S|%Ez|%[FTRD]/g, (element) => FORMAT_ELEMENTS[element] ?? element);
-  const zone = call.args[2] ?? `'UTC'`;
-  return `strftime(timezone(${zone}, ${call.args[1]}), '${duckFormat.replace(/'/g, "''")}')`;
 }
 
-function scalar(summary: string, arity: readonly [number, number], duckdb: Render, extra: { dateParts?: readonly number[]; bigquery?: Render } = {}): FunctionSpec {
+function format(kind: TimeKind): Render {
+  return (call) => {
+    const formatText = literalString(call, 0, 'a format');
+    const value: FormatValue = { local: coerced(call, 1, TIME_KIND_TYPES[kind]), refuse: call.refuse };
+    if (kind === 'timestamp') {
+      const zoneNode = call.argNodes[2];
+      const zoneSql = call.args[2] ?? `'UTC'`;
+      value.instant = value.local;
+      value.local = `timezone(${zoneSql}, ${value.local})`;
+      value.zone = zoneNode === undefined ? 'UTC' : zoneNode.kind === 'literal' && typeof zoneNode.value === 'string' ? zoneNode.value : undefined;
+    }
+    return withFormat(call, () => formatSql(formatText, kind, value));
+  };
+}
+
+function parse(kind: TimeKind): Render {
+  return (call) => {
+    const formatText = literalString(call, 0, 'a format');
+    const { formats, zoned } = withFormat(call, () => parseFormats(formatText, kind));
+    const list = formats.length === 1 ? quoteString(formats[0]!) : `[${formats.map(quoteString).join(', ')}]`;
+    const parsed = `strptime(trim(${call.args[1]}), ${list})`;
+    if (kind === 'date') return `CAST(${parsed} AS DATE)`;
+    if (kind === 'datetime' || zoned) return parsed;
+    const zone = call.args[2];
+    return zone === undefined ? `CAST(${parsed} AS TIMESTAMPTZ)` : `timezone(${zone}, ${parsed})`;
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// JSON in strings
+
+function pointer(call: CallContext, quoting: JsonPathQuoting): string {
+  if (call.args.length < 2) return `''`;
+  const path = literalString(call, 1, 'a JSONPath');
+  try {
+    return quoteString(jsonPointer(path, quoting));
+  } catch (error) {
+    if (error instanceof InvalidJsonPath) return call.invalid(error.message);
+    throw error;
+  }
+}
+
+/** BigQuery reads a JSON-formatted STRING leniently: text that is not JSON gives NULL, not an error. */
+function whenJson(call: CallContext, condition: (json: string) => string, value: (json: string) => string): string {
+  const json = repeatable(call.args[0]!, call.refuse);
+  return `(CASE WHEN json_valid(${json})${condition(json)} THEN ${value(json)} END)`;
+}
+
+/** The JSON text at the path; JSON null is SQL NULL (for STRING input). */
+function jsonQuery(quoting: JsonPathQuoting): Render {
+  return (call) => {
+    const path = pointer(call, quoting);
+    return whenJson(call, () => '', (json) => `nullif(CAST(json_extract(${json}, ${path}) AS VARCHAR), 'null')`);
+  };
+}
+
+/** The scalar at the path as a STRING, unquoted; NULL for an object, an array or JSON null. */
+function jsonValue(quoting: JsonPathQuoting): Render {
+  return (call) => {
+    const path = pointer(call, quoting);
+    return whenJson(call, () => '', (json) => `json_extract_string(json_value(${json}, ${path}), '')`);
+  };
+}
+
+function jsonArray(quoting: JsonPathQuoting): Render {
+  return (call) => {
+    const path = pointer(call, quoting);
+    return whenJson(call, (json) => ` AND json_type(${json}, ${path}) = 'ARRAY'`, (json) => `CAST(CAST(json_extract(${json}, ${path}) AS JSON[]) AS VARCHAR[])`);
+  };
+}
+
+/** Types a nested value's JSON is written differently for by DuckDB's to_json than by BigQuery. */
+const TO_JSON_DIFFERENT_LEAVES = /\b(DOUBLE|FLOAT|DECIMAL|HUGEINT|TIMESTAMP|TIME|INTERVAL|BLOB)\b/;
+
+function toJsonString(call: CallContext): string {
+  if (call.argNodes[1] !== undefined && literalValue(call, 1) !== false) return call.refuse('TO_JSON_STRING with pretty_print');
+  const node = call.argNodes[0]!;
+  if (node.kind === 'literal' && node.type === 'null') return `'null'`;
+  const text = byType(call.args[0]!, call.typeOf(node), {
+    int64: (v) => `(CASE WHEN abs(${v}) <= 9007199254740992 THEN CAST(${v} AS VARCHAR) ELSE '"' || CAST(${v} AS VARCHAR) || '"' END)`,
+    float64: (v) => `(CASE WHEN isnan(${v}) THEN '"NaN"' WHEN isinf(${v}) THEN (CASE WHEN ${v} > 0 THEN '"Infinity"' ELSE '"-Infinity"' END) ELSE ${float64Text(v, call.refuse)} END)`,
+    numeric: (v) => `(CASE WHEN ${v} = round(${v}) AND abs(${v}) <= 9007199254740992 THEN CAST(CAST(${v} AS BIGINT) AS VARCHAR) ELSE '"' || CAST(${v} AS VARCHAR) || '"' END)`,
+    timestamp: (v) => `('"' || strftime(${v}, '%Y-%m-%dT%H:%M:%S') || ${secondFraction(v, call.refuse)} || 'Z"')`,
+    datetime: (v) => `('"' || strftime(${v}, '%Y-%m-%dT%H:%M:%S') || ${secondFraction(v, call.refuse)} || '"')`,
+    time: (v) => `('"' || strftime(CAST('2000-01-01' AS DATE) + ${v}, '%H:%M:%S') || ${secondFraction(`(CAST('2000-01-01' AS DATE) + ${v})`, call.refuse)} || '"')`,
+    otherwise: (v) => {
+      const value = repeatable(v, call.refuse);
+      const unsupported = raise('TO_JSON_STRING of an ARRAY or STRUCT holding FLOAT64, NUMERIC, TIMESTAMP, DATETIME or TIME values is not supported on the embedded engine', 'VARCHAR');
+      return `(CASE WHEN regexp_matches(typeof(${value}), '${TO_JSON_DIFFERENT_LEAVES.source}') THEN ${unsupported} ELSE CAST(to_json(${value}) AS VARCHAR) END)`;
+    },
+  }, call.refuse);
+  return `coalesce(${text}, 'null')`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Regular expressions
+
+/** The capturing group REGEXP_EXTRACT returns (0: the whole match). */
+function extractedGroup(call: CallContext): number {
+  const pattern = literalString(call, 1, 'a pattern');
+  const groups = capturingGroups(pattern);
+  if (groups > 1) return call.invalid(`Regular expressions passed into extraction functions must not have more than 1 capturing group: ${pattern}`);
+  return groups;
+}
+
+function regexpExtract(call: CallContext): string {
+  const group = extractedGroup(call);
+  const [value, pattern, position, occurrence] = call.args;
+  for (const index of [2, 3]) {
+    const literal = literalValue(call, index);
+    if (typeof literal === 'string' && Number(literal) < 1) return call.invalid(`${index === 2 ? 'Position' : 'Occurrence'} in REGEXP_EXTRACT must be positive`);
+  }
+  const searched = position === undefined ? value : `substring(${value}, ${position})`;
+  // The n-th match, NULL when there are fewer (DuckDB's regexp_extract gives '' for no match).
+  return `regexp_extract_all(${searched}, ${pattern}, ${group})[${occurrence ?? '1'}]`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Arrays
+
+function arrayConcat(call: CallContext): string {
+  const arrays = call.args.map((array) => repeatable(array, call.refuse));
+  if (arrays.length === 1) return arrays[0]!;
+  return `(CASE WHEN ${arrays.map((array) => `${array} IS NULL`).join(' OR ')} THEN NULL ELSE list_concat(${arrays.join(', ')}) END)`;
+}
+
+function arrayToString(call: CallContext): string {
+  const [array, delimiter, nullText] = call.args;
+  // DuckDB's array_to_string is NULL for an array of NULLs only; BigQuery's is ''.
+  if (nullText === undefined) return `array_to_string(list_filter(${array}, __element -> __element IS NOT NULL), ${delimiter})`;
+  return `array_to_string(list_transform(${array}, __element -> coalesce(__element, ${nullText})), ${delimiter})`;
+}
+
+/** A step of 0 is an error in BigQuery; DuckDB would give an empty array. */
+function checkedStep(call: CallContext, step: Expr | undefined, value: string, series: string, duckType: string): string {
+  if (step === undefined || (step.kind === 'literal' && Number(step.value) !== 0)) return series;
+  return `(CASE WHEN ${repeatable(value, call.refuse)} = 0 THEN ${fail(call, `${call.name.toUpperCase()} step cannot be 0`, duckType)} ELSE ${series} END)`;
+}
+
+function generateArray(call: CallContext): string {
+  if (call.argNodes.some((node) => call.typeOf(node) === 'float64' || call.typeOf(node) === 'numeric')) return call.refuse('GENERATE_ARRAY of FLOAT64 or NUMERIC values');
+  const [start, end, step] = call.args;
+  return checkedStep(call, call.argNodes[2], step ?? '1', `generate_series(${start}, ${end}, ${step ?? '1'})`, 'BIGINT[]');
+}
+
+/** An INTERVAL argument (1 DAY when absent) and the number it steps by. */
+function intervalStep(call: CallContext, index: number): { sql: string; value?: Expr; number: string } {
+  const node = call.argNodes[index];
+  if (node === undefined) return { sql: `INTERVAL 1 DAY`, number: '1' };
+  if (node.kind !== 'interval') return call.invalid(`${call.name.toUpperCase()} takes an INTERVAL as its step`);
+  return { sql: call.args[index]!, value: node.value, number: call.print(node.value) };
+}
+
+function generateTimestampArray(call: CallContext): string {
+  const step = intervalStep(call, 2);
+  const series = `generate_series(${coerced(call, 0, 'TIMESTAMPTZ')}, ${coerced(call, 1, 'TIMESTAMPTZ')}, ${step.sql})`;
+  return checkedStep(call, step.value, step.number, series, 'TIMESTAMPTZ[]');
+}
+
+function generateDateArray(call: CallContext): string {
+  const step = intervalStep(call, 2);
+  const series = `list_transform(generate_series(CAST(${call.args[0]} AS DATE), CAST(${call.args[1]} AS DATE), ${step.sql}), __day -> CAST(__day AS DATE))`;
+  return checkedStep(call, step.value, step.number, series, 'DATE[]');
+}
+
+// ---------------------------------------------------------------------------------------------
+// Approximate aggregates (exact on the embedded engine: an exact answer is one BigQuery may give)
+
+function approxQuantiles(call: CallContext): string {
+  const buckets = literalCount(call, 1, 'the number of quantiles');
+  return `quantile_disc(${call.args[0]}, list_transform(range(${buckets + 1}), __i -> __i / ${buckets}))`;
+}
+
+function approxTopCount(call: CallContext): string {
+  const top = literalCount(call, 1, 'the number of values');
+  const value = repeatable(call.args[0]!, call.refuse);
+  // NULL is a value like any other here; histogram() skips it, so its count is added.
+  const counted = `list_concat(coalesce(list_transform(map_entries(histogram(${value})), __e -> {'count': -CAST(__e.value AS BIGINT), 'value': __e.key}), []), (CASE WHEN count(*) > count(${value}) THEN [{'count': count(${value}) - count(*), 'value': NULL}] ELSE [] END))`;
+  return `(CASE WHEN count(*) = 0 THEN NULL ELSE list_transform(list_slice(list_sort(${counted}), 1, ${top}), __e -> {'value': __e.value, 'count': -__e.count}) END)`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Other functions
+
+/** NET.HOST: the host of a URL, best effort (no scheme, `//host`, user info, port, IPv6 in brackets). */
+function netHost(call: CallContext): string {
+  return `nullif(regexp_extract(trim(${call.args[0]}), '^(?:[A-Za-z][A-Za-z0-9+.-]*://|//)?(?:[^/?#]*@)?(\\[[^\\]]*\\]|[^:/?#]*)', 1), '')`;
+}
+
+function executionTime(call: CallContext): string {
+  return `CAST(${call.parameter(EXECUTION_TIME_PARAM)} AS TIMESTAMPTZ)`;
+}
+
+function scalar(summary: string, arity: readonly [number, number], duckdb: Render, extra: { dateParts?: readonly number[]; parts?: readonly string[]; bigquery?: Render; returns?: ResultType } = {}): FunctionSpec {
   const spec: FunctionSpec = { kind: 'scalar', arity, summary, render: extra.bigquery ? { duckdb, bigquery: extra.bigquery } : { duckdb } };
-  return extra.dateParts ? { ...spec, dateParts: extra.dateParts } : spec;
+  if (extra.returns !== undefined) spec.returns = extra.returns;
+  return extra.dateParts ? { ...spec, dateParts: extra.dateParts, parts: extra.parts ?? [] } : spec;
 }
 
-function aggregate(summary: string, arity: readonly [number, number], duckdb: Render, modifiers?: Modifiers): FunctionSpec {
-  return modifiers ? { kind: 'aggregate', arity, summary, modifiers, render: { duckdb } } : { kind: 'aggregate', arity, summary, render: { duckdb } };
+function aggregate(summary: string, arity: readonly [number, number], duckdb: Render, returns?: ResultType, modifiers?: Modifiers): FunctionSpec {
+  const spec: FunctionSpec = { kind: 'aggregate', arity, summary, render: { duckdb } };
+  if (returns !== undefined) spec.returns = returns;
+  if (modifiers !== undefined) spec.modifiers = modifiers;
+  return spec;
 }
 
-function analytic(summary: string, arity: readonly [number, number], duckName: string): FunctionSpec {
-  return { kind: 'window', arity, summary, render: { duckdb: same(duckName) } };
+function analytic(summary: string, arity: readonly [number, number], duckdb: Render | string): FunctionSpec {
+  return { kind: 'window', arity, summary, render: { duckdb: typeof duckdb === 'string' ? same(duckdb) : duckdb } };
 }
 
 const MANY = 64;
+const FIRST = { sameAs: 0 } as const;
+const SECOND = { sameAs: 1 } as const;
 
 export const FUNCTIONS: ReadonlyMap<string, FunctionSpec> = new Map<string, FunctionSpec>([
   // Conditionals
-  ['coalesce', scalar('first non-NULL argument', [1, MANY], same('coalesce'))],
-  ['ifnull', scalar('the first argument, or the second when it is NULL', [2, 2], same('coalesce'))],
-  ['if', scalar('IF(cond, a, b): a when cond is TRUE, else b', [3, 3], (call) => `(CASE WHEN ${call.args[0]} THEN ${call.args[1]} ELSE ${call.args[2]} END)`)],
-  ['nullif', scalar('NULL when both arguments are equal, else the first', [2, 2], same('nullif'))],
-  ['greatest', scalar('largest argument; NULL if any is NULL', [1, MANY], same('greatest'))],
-  ['least', scalar('smallest argument; NULL if any is NULL', [1, MANY], same('least'))],
+  ['coalesce', scalar('first non-NULL argument', [1, MANY], same('coalesce'), { returns: FIRST })],
+  ['ifnull', scalar('the first argument, or the second when it is NULL', [2, 2], same('coalesce'), { returns: FIRST })],
+  ['if', scalar('IF(cond, a, b): a when cond is TRUE, else b', [3, 3], (call) => `(CASE WHEN ${call.args[0]} THEN ${call.args[1]} ELSE ${call.args[2]} END)`, { returns: SECOND })],
+  ['nullif', scalar('NULL when both arguments are equal, else the first', [2, 2], same('nullif'), { returns: FIRST })],
+  ['greatest', scalar('largest argument; NULL if any is NULL', [1, MANY], same('greatest'), { returns: FIRST })],
+  ['least', scalar('smallest argument; NULL if any is NULL', [1, MANY], same('least'), { returns: FIRST })],
   // Strings (RE2 on both backends)
-  ['regexp_contains', scalar('whether the RE2 pattern matches anywhere in the string', [2, 2], same('regexp_matches'))],
-  ['regexp_replace', scalar('every match of the RE2 pattern replaced', [3, 3], (call) => `regexp_replace(${call.args.join(', ')}, 'g')`)],
-  ['starts_with', scalar('whether the string starts with the prefix', [2, 2], same('starts_with'))],
-  ['ends_with', scalar('whether the string ends with the suffix', [2, 2], same('ends_with'))],
-  ['lower', scalar('lower case', [1, 1], same('lower'))],
-  ['upper', scalar('upper case', [1, 1], same('upper'))],
-  ['length', scalar('characters in a string', [1, 1], same('length'))],
-  ['char_length', scalar('characters in a string', [1, 1], same('length'))],
-  ['trim', scalar('leading and trailing characters (whitespace by default) removed', [1, 2], same('trim'))],
-  ['ltrim', scalar('leading characters removed', [1, 2], same('ltrim'))],
-  ['rtrim', scalar('trailing characters removed', [1, 2], same('rtrim'))],
-  ['strpos', scalar('1-based position of the substring, 0 when absent', [2, 2], same('strpos'))],
-  ['substr', scalar('substring from a 1-based position (0 reads as 1), optionally of a length', [2, 3], substring)],
-  ['substring', scalar('same as SUBSTR', [2, 3], substring)],
-  ['replace', scalar('every occurrence of a substring replaced', [3, 3], same('replace'))],
+  ['regexp_contains', scalar('whether the RE2 pattern matches anywhere in the string', [2, 2], same('regexp_matches'), { returns: 'bool' })],
+  ['regexp_replace', scalar('every match of the RE2 pattern replaced', [3, 3], (call) => `regexp_replace(${call.args.join(', ')}, 'g')`, { returns: 'string' })],
+  ['regexp_extract', scalar('the first (or n-th, from a position) match of the pattern, or of its one capturing group; NULL when none', [2, 4], regexpExtract, { returns: 'string' })],
+  ['regexp_extract_all', scalar('every match of the pattern, or of its one capturing group, as an array', [2, 2], (call) => `regexp_extract_all(${call.args[0]}, ${call.args[1]}, ${extractedGroup(call)})`)],
+  ['starts_with', scalar('whether the string starts with the prefix', [2, 2], same('starts_with'), { returns: 'bool' })],
+  ['ends_with', scalar('whether the string ends with the suffix', [2, 2], same('ends_with'), { returns: 'bool' })],
+  ['lower', scalar('lower case', [1, 1], same('lower'), { returns: 'string' })],
+  ['upper', scalar('upper case', [1, 1], same('upper'), { returns: 'string' })],
+  ['length', scalar('characters in a string', [1, 1], same('length'), { returns: 'int64' })],
+  ['char_length', scalar('characters in a string', [1, 1], same('length'), { returns: 'int64' })],
+  ['trim', scalar('leading and trailing characters (whitespace by default) removed', [1, 2], same('trim'), { returns: 'string' })],
+  ['ltrim', scalar('leading characters removed', [1, 2], same('ltrim'), { returns: 'string' })],
+  ['rtrim', scalar('trailing characters removed', [1, 2], same('rtrim'), { returns: 'string' })],
+  ['strpos', scalar('1-based position of the substring, 0 when absent', [2, 2], same('strpos'), { returns: 'int64' })],
+  ['substr', scalar('substring from a 1-based position (0 reads as 1), optionally of a length (an error if negative)', [2, 3], substring, { returns: 'string' })],
+  ['substring', scalar('same as SUBSTR', [2, 3], substring, { returns: 'string' })],
+  ['replace', scalar('every occurrence of a substring replaced', [3, 3], same('replace'), { returns: 'string' })],
   ['split', scalar('the string split on a delimiter (`,` by default) into an array', [1, 2], (call) => `string_split(${call.args[0]}, ${call.args[1] ?? `','`})`)],
   // BigQuery's CONCAT is NULL if any argument is NULL, like DuckDB's || (DuckDB's concat skips NULLs).
-  ['concat', scalar('the arguments joined; NULL if any is NULL', [1, MANY], (call) => `(${call.args.join(' || ')})`)],
+  ['concat', scalar('the arguments joined; NULL if any is NULL', [1, MANY], (call) => `(${call.args.join(' || ')})`, { returns: 'string' })],
+  // JSON in STRING values (JSON-formatted strings; text that is not JSON gives NULL)
+  ['json_query', scalar('the JSON at a JSONPath (`$.a."b.c"[0]`) as JSON text; NULL for JSON null or a missing path', [2, 2], jsonQuery('double'), { returns: 'string' })],
+  ['json_value', scalar('the scalar at a JSONPath (`$` by default) as an unquoted STRING; NULL for an object, array or JSON null', [1, 2], jsonValue('double'), { returns: 'string' })],
+  ['json_extract', scalar('JSON_QUERY with the legacy path syntax (`$[\'b.c\']`)', [2, 2], jsonQuery('bracket'), { returns: 'string' })],
+  ['json_extract_scalar', scalar('JSON_VALUE with the legacy path syntax', [1, 2], jsonValue('bracket'), { returns: 'string' })],
+  ['json_extract_array', scalar('the elements of the JSON array at a path, each as JSON text; NULL when it is no array', [1, 2], jsonArray('bracket'))],
+  ['to_json_string', scalar('the value as JSON text (TIMESTAMP as `"2024-05-01T10:00:00Z"`, INT64 beyond 2^53 quoted)', [1, 2], toJsonString, { returns: 'string' })],
   // Numbers
-  ['abs', scalar('absolute value', [1, 1], same('abs'))],
-  ['round', scalar('rounded half away from zero, to 0 or n decimal places', [1, 2], same('round'))],
-  ['floor', scalar('largest integral value not greater', [1, 1], same('floor'))],
-  ['ceil', scalar('smallest integral value not less', [1, 1], same('ceil'))],
-  ['mod', scalar('remainder of integer division', [2, 2], same('mod'))],
-  ['sqrt', scalar('square root', [1, 1], same('sqrt'))],
-  ['pow', scalar('x to the power y', [2, 2], same('pow'))],
-  ['safe_divide', scalar('x / y, NULL when y is 0', [2, 2], (call) => `(CASE WHEN ${call.args[1]} = 0 THEN NULL ELSE ${call.args[0]} / ${call.args[1]} END)`)],
+  ['abs', scalar('absolute value', [1, 1], same('abs'), { returns: FIRST })],
+  ['sign', scalar('-1, 0 or 1 by the sign of the value', [1, 1], same('sign'), { returns: FIRST })],
+  ['round', scalar('rounded half away from zero, to 0 or n decimal places', [1, 2], same('round'), { returns: FIRST })],
+  ['floor', scalar('largest integral value not greater', [1, 1], same('floor'), { returns: FIRST })],
+  ['ceil', scalar('smallest integral value not less', [1, 1], same('ceil'), { returns: FIRST })],
+  ['mod', scalar('remainder of integer division, with the sign of the dividend; an error for a zero divisor', [2, 2], (call) => `mod(${call.args[0]}, ${nonZero(call.args[1]!, call.argNodes[1], call.refuse, call.safe)})`, { returns: FIRST })],
+  ['div', scalar('integer division rounded toward zero; an error for a zero divisor', [2, 2], (call) => `(${call.args[0]} // ${nonZero(call.args[1]!, call.argNodes[1], call.refuse, call.safe)})`, { returns: 'int64' })],
+  ['ieee_divide', scalar('x / y as IEEE 754 does it: infinity or NaN for a zero divisor, never an error', [2, 2], (call) => `(CAST(${call.args[0]} AS DOUBLE) / CAST(${call.args[1]} AS DOUBLE))`, { returns: 'float64' })],
+  ['sqrt', scalar('square root', [1, 1], same('sqrt'), { returns: 'float64' })],
+  ['pow', scalar('x to the power y', [2, 2], same('pow'), { returns: 'float64' })],
+  ['power', scalar('same as POW', [2, 2], same('pow'), { returns: 'float64' })],
+  ['safe_divide', scalar('x / y, NULL when y is 0', [2, 2], (call) => `(CASE WHEN ${call.args[1]} = 0 THEN NULL ELSE ${call.args[0]} / ${call.args[1]} END)`, { returns: 'float64' })],
+  ['bit_count', scalar('the number of bits set in the two\'s complement INT64', [1, 1], (call) => `CAST(bit_count(CAST(${call.args[0]} AS BIGINT)) AS BIGINT)`, { returns: 'int64' })],
   // Arrays
-  ['array_length', scalar('elements in an array', [1, 1], same('len'))],
+  ['array_length', scalar('elements in an array', [1, 1], same('len'), { returns: 'int64' })],
+  ['array_concat', scalar('the arrays joined; NULL if any is NULL', [1, MANY], arrayConcat)],
+  ['array_to_string', scalar('the elements joined with a delimiter; NULL elements skipped, or written as the third argument', [2, 3], arrayToString, { returns: 'string' })],
+  ['array_reverse', scalar('the elements in reverse order', [1, 1], same('list_reverse'))],
+  ['generate_array', scalar('INT64 values from start to end (inclusive) by a step (1 by default; an error if 0)', [2, 3], generateArray)],
+  ['generate_timestamp_array', scalar('TIMESTAMPs from start to end (inclusive) by an INTERVAL (an error if 0)', [3, 3], generateTimestampArray)],
+  ['generate_date_array', scalar('DATEs from start to end (inclusive) by an INTERVAL (1 DAY by default)', [2, 3], generateDateArray)],
   // Time: TIMESTAMP is DuckDB TIMESTAMPTZ in a UTC session; DATETIME is DuckDB TIMESTAMP.
-  ['current_timestamp', scalar('the query\'s execution time, the same for the whole query', [0, 0], (call) => `CAST(${call.parameter(EXECUTION_TIME_PARAM)} AS TIMESTAMPTZ)`, { bigquery: () => 'CURRENT_TIMESTAMP()' })],
-  ['timestamp_trunc', scalar('a TIMESTAMP truncated to a date part, in UTC (weeks start on Sunday)', [2, 2], truncate, { dateParts: [1] })],
-  ['datetime_trunc', scalar('a DATETIME truncated to a date part (weeks start on Sunday)', [2, 2], truncate, { dateParts: [1] })],
-  ['timestamp_sub', scalar('a TIMESTAMP minus an INTERVAL', [2, 2], shift('-'))],
-  ['timestamp_add', scalar('a TIMESTAMP plus an INTERVAL', [2, 2], shift('+'))],
-  ['datetime_sub', scalar('a DATETIME minus an INTERVAL', [2, 2], shift('-'))],
-  ['datetime_add', scalar('a DATETIME plus an INTERVAL', [2, 2], shift('+'))],
-  ['timestamp', scalar('a TIMESTAMP from a string, DATE or DATETIME (UTC)', [1, 1], (call) => `CAST(${call.args[0]} AS TIMESTAMPTZ)`)],
-  ['datetime', scalar('the DATETIME of a TIMESTAMP in a time zone (UTC by default)', [1, 2], (call) => `timezone(${call.args[1] ?? `'UTC'`}, CAST(${call.args[0]} AS TIMESTAMPTZ))`)],
-  ['date', scalar('the DATE of a TIMESTAMP (UTC), DATETIME or string', [1, 1], (call) => `CAST(${call.args[0]} AS DATE)`)],
-  ['unix_micros', scalar('microseconds since the Unix epoch', [1, 1], same('epoch_us'))],
-  ['unix_millis', scalar('milliseconds since the Unix epoch', [1, 1], same('epoch_ms'))],
-  ['unix_seconds', scalar('whole seconds since the Unix epoch', [1, 1], (call) => `CAST(floor(epoch(${call.args[0]})) AS BIGINT)`)],
-  ['timestamp_micros', scalar('the TIMESTAMP of microseconds since the epoch', [1, 1], (call) => `CAST(make_timestamp(CAST(${call.args[0]} AS BIGINT)) AS TIMESTAMPTZ)`)],
-  ['timestamp_millis', scalar('the TIMESTAMP of milliseconds since the epoch', [1, 1], (call) => `CAST(make_timestamp(CAST(${call.args[0]} AS BIGINT) * 1000) AS TIMESTAMPTZ)`)],
-  ['timestamp_seconds', scalar('the TIMESTAMP of seconds since the epoch', [1, 1], (call) => `CAST(make_timestamp(CAST(${call.args[0]} AS BIGINT) * 1000000) AS TIMESTAMPTZ)`)],
-  ['format_timestamp', scalar('a TIMESTAMP formatted with a literal format string, in a time zone (UTC by default)', [2, 3], formatTimestamp)],
+  ['current_timestamp', scalar('the query\'s execution time, the same for the whole query', [0, 0], executionTime, { bigquery: () => 'CURRENT_TIMESTAMP()', returns: 'timestamp' })],
+  ['current_date', scalar('the DATE of the execution time, in a time zone (UTC by default)', [0, 1], (call) => (call.args[0] === undefined ? `CAST(${executionTime(call)} AS DATE)` : `CAST(timezone(${call.args[0]}, ${executionTime(call)}) AS DATE)`), { returns: 'date' })],
+  ['current_datetime', scalar('the DATETIME of the execution time, in a time zone (UTC by default)', [0, 1], (call) => `timezone(${call.args[0] ?? `'UTC'`}, ${executionTime(call)})`, { returns: 'datetime' })],
+  ['timestamp_trunc', scalar('a TIMESTAMP truncated to a date part, in UTC or a time zone (weeks start on Sunday)', [2, 3], truncation('timestamp'), { dateParts: [1], parts: TRUNCATION_PARTS, returns: 'timestamp' })],
+  ['datetime_trunc', scalar('a DATETIME truncated to a date part (weeks start on Sunday)', [2, 2], truncation('datetime'), { dateParts: [1], parts: TRUNCATION_PARTS, returns: 'datetime' })],
+  ['date_trunc', scalar('a DATE (or DATETIME, TIMESTAMP) truncated to a date part, of the same type', [2, 3], truncation('any'), { dateParts: [1], parts: DATE_TRUNCATION_PARTS, returns: FIRST })],
+  ['timestamp_diff', scalar('whole date parts from the second TIMESTAMP to the first (a DAY is 24 hours)', [3, 3], difference('timestamp'), { dateParts: [2], parts: TIMESTAMP_DIFF_PARTS, returns: 'int64' })],
+  ['datetime_diff', scalar('date-part boundaries from the second DATETIME to the first', [3, 3], difference('datetime'), { dateParts: [2], parts: DIFF_PARTS, returns: 'int64' })],
+  ['date_diff', scalar('date-part boundaries from the second DATE to the first', [3, 3], difference('date'), { dateParts: [2], parts: DIFF_PARTS, returns: 'int64' })],
+  ['timestamp_sub', scalar('a TIMESTAMP minus an INTERVAL', [2, 2], shift('-'), { returns: 'timestamp' })],
+  ['timestamp_add', scalar('a TIMESTAMP plus an INTERVAL', [2, 2], shift('+'), { returns: 'timestamp' })],
+  ['datetime_sub', scalar('a DATETIME minus an INTERVAL', [2, 2], shift('-'), { returns: 'datetime' })],
+  ['datetime_add', scalar('a DATETIME plus an INTERVAL', [2, 2], shift('+'), { returns: 'datetime' })],
+  ['date_add', scalar('a DATE plus an INTERVAL of days, weeks, months or years (the month\'s last day at most)', [2, 2], dateShift('+'), { returns: 'date' })],
+  ['date_sub', scalar('a DATE minus an INTERVAL of days, weeks, months or years', [2, 2], dateShift('-'), { returns: 'date' })],
+  ['timestamp', scalar('a TIMESTAMP from a string, DATE or DATETIME (UTC)', [1, 1], (call) => `CAST(${call.args[0]} AS TIMESTAMPTZ)`, { returns: 'timestamp' })],
+  ['datetime', scalar('the DATETIME of a TIMESTAMP in a time zone (UTC by default)', [1, 2], (call) => `timezone(${call.args[1] ?? `'UTC'`}, CAST(${call.args[0]} AS TIMESTAMPTZ))`, { returns: 'datetime' })],
+  ['date', scalar('the DATE of a TIMESTAMP (UTC), DATETIME or string', [1, 1], (call) => `CAST(${call.args[0]} AS DATE)`, { returns: 'date' })],
+  ['unix_micros', scalar('microseconds since the Unix epoch', [1, 1], same('epoch_us'), { returns: 'int64' })],
+  ['unix_millis', scalar('milliseconds since the Unix epoch', [1, 1], same('epoch_ms'), { returns: 'int64' })],
+  ['unix_seconds', scalar('whole seconds since the Unix epoch', [1, 1], (call) => `CAST(floor(epoch(${call.args[0]})) AS BIGINT)`, { returns: 'int64' })],
+  ['timestamp_micros', scalar('the TIMESTAMP of microseconds since the epoch', [1, 1], (call) => `CAST(make_timestamp(CAST(${call.args[0]} AS BIGINT)) AS TIMESTAMPTZ)`, { returns: 'timestamp' })],
+  ['timestamp_millis', scalar('the TIMESTAMP of milliseconds since the epoch', [1, 1], (call) => `CAST(make_timestamp(CAST(${call.args[0]} AS BIGINT) * 1000) AS TIMESTAMPTZ)`, { returns: 'timestamp' })],
+  ['timestamp_seconds', scalar('the TIMESTAMP of seconds since the epoch', [1, 1], (call) => `CAST(make_timestamp(CAST(${call.args[0]} AS BIGINT) * 1000000) AS TIMESTAMPTZ)`, { returns: 'timestamp' })],
+  ['format_timestamp', scalar('a TIMESTAMP written with a literal format string, in a time zone (UTC by default)', [2, 3], format('timestamp'), { returns: 'string' })],
+  ['format_datetime', scalar('a DATETIME written with a literal format string', [2, 2], format('datetime'), { returns: 'string' })],
+  ['format_date', scalar('a DATE written with a literal format string', [2, 2], format('date'), { returns: 'string' })],
+  ['parse_timestamp', scalar('the TIMESTAMP a string holds in a literal format, in a time zone (UTC by default) unless it has an offset', [2, 3], parse('timestamp'), { returns: 'timestamp' })],
+  ['parse_datetime', scalar('the DATETIME a string holds in a literal format', [2, 2], parse('datetime'), { returns: 'datetime' })],
+  ['parse_date', scalar('the DATE a string holds in a literal format', [2, 2], parse('date'), { returns: 'date' })],
+  // Net
+  ['net.host', scalar('the host of a URL (best effort: with or without a scheme, user info, port)', [1, 1], netHost, { returns: 'string' })],
   // Aggregates
-  ['count', aggregate('rows, or non-NULL values', [1, 1], same('count'))],
-  ['countif', aggregate('rows where the condition is TRUE', [1, 1], same('count_if'))],
-  ['sum', aggregate('sum of non-NULL values', [1, 1], same('sum'))],
-  ['avg', aggregate('mean of non-NULL values', [1, 1], same('avg'))],
-  ['min', aggregate('smallest non-NULL value', [1, 1], same('min'))],
-  ['max', aggregate('largest non-NULL value', [1, 1], same('max'))],
-  ['any_value', aggregate('a value of the group', [1, 1], same('any_value'))],
-  ['array_agg', aggregate('the values as an array (IGNORE NULLS drops NULLs; ORDER BY, LIMIT)', [1, 1], arrayAgg, { orderBy: true, limit: true, nulls: true })],
-  ['string_agg', aggregate('non-NULL strings joined (`,` by default; ORDER BY, LIMIT)', [1, 2], stringAgg, { orderBy: true, limit: true })],
-  ['logical_and', aggregate('TRUE when every non-NULL value is TRUE', [1, 1], same('bool_and'))],
-  ['logical_or', aggregate('TRUE when any non-NULL value is TRUE', [1, 1], same('bool_or'))],
+  ['count', aggregate('rows, or non-NULL values', [1, 1], same('count'), 'int64')],
+  ['countif', aggregate('rows where the condition is TRUE', [1, 1], same('count_if'), 'int64')],
+  ['sum', aggregate('sum of non-NULL values', [1, 1], same('sum'), FIRST)],
+  ['avg', aggregate('mean of non-NULL values', [1, 1], same('avg'), 'float64')],
+  ['min', aggregate('smallest non-NULL value', [1, 1], same('min'), FIRST)],
+  ['max', aggregate('largest non-NULL value', [1, 1], same('max'), FIRST)],
+  ['any_value', aggregate('a value of the group', [1, 1], same('any_value'), FIRST)],
+  ['array_agg', aggregate('the values as an array (IGNORE NULLS drops NULLs; ORDER BY, LIMIT)', [1, 1], arrayAgg, undefined, { orderBy: true, limit: true, nulls: true })],
+  ['string_agg', aggregate('non-NULL strings joined (`,` by default; ORDER BY, LIMIT)', [1, 2], stringAgg, 'string', { orderBy: true, limit: true })],
+  ['logical_and', aggregate('TRUE when every non-NULL value is TRUE', [1, 1], same('bool_and'), 'bool')],
+  ['logical_or', aggregate('TRUE when any non-NULL value is TRUE', [1, 1], same('bool_or'), 'bool')],
+  ['approx_count_distinct', aggregate('distinct non-NULL values (exact on the embedded engine)', [1, 1], (call) => `count(DISTINCT ${call.args[0]})`, 'int64')],
+  ['approx_quantiles', aggregate('n + 1 quantile boundaries of the non-NULL values, minimum to maximum (exact on the embedded engine)', [2, 2], approxQuantiles)],
+  ['approx_top_count', aggregate('the n most frequent values, NULL included, with their counts (exact on the embedded engine)', [2, 2], approxTopCount)],
   // Analytic functions (OVER required)
   ['row_number', analytic('1-based number of the row in its window', [0, 0], 'row_number')],
   ['rank', analytic('rank with gaps', [0, 0], 'rank')],
   ['dense_rank', analytic('rank without gaps', [0, 0], 'dense_rank')],
   ['lag', analytic('a value of a row before in the window', [1, 3], 'lag')],
   ['lead', analytic('a value of a row after in the window', [1, 3], 'lead')],
+  ['percentile_cont', analytic('the percentile (0 to 1) of the non-NULL values in the window, interpolated', [2, 2], 'quantile_cont')],
 ]);
+
+/**
+ * Functions refused with a reason rather than as unknown: BigQuery has them, but the embedded
+ * engine cannot give BigQuery's answer.
+ */
+export const REFUSED_FUNCTIONS: Readonly<Record<string, string>> = {
+  'net.reg_domain': 'NET.REG_DOMAIN (it needs the public suffix list, which the embedded engine does not carry)',
+  'net.public_suffix': 'NET.PUBLIC_SUFFIX (it needs the public suffix list, which the embedded engine does not carry)',
+  farm_fingerprint: 'FARM_FINGERPRINT (DuckDB has no FarmHash Fingerprint64, so its values would differ from BigQuery\'s)',
+};
+
+/** A `SAFE.` call as each dialect writes it: DuckDB's TRY turns the errors BigQuery's SAFE. does into NULL. */
+export const SAFE_CALLS: Readonly<Record<DialectName, (sql: string) => string>> = {
+  bigquery: (sql) => `SAFE.${sql}`,
+  duckdb: (sql) => `TRY(${sql})`,
+};
+
+export interface ResolvedFunction {
+  spec: FunctionSpec;
+  /** The name without a `SAFE.` prefix. */
+  name: string;
+  /** Called with `SAFE.`: NULL instead of an error. */
+  safe: boolean;
+}
+
+/** The table's entry for a called name, `SAFE.` prefix understood (BigQuery allows it on scalar functions). */
+export function resolveFunction(name: string): ResolvedFunction | undefined {
+  const safe = name.startsWith('safe.');
+  const bare = safe ? name.slice('safe.'.length) : name;
+  const spec = FUNCTIONS.get(bare);
+  if (spec === undefined || (safe && spec.kind !== 'scalar')) return undefined;
+  return { spec, name: bare, safe };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Casts
+
+/** What a cast's rendering gets. */
+export interface CastContext {
+  /** The operand, written in the dialect. */
+  operand: string;
+  node: Expr;
+  safe: boolean;
+  typeOf(expr: Expr): StaticType | undefined;
+  refuse(what: string): never;
+}
+
+export interface CastSpec {
+  /** The type in each dialect. */
+  bigquery: string;
+  duckdb: string;
+  type: StaticType;
+  /** Renderings where a plain CAST would not give BigQuery's answer. */
+  convert?: Partial<Record<DialectName, (cast: CastContext) => string>>;
+}
+
+const HEX_INTEGER = /^\s*([+-]?)0[xX]([0-9a-fA-F]+)\s*$/;
+const DECIMAL_INTEGER = /^\s*[+-]?[0-9]+\s*$/;
+
+/**
+ * To INT64: a FLOAT64 rounds half away from zero (DuckDB's cast rounds half to even); a STRING
+ * must be an integer, decimal or hex (DuckDB would round `'1.5'` and read `'1e3'`).
+ */
+function castToInt64(cast: CastContext): string {
+  const keyword = cast.safe ? 'TRY_CAST' : 'CAST';
+  const known = cast.typeOf(cast.node);
+  if (known === 'string' && cast.node.kind === 'literal' && typeof cast.node.value === 'string') {
+    const text = cast.node.value;
+    if (DECIMAL_INTEGER.test(text)) return `${keyword}(${cast.operand} AS BIGINT)`;
+    const hex = HEX_INTEGER.exec(text);
+    if (hex) return `${keyword}(${quoteString(String(BigInt(`0x${hex[2]}`) * (hex[1] === '-' ? -1n : 1n)))} AS BIGINT)`;
+    return cast.safe ? 'CAST(NULL AS BIGINT)' : raise(`Bad int64 value: ${text}`);
+  }
+  return byType(cast.operand, known, {
+    float64: (v) => `${keyword}(round(${v}) AS BIGINT)`,
+    string: (v) => {
+      const s = repeatable(v, cast.refuse);
+      const hex = `(CASE WHEN contains(${s}, '-') THEN -1 ELSE 1 END) * ${keyword}(regexp_extract(${s}, '0[xX][0-9a-fA-F]+') AS BIGINT)`;
+      return `(CASE WHEN regexp_full_match(${s}, '${DECIMAL_INTEGER.source.slice(1, -1)}') THEN ${keyword}(${s} AS BIGINT) WHEN regexp_full_match(${s}, '\\s*[+-]?0[xX][0-9a-fA-F]+\\s*') THEN ${hex} ELSE ${keyword}('Bad int64 value: ' || ${s} AS BIGINT) END)`;
+    },
+    otherwise: (v) => `${keyword}(${v} AS BIGINT)`,
+  }, cast.refuse);
+}
+
+/** To STRING: FLOAT64, TIMESTAMP and DATETIME values are written as BigQuery writes them (`1`, `1e+20`, `...00:53.110+00`). */
+function castToString(cast: CastContext): string {
+  const keyword = cast.safe ? 'TRY_CAST' : 'CAST';
+  return byType(cast.operand, cast.typeOf(cast.node), {
+    float64: (v) => float64Text(v, cast.refuse),
+    timestamp: (v) => `(strftime(${v}, '%Y-%m-%d %H:%M:%S') || ${secondFraction(v, cast.refuse)} || '+00')`,
+    datetime: (v) => `(strftime(${v}, '%Y-%m-%d %H:%M:%S') || ${secondFraction(v, cast.refuse)})`,
+    otherwise: (v) => `${keyword}(${v} AS VARCHAR)`,
+  }, cast.refuse);
+}
+
+/** To BOOL: a STRING must be `true` or `false`, in any case (DuckDB would also read `t`, `1`, `yes`). */
+function castToBool(cast: CastContext): string {
+  const keyword = cast.safe ? 'TRY_CAST' : 'CAST';
+  const known = cast.typeOf(cast.node);
+  if (known === 'string' && cast.node.kind === 'literal' && typeof cast.node.value === 'string') {
+    const text = cast.node.value.toLowerCase();
+    if (text === 'true' || text === 'false') return text.toUpperCase();
+    return cast.safe ? 'CAST(NULL AS BOOLEAN)' : raise(`Bad bool value: ${cast.node.value}`, 'BOOLEAN');
+  }
+  return byType(cast.operand, known, {
+    string: (v) => {
+      const s = repeatable(v, cast.refuse);
+      return `(CASE WHEN lower(${s}) = 'true' THEN TRUE WHEN lower(${s}) = 'false' THEN FALSE ELSE ${keyword}('Bad bool value: ' || ${s} AS BOOLEAN) END)`;
+    },
+    otherwise: (v) => `${keyword}(${v} AS BOOLEAN)`,
+  }, cast.refuse);
+}
+
+/** To TIME: DuckDB has no cast from TIMESTAMPTZ to TIME; through TIMETZ every source type has one. */
+function castToTime(cast: CastContext): string {
+  const keyword = cast.safe ? 'TRY_CAST' : 'CAST';
+  return cast.typeOf(cast.node) === 'string' ? `${keyword}(${cast.operand} AS TIME)` : `${keyword}(${keyword}(${cast.operand} AS TIMETZ) AS TIME)`;
+}
 
 /**
  * Cast targets (and typed literals): each name BigQuery accepts that the parser reads, with its
  * canonical BigQuery name and DuckDB's.
  */
-export const CAST_TYPES: Readonly<Record<string, Readonly<Record<DialectName, string>>>> = {
-  STRING: { bigquery: 'STRING', duckdb: 'VARCHAR' },
-  INT64: { bigquery: 'INT64', duckdb: 'BIGINT' },
-  INTEGER: { bigquery: 'INT64', duckdb: 'BIGINT' },
-  INT: { bigquery: 'INT64', duckdb: 'BIGINT' },
-  SMALLINT: { bigquery: 'INT64', duckdb: 'BIGINT' },
-  BIGINT: { bigquery: 'INT64', duckdb: 'BIGINT' },
-  TINYINT: { bigquery: 'INT64', duckdb: 'BIGINT' },
-  BYTEINT: { bigquery: 'INT64', duckdb: 'BIGINT' },
-  FLOAT64: { bigquery: 'FLOAT64', duckdb: 'DOUBLE' },
-  NUMERIC: { bigquery: 'NUMERIC', duckdb: 'DECIMAL(38, 9)' },
-  DECIMAL: { bigquery: 'NUMERIC', duckdb: 'DECIMAL(38, 9)' },
-  BOOL: { bigquery: 'BOOL', duckdb: 'BOOLEAN' },
-  BOOLEAN: { bigquery: 'BOOL', duckdb: 'BOOLEAN' },
-  BYTES: { bigquery: 'BYTES', duckdb: 'BLOB' },
-  TIMESTAMP: { bigquery: 'TIMESTAMP', duckdb: 'TIMESTAMPTZ' },
-  DATETIME: { bigquery: 'DATETIME', duckdb: 'TIMESTAMP' },
-  DATE: { bigquery: 'DATE', duckdb: 'DATE' },
-  TIME: { bigquery: 'TIME', duckdb: 'TIME' },
+const INT64_CAST: CastSpec = { bigquery: 'INT64', duckdb: 'BIGINT', type: 'int64', convert: { duckdb: castToInt64 } };
+const NUMERIC_CAST: CastSpec = { bigquery: 'NUMERIC', duckdb: 'DECIMAL(38, 9)', type: 'numeric' };
+const BOOL_CAST: CastSpec = { bigquery: 'BOOL', duckdb: 'BOOLEAN', type: 'bool', convert: { duckdb: castToBool } };
+
+export const CAST_TYPES: Readonly<Record<string, CastSpec>> = {
+  STRING: { bigquery: 'STRING', duckdb: 'VARCHAR', type: 'string', convert: { duckdb: castToString } },
+  INT64: INT64_CAST,
+  // BigQuery's aliases of INT64, NUMERIC and BOOL, written as their type.
+  INTEGER: INT64_CAST,
+  INT: INT64_CAST,
+  BIGINT: INT64_CAST,
+  SMALLINT: INT64_CAST,
+  TINYINT: INT64_CAST,
+  BYTEINT: INT64_CAST,
+  FLOAT64: { bigquery: 'FLOAT64', duckdb: 'DOUBLE', type: 'float64' },
+  NUMERIC: NUMERIC_CAST,
+  DECIMAL: NUMERIC_CAST,
+  BOOL: BOOL_CAST,
+  BOOLEAN: BOOL_CAST,
+  BYTES: { bigquery: 'BYTES', duckdb: 'BLOB', type: 'bytes' },
+  TIMESTAMP: { bigquery: 'TIMESTAMP', duckdb: 'TIMESTAMPTZ', type: 'timestamp' },
+  DATETIME: { bigquery: 'DATETIME', duckdb: 'TIMESTAMP', type: 'datetime' },
+  DATE: { bigquery: 'DATE', duckdb: 'DATE', type: 'date' },
+  TIME: { bigquery: 'TIME', duckdb: 'TIME', type: 'time', convert: { duckdb: castToTime } },
 };
 
 /** CAST and SAFE_CAST (NULL instead of an error), as each dialect writes them. */
@@ -259,30 +774,93 @@ export const CAST_KEYWORDS: Readonly<Record<'cast' | 'safe_cast', Readonly<Recor
   safe_cast: { bigquery: 'SAFE_CAST', duckdb: 'TRY_CAST' },
 };
 
-const WEEKDAYS: readonly string[] = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
+// ---------------------------------------------------------------------------------------------
+// Literals and operators
 
-/**
- * BigQuery's WEEK(<weekday>) number: weeks start on that weekday, the days of the year before the
- * first one are week 0. `shift` is how many days January 1st lies after the week's start.
- */
-function weekNumber(source: string, weekday = 'sunday'): string {
-  const start = WEEKDAYS.indexOf(weekday);
-  const shift = `((dayofweek(date_trunc('year', ${source})) - ${start} + 7) % 7)`;
-  return `CAST(floor((dayofyear(${source}) - 1 + ${shift}) / 7) + (CASE WHEN ${shift} = 0 THEN 1 ELSE 0 END) AS BIGINT)`;
+/** INT64's range: a literal beyond it is an error in BigQuery. */
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
+export function int64InRange(text: string): boolean {
+  const value = BigInt(text);
+  return value >= INT64_MIN && value <= INT64_MAX;
 }
 
-/** EXTRACT parts, with DuckDB's rendering of `EXTRACT(part FROM source)` (`weekday` of `WEEK(<weekday>)`). */
-export const EXTRACT_PARTS: Readonly<Record<string, (source: string, weekday?: string) => string>> = {
+/**
+ * A number literal as a dialect writes it. A literal with a point or an exponent is FLOAT64 in
+ * BigQuery; DuckDB reads `0.1` as DECIMAL (where `0.1 + 0.2 = 0.3` holds), but `0.1e0` as DOUBLE.
+ */
+export function numberLiteral(type: 'int64' | 'float64', text: string, dialect: DialectName): string {
+  if (type === 'float64' && dialect === 'duckdb' && !/e/i.test(text)) return `${text}e0`;
+  return text;
+}
+
+/** What an operator's rendering gets. */
+export interface OperatorContext {
+  left: string;
+  right: string;
+  leftNode: Expr;
+  rightNode: Expr;
+  refuse(what: string): never;
+}
+
+function isInt64Literal(node: Expr): boolean {
+  return node.kind === 'literal' && node.type === 'int64';
+}
+
+function isArithmetic(node: Expr): boolean {
+  return node.kind === 'binary' && (node.operator === '+' || node.operator === '-' || node.operator === '*');
+}
+
+/**
+ * DuckDB types a small integer literal INTEGER, so `24 * 60 * 60 * 1000000` overflows there; in
+ * BigQuery every integer is INT64. A literal combined with a literal or with such arithmetic is
+ * widened; against anything else DuckDB already widens it.
+ */
+function int64Arithmetic(operator: string): (op: OperatorContext) => string {
+  const widen = (sql: string, node: Expr, other: Expr) => (isInt64Literal(node) && (isInt64Literal(other) || isArithmetic(other)) ? `CAST(${sql} AS BIGINT)` : sql);
+  return (op) => `(${widen(op.left, op.leftNode, op.rightNode)} ${operator} ${widen(op.right, op.rightNode, op.leftNode)})`;
+}
+
+/** Binary operators, written the same by both dialects unless a rendering is given (LIKE's escape aside, see the DuckDB dialect). */
+export const BINARY_OPERATORS: readonly string[] = ['AND', 'OR', '=', '!=', '<>', '<', '>', '<=', '>=', '+', '-', '*', '/', '||', 'LIKE', 'NOT LIKE', 'IS', 'IS NOT'];
+
+export const OPERATOR_RENDERINGS: Readonly<Record<string, Partial<Record<DialectName, (op: OperatorContext) => string>>>> = {
+  '+': { duckdb: int64Arithmetic('+') },
+  '-': { duckdb: int64Arithmetic('-') },
+  '*': { duckdb: int64Arithmetic('*') },
+  // BigQuery's division is FLOAT64, like DuckDB's `/`, but a zero divisor is an error, not infinity.
+  '/': { duckdb: (op) => `(${op.left} / ${nonZero(op.right, op.rightNode, op.refuse)})` },
+};
+
+// ---------------------------------------------------------------------------------------------
+// EXTRACT, set operations, joins, constructs
+
+/**
+ * The week of the year a date is in, weeks starting on `weekday` (0 is Sunday), the days before
+ * the year's first such day in week 0: with d the day of the year from 0 and f the first such
+ * day's, (d - f + 7) // 7.
+ */
+function weekOfYear(weekday: number): (source: string) => string {
+  return (source) => `CAST((dayofyear(${source}) - 1 - (${weekday} - dayofweek(date_trunc('year', ${source})) + 7) % 7 + 7) // 7 AS BIGINT)`;
+}
+
+/** EXTRACT parts, with DuckDB's rendering of `EXTRACT(part FROM source)`. */
+export const EXTRACT_PARTS: Readonly<Record<string, (source: string) => string>> = {
   // BigQuery counts Sunday as 1; DuckDB as 0.
   dayofweek: (source) => `(dayofweek(${source}) + 1)`,
   dayofyear: (source) => `CAST(dayofyear(${source}) AS BIGINT)`,
   date: (source) => `CAST(${source} AS DATE)`,
-  // A TIMESTAMP's civil time in UTC (the session's zone), or in the zone AT TIME ZONE gave.
+  // A TIMESTAMP's civil date and time in UTC.
   datetime: (source) => `CAST(${source} AS TIMESTAMP)`,
-  week: weekNumber,
-  // DuckDB's millisecond and microsecond count the seconds too (12.345 s is 12345); BigQuery's do not.
-  millisecond: (source) => `CAST(extract(millisecond FROM ${source}) % 1000 AS BIGINT)`,
-  microsecond: (source) => `CAST(extract(microsecond FROM ${source}) % 1000000 AS BIGINT)`,
+  // Weeks starting on Sunday, the days before the year's first Sunday in week 0.
+  week: (source) => `CAST(strftime(${source}, '%U') AS BIGINT)`,
+  ...Object.fromEntries(WEEKDAYS.map((weekday, index) => [`week(${weekday})`, weekOfYear(index)])),
+  // DuckDB's millisecond() and microsecond() count from the minute; BigQuery's from the second.
+  millisecond: (source) => `(CAST(millisecond(${source}) AS BIGINT) % 1000)`,
+  microsecond: (source) => `(CAST(microsecond(${source}) AS BIGINT) % 1000000)`,
+  isoweek: (source) => `CAST(weekofyear(${source}) AS BIGINT)`,
+  isoyear: (source) => `CAST(isoyear(${source}) AS BIGINT)`,
   ...Object.fromEntries(
     ['year', 'quarter', 'month', 'day', 'hour', 'minute', 'second'].map((part) => [
       part,
@@ -290,6 +868,11 @@ export const EXTRACT_PARTS: Readonly<Record<string, (source: string, weekday?: s
     ]),
   ),
 };
+
+/** An EXTRACT's entry in EXTRACT_PARTS: its part, `week(monday)` for a week starting on a weekday. */
+export function extractKey(node: { part: string; weekday?: string | undefined }): string {
+  return node.weekday === undefined ? node.part : `${node.part}(${node.weekday})`;
+}
 
 /** Set operations, as each dialect writes them. */
 export const SET_OPERATORS: Readonly<Record<string, Readonly<Record<DialectName, string>>>> = {
@@ -299,45 +882,106 @@ export const SET_OPERATORS: Readonly<Record<string, Readonly<Record<DialectName,
   'EXCEPT DISTINCT': { bigquery: 'EXCEPT DISTINCT', duckdb: 'EXCEPT' },
 };
 
-/** Binary operators, written the same by both dialects (LIKE's escape aside, see the DuckDB dialect). */
-export const BINARY_OPERATORS: readonly string[] = ['AND', 'OR', '=', '!=', '<>', '<', '>', '<=', '>=', '+', '-', '*', '/', '||', 'LIKE', 'NOT LIKE', 'IS', 'IS NOT'];
-
 export const JOIN_TYPES: readonly string[] = ['CROSS JOIN', 'JOIN', 'INNER JOIN', 'LEFT JOIN', 'LEFT OUTER JOIN', 'RIGHT JOIN', 'RIGHT OUTER JOIN', 'FULL JOIN', 'FULL OUTER JOIN', 'comma'];
 
 /**
  * Constructs beyond functions and types, each with a golden case: the rest of the language a
- * query may use, by the name the docs and the golden cases give it.
+ * query may use, by the name the docs and the golden cases give it, with an example for the docs.
  */
-export const CONSTRUCTS: readonly string[] = [
-  'with', 'select distinct', 'select * except', 'select * replace', 'where', 'group by', 'having', 'order by', 'limit offset',
-  'set operation', 'subquery in from', 'scalar subquery', 'in list', 'in subquery', 'in unnest', 'exists', 'not exists',
-  'between', 'case', 'case with subject', 'cast', 'safe_cast', 'interval', 'extract', 'unnest', 'unnest with offset',
-  'left join unnest', 'unnest without alias', 'struct field through unnest alias', 'array subscript', 'field after subscript',
-  'window', 'parameter', 'string literal', 'raw string literal', 'typed literal', 'negative number',
-  'struct', 'typed struct', 'tuple', 'array literal', 'typed array literal', 'array subquery', 'subscript on an expression',
-  'bare subscript', 'safe subscript', 'qualify', 'nulls first last', 'window frame', 'named window', 'parenthesised join',
-  'aggregate order by limit', 'ignore nulls', 'bytes literal', 'hex literal', 'big integer literal', 'extract at time zone',
-  // GoogleSQL name resolution (docs/sql.md, "Names")
-  'group by alias', 'group by ordinal', 'group by expression', 'having alias', 'order by alias', 'order by ordinal',
-  'order by alias in an expression', 'window sees from names',
-];
+export const CONSTRUCTS: Readonly<Record<string, string>> = {
+  with: 'WITH a AS (...), b AS (...) SELECT ...',
+  'select distinct': 'SELECT DISTINCT x',
+  'select * except': 'SELECT * EXCEPT (a, b)',
+  'select * replace': 'SELECT * REPLACE (lower(a) AS a)',
+  where: 'WHERE x > 1',
+  'group by': 'GROUP BY x',
+  'group by expression': 'GROUP BY timestamp_trunc(t, HOUR)',
+  'group by alias': 'SELECT f(x) AS y ... GROUP BY y',
+  'group by ordinal': 'GROUP BY 1',
+  having: 'HAVING count(*) > 1',
+  'having alias': 'SELECT count(*) AS n ... HAVING n > 1',
+  qualify: 'QUALIFY row_number() OVER (...) = 1',
+  'order by': 'ORDER BY x DESC',
+  'order by alias': 'SELECT f(x) AS y ... ORDER BY y',
+  'order by ordinal': 'ORDER BY 2',
+  'order by alias in an expression': 'ORDER BY y + 1',
+  'nulls first last': 'ORDER BY x DESC NULLS FIRST',
+  'limit offset': 'LIMIT 10 OFFSET 20',
+  'set operation': 'UNION ALL, UNION DISTINCT, INTERSECT DISTINCT, EXCEPT DISTINCT',
+  'subquery in from': 'FROM (SELECT ...) AS s',
+  'parenthesised join': 'LEFT JOIN (a CROSS JOIN UNNEST(a.m) AS m) ON ...',
+  'scalar subquery': '(SELECT max(x) FROM t)',
+  'in list': 'x IN (1, 2)',
+  'in subquery': 'x IN (SELECT ...)',
+  'in unnest': 'x IN UNNEST(@values)',
+  exists: 'EXISTS (SELECT ...)',
+  'not exists': 'NOT EXISTS (SELECT ...)',
+  between: 'x BETWEEN 1 AND 5',
+  case: 'CASE WHEN c THEN a ELSE b END',
+  'case with subject': 'CASE x WHEN 1 THEN a END',
+  cast: 'CAST(x AS INT64)',
+  safe_cast: 'SAFE_CAST(x AS INT64)',
+  'safe. prefix': "SAFE.PARSE_TIMESTAMP('%F', s)",
+  interval: 'INTERVAL 7 DAY',
+  extract: 'EXTRACT(HOUR FROM t)',
+  'extract at time zone': "EXTRACT(HOUR FROM t AT TIME ZONE 'Asia/Tokyo')",
+  unnest: 'CROSS JOIN UNNEST(t.metadata) AS m',
+  'unnest with offset': 'UNNEST(a) AS x WITH OFFSET AS i',
+  'left join unnest': 'LEFT JOIN UNNEST(m.request) AS r [ON TRUE]',
+  'unnest without alias': 'CROSS JOIN UNNEST(t.metadata)',
+  'struct field through unnest alias': 'UNNEST(m.request) AS r WHERE path = ...',
+  struct: "STRUCT(1 AS a, 'x' AS b)",
+  'typed struct': "STRUCT<a INT64, b STRING>(1, 'x')",
+  'struct field named after its path': 'STRUCT(r.method).method',
+  tuple: '(a, b) = (1, 2)',
+  'array literal': '[1, 2, 3], []',
+  'typed array literal': 'ARRAY<INT64>[]',
+  'array subquery': 'ARRAY(SELECT x FROM ...)',
+  'array subscript': 'a[OFFSET(0)], a[ORDINAL(1)]',
+  'safe subscript': 'a[SAFE_OFFSET(9)]',
+  'bare subscript': 'a[0]',
+  'subscript on an expression': "split(s, ',')[SAFE_OFFSET(1)]",
+  'field after subscript': 'a[OFFSET(0)].field',
+  window: 'count(*) OVER (PARTITION BY a ORDER BY b)',
+  'window frame': 'OVER (ORDER BY t ROWS BETWEEN 5 PRECEDING AND CURRENT ROW)',
+  'named window': 'OVER w ... WINDOW w AS (PARTITION BY a)',
+  'window sees from names': 'SELECT x AS y, rank() OVER (ORDER BY x)',
+  'aggregate order by limit': "STRING_AGG(DISTINCT x, ',' ORDER BY x LIMIT 5)",
+  'ignore nulls': 'ARRAY_AGG(x IGNORE NULLS)',
+  parameter: '@name',
+  'string literal': `'a', "a", '''a''', 'tab\\t'`,
+  'raw string literal': "r'\\d+'",
+  'bytes literal': "b'AB'",
+  'typed literal': "TIMESTAMP '2024-05-01 10:00:00+00'",
+  'negative number': '-1',
+  'hex literal': '0x1F',
+  'float literal': '0.1, 1e3',
+  'integer literal beyond 2^53': '9007199254740993',
+};
+
+/** Every date part some function accepts. */
+export function datePartNames(): string[] {
+  const parts = new Set<string>();
+  for (const spec of FUNCTIONS.values()) for (const part of spec.parts ?? []) parts.add(part);
+  return [...parts];
+}
 
 /** Every entry of the table, as `kind:name` (`function:lower`, `cast:INT64`): what docs and golden cases cover. */
 export function languageEntries(): string[] {
   return [
     ...[...FUNCTIONS.keys()].map((name) => `function:${name}`),
     ...Object.keys(CAST_TYPES).map((type) => `cast:${type}`),
-    ...TRUNCATION_PARTS.map((part) => `date_part:${part}`),
+    ...datePartNames().map((part) => `date_part:${part}`),
     ...INTERVAL_UNITS.map((unit) => `interval:${unit}`),
     ...Object.keys(EXTRACT_PARTS).map((part) => `extract:${part}`),
     ...Object.keys(SET_OPERATORS).map((operator) => `set:${operator}`),
     ...BINARY_OPERATORS.map((operator) => `operator:${operator}`),
     ...JOIN_TYPES.map((type) => `join:${type}`),
-    ...CONSTRUCTS.map((name) => `construct:${name}`),
+    ...Object.keys(CONSTRUCTS).map((name) => `construct:${name}`),
   ];
 }
 
-/** Every name the sandbox lets a caller call: exactly the table's functions. */
+/** Every name the sandbox lets a caller call: exactly the table's functions (with `SAFE.` before a scalar one). */
 export function isSupportedFunction(name: string): boolean {
-  return FUNCTIONS.has(name);
+  return resolveFunction(name) !== undefined;
 }

@@ -7,7 +7,7 @@
  * What the tree has no place for becomes an `unknown` node naming it; the generator refuses it.
  */
 import { functionArgs, functionName, identifierText, isNode, locationOf, setOperationMembers, withClauses } from './ast.js';
-import { FUNCTIONS } from './language.js';
+import { resolveFunction } from './language.js';
 import { decodeBigQueryString, IllegalEscape } from './literals.js';
 import { parseBigQuery, SqlSyntaxError, type AstNode, type SqlLocation } from './parse.js';
 import type {
@@ -346,8 +346,9 @@ function readExprHere(node: AstNode): Expr {
     case 'param':
       return { kind: 'param', name: String(node.value), loc };
     case 'number':
+    // Integers from 2^53 (negative ones too) and numbers with an exponent, as written; INT64's
+    // range is checked where they are written.
     case 'bigint': {
-      // `bigint` holds the exact text of an integer from 2^53 up, or of a number with an exponent.
       const text = String(node.value);
       return { kind: 'literal', type: INTEGER.test(text) ? 'int64' : 'float64', value: text, loc };
     }
@@ -497,11 +498,20 @@ function readCase(node: AstNode): Expr {
   return { kind: 'case', subject: node.expr ? readExpr(node.expr) : undefined, whens, else: otherwise, loc: here(node) };
 }
 
-/** A date part keyword (`MINUTE`) parses as a bare column name; the language table says where one is expected. */
+/**
+ * A date part keyword (`MINUTE`) parses as a bare column name, or as the parser's own `origin`
+ * node (`DATE_TRUNC(d, WEEK)`); `WEEK(MONDAY)` as a call of `week`. The language table says where
+ * one is expected.
+ */
 function readDatePart(arg: AstNode): Expr {
-  if (arg.type === 'column_ref' && !arg.table) {
-    const part = identifierText(arg.column);
+  if ((arg.type === 'column_ref' && !arg.table) || arg.type === 'origin') {
+    const part = arg.type === 'origin' ? identifierText(arg) : identifierText(arg.column);
     if (part !== undefined) return { kind: 'date_part', part: part.toLowerCase(), loc: here(arg) };
+  }
+  if (arg.type === 'function' && functionName(arg) === 'week') {
+    const [weekday, ...rest] = functionArgs(arg);
+    const day = weekday?.type === 'column_ref' && !weekday.table ? identifierText(weekday.column) : undefined;
+    if (day !== undefined && rest.length === 0) return { kind: 'date_part', part: 'week', weekday: day.toLowerCase(), loc: here(arg) };
   }
   return readExpr(arg);
 }
@@ -517,7 +527,7 @@ function readFunction(node: AstNode): Expr {
   }
   // The parser reads `NOT (x)` as a call.
   if (name === 'not' && args.length === 1) return { kind: 'unary', operator: 'NOT', operand: readExpr(args[0]), loc };
-  const dateParts = FUNCTIONS.get(name)?.dateParts ?? [];
+  const dateParts = resolveFunction(name)?.spec.dateParts ?? [];
   const call: Call = {
     kind: 'call',
     name,
@@ -580,10 +590,21 @@ function readStruct(node: AstNode): Expr {
   const loc = here(node);
   const items = Array.isArray(node.expr_list) ? node.expr_list.filter(isNode) : [];
   const fields = items.map((item) => ({ expr: readExpr(item.expr), name: identifierText(item.as) ?? undefined }));
-  if (!isNode(node.definition)) return { kind: 'struct', fields, loc };
+  if (!isNode(node.definition)) {
+    // GoogleSQL names a field after the path it is given (`STRUCT(1, t.str_col)` is
+    // STRUCT<INT64, str_col STRING>); the tuple syntax and typed STRUCT<...>(...) do not.
+    return { kind: 'struct', fields: fields.map((field) => (field.name === undefined ? { ...field, name: pathName(field.expr) } : field)), loc };
+  }
   const type = readType(node.definition);
   if (type === undefined || type.fields?.length !== fields.length) return unknown('STRUCT<...> whose type does not match its values', node);
   return { kind: 'struct', fields, type, loc };
+}
+
+/** The name a path expression gives a STRUCT field or a select item: its last name. */
+function pathName(expr: Expr): string | undefined {
+  if (expr.kind === 'column') return expr.fields.at(-1) ?? expr.name;
+  if (expr.kind === 'field') return expr.name;
+  return undefined;
 }
 
 function readArray(node: AstNode): Expr {

@@ -58,7 +58,7 @@ describe('cannery check', () => {
       'statements.yaml': endpointText('check.statements', [], ['select 1 as a;', 'delete from `cloudflare.logs.prod` where true']),
       'write.yaml': endpointText('check.write', [], ['delete from `cloudflare.logs.prod` where true']),
       'syntax.yaml': endpointText('check.syntax', [], ['select t.id', 'from `cloudflare.logs.prod` as t', 'where t.id = = 1']),
-      'function.yaml': endpointText('check.function', [], ['select', "  json_extract(t.event_message, '$.a') as a", 'from `cloudflare.logs.prod` as t']),
+      'function.yaml': endpointText('check.function', [], ['select', '  st_geogpoint(1, 2) as a', 'from `cloudflare.logs.prod` as t']),
       'schema.yaml': endpointText('check.schema', [], ['select 1 as a']).replace('max_rows: 100', 'max_rows: lots'),
       'yaml.yaml': 'id: [unclosed\nname: check.yaml\n',
     };
@@ -69,7 +69,7 @@ describe('cannery check', () => {
       ['statements.yaml', 'select 1 as a;', 'expected exactly one SELECT statement, found 2'],
       ['write.yaml', 'delete from', 'only a read-only SELECT is allowed, found DELETE'],
       ['syntax.yaml', '= = 1', 'SQL syntax error'],
-      ['function.yaml', 'json_extract', 'unsupported SQL: function JSON_EXTRACT'],
+      ['function.yaml', 'st_geogpoint', 'unsupported SQL: function ST_GEOGPOINT'],
       ['schema.yaml', 'max_rows', 'max_rows'],
     ];
     let dir: string;
@@ -189,9 +189,9 @@ describe('cannery check', () => {
     });
 
     it('a construct neither backend runs is one problem naming both', async () => {
-      const both = await folder({ 'both.yaml': endpointText('check.both', [], ['select json_extract(t.event_message, "$.a") as a', 'from `cloudflare.logs.prod` as t']) });
+      const both = await folder({ 'both.yaml': endpointText('check.both', [], ['select st_geogpoint(1, 2) as a', 'from `cloudflare.logs.prod` as t']) });
       const run = await cannery(['check', '--endpoints', both]);
-      expect(run.stdout.trimEnd().split('\n')).toEqual([expect.stringMatching(/both\.yaml:\d+: unsupported SQL: function JSON_EXTRACT \(the duckdb and bigquery backends cannot run it\)$/)]);
+      expect(run.stdout.trimEnd().split('\n')).toEqual([expect.stringMatching(/both\.yaml:\d+: unsupported SQL: function ST_GEOGPOINT \(the duckdb and bigquery backends cannot run it\)$/)]);
     });
 
     it('refuses an unknown backend', async () => {

@@ -78,8 +78,8 @@ const CASES: Record<string, { text: string; expected: [string, string][] }> = {
     expected: [['= = 1', 'SQL syntax error near "="']],
   },
   'unsupported-function.yaml': {
-    text: endpointText([], ['with x as (', '  select t.id', '  from `cloudflare.logs.prod` as t', "  where json_extract(t.event_message, '$.a') is not null", ')', 'select id from x']),
-    expected: [['json_extract', 'unsupported SQL: function JSON_EXTRACT (the duckdb backend cannot run it)']],
+    text: endpointText([], ['with x as (', '  select t.id', '  from `cloudflare.logs.prod` as t', '  where st_geogpoint(1, 2) is not null', ')', 'select id from x']),
+    expected: [['st_geogpoint', 'unsupported SQL: function ST_GEOGPOINT (the duckdb backend cannot run it)']],
   },
 };
 

@@ -187,13 +187,15 @@ describe('a 256 MiB body, against the built server in a child process', () => {
   it.runIf(process.platform === 'linux').each([
     ['chunked', false],
     ['with its Content-Length', true],
-  ])('%s, raises the peak memory by a few MiB, not by the body', async (_how, declare) => {
+  ])('%s, raises the peak memory by MiBs, not by the body', async (_how, declare) => {
     // Warm up first: the first request of a process allocates for itself.
     await post(server.url, QUERY, 2 * MIB, { headers: { 'x-api-key': CLI_KEY } });
     const before = peakMemory(server.child.pid!);
     expectTooLarge(await post(server.url, QUERY, 256 * MIB, { declare, headers: { 'x-api-key': CLI_KEY } }));
     const grown = peakMemory(server.child.pid!) - before;
-    expect(grown).toBeLessThan(8 * MIB);
+    // A sixteenth of the body: socket buffers and GC timing on a loaded machine vary by a few
+    // MiB (12 MiB was seen with 8 workers), a body held in memory would be 256.
+    expect(grown).toBeLessThan(16 * MIB);
     const health = await fetch(`${server.url}/health`);
     expect(health.status).toBe(200);
   });

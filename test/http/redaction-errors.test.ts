@@ -95,6 +95,6 @@ describe('with redaction off', () => {
   it('the same error quotes the value, as the backend wrote it', async () => {
     const { status, body } = await svc.call(queryPath('logs.all', { project: 'p1', sql: FAILING[0]![1] }));
     expect(status).toBe(400);
-    expect(body.error.message).toContain("'GET | 200 | 203.0.113.9 | alice@example.com | 2001:db8::7'");
+    expect(body.error.message).toContain("'Bad int64 value: GET | 200 | 203.0.113.9 | alice@example.com | 2001:db8::7'");
   });
 });

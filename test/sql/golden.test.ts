@@ -2,8 +2,9 @@
  * Golden cases of the one generator (test/sql/golden/*.yaml): each is a BigQuery query with the
  * text the generator must write for BigQuery and for DuckDB, and the rows DuckDB must return on
  * the fixture (test/sql/golden/fixture.yaml), worked out by hand from BigQuery's documented
- * meaning. Every entry of the language table is covered by some case, so a construct added for
- * one dialect only, or without a case, fails here.
+ * meaning, or the error DuckDB must raise where BigQuery raises one. Every entry of the language
+ * table is covered by some case, so a construct added for one dialect only, or without a case,
+ * fails here.
  *
  * GOLDEN_UPDATE=1 rewrites the expected texts from the generator (review the diff); never the rows.
  */
@@ -39,7 +40,9 @@ interface GoldenCase {
   params?: Record<string, DuckDBValue>;
   bigquery: string;
   duckdb: string;
-  rows: WireRow[];
+  /** The rows DuckDB returns, or `error`: what its error says where BigQuery raises one. */
+  rows?: WireRow[];
+  error?: string;
 }
 
 const files = readdirSync(FOLDER).filter((file) => file.endsWith('.yaml') && file !== 'fixture.yaml').sort();
@@ -95,7 +98,9 @@ for (const { file, cases: fileCases } of cases) {
           expect(forBigQuery.sql).toBe(golden.bigquery);
           expect(forDuckDb.sql).toBe(golden.duckdb);
         }
-        expect(await rowsOf(forDuckDb.sql, forDuckDb.parameters, golden.params ?? {})).toEqual(golden.rows);
+        const result = rowsOf(forDuckDb.sql, forDuckDb.parameters, golden.params ?? {});
+        if (golden.error !== undefined) await expect(result).rejects.toThrow(golden.error);
+        else expect(await result).toEqual(golden.rows);
       });
     }
   });

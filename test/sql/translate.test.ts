@@ -11,6 +11,7 @@ import type { WireRow } from '../../src/core/types.js';
 import { EXECUTION_TIME_PARAM } from '../../src/sql/language.js';
 import { duckDbDialect } from '../../src/sql/dialects/duckdb.js';
 import { generate } from '../../src/sql/generator/generate.js';
+import { UnsupportedConstruct } from '../../src/sql/generator/unsupported.js';
 import { parseQuery } from '../../src/sql/read.js';
 
 const NOW = new Date('2024-05-08T12:00:00Z');
@@ -268,5 +269,10 @@ describe('small forms', () => {
 
   it('ANY_VALUE is an aggregate', async () => {
     expect(await one('select any_value(s) is not null as some from t where x = 1')).toEqual({ some: true });
+  });
+  it('a STRUCT with two fields of one name, which BigQuery allows, is refused on DuckDB with the way out', () => {
+    const twice = () => generate(parseQuery('select struct(a.x, b.X) as v from t as a, t as b'), dialect);
+    expect(twice).toThrow(UnsupportedConstruct);
+    expect(twice).toThrow('a STRUCT with two fields named x (name them apart with AS)');
   });
 });

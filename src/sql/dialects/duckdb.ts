@@ -10,7 +10,7 @@
  * chains as projections; BigQuery's names of anonymous columns; orders BigQuery does not keep, dropped.
  */
 import type { Dialect } from '../generator/dialect.js';
-import { EXTRACT_PARTS } from '../language.js';
+import { EXTRACT_PARTS, extractKey } from '../language.js';
 import { nameAnonymousColumns } from '../rewrites/anonymous-columns.js';
 import { resolveNames } from '../rewrites/resolve-names.js';
 import { unnestAsProjections } from '../rewrites/unnest-projections.js';
@@ -91,7 +91,7 @@ export function duckDbDialect(sources: readonly string[], options: DuckDbDialect
       extract: (node, printer) => {
         // AT TIME ZONE: the parts of the civil time there.
         const source = node.timeZone ? `timezone(${printer.expr(node.timeZone)}, ${printer.expr(node.source)})` : printer.expr(node.source);
-        return EXTRACT_PARTS[node.part]?.(source, node.weekday);
+        return EXTRACT_PARTS[extractKey(node)]?.(source);
       },
       subscript: (node, printer) => {
         const array = printer.expr(node.array);
@@ -111,9 +111,13 @@ export function duckDbDialect(sources: readonly string[], options: DuckDbDialect
           const declared = node.type?.fields?.[index];
           const name = declared?.name ?? field.name ?? `_field_${index + 1}`;
           const value = declared ? `CAST(${printer.expr(field.expr)} AS ${printer.typeName(declared.type)})` : printer.expr(field.expr);
-          return `${printer.identifier(name)} := ${value}`;
+          return { name, sql: `${printer.identifier(name)} := ${value}` };
         });
-        return `struct_pack(${fields.join(', ')})`;
+        const names = fields.map((field) => field.name.toLowerCase());
+        const twice = names.find((name, index) => names.indexOf(name) !== index);
+        // BigQuery allows two fields of one name (STRUCT(a.id, b.id)); DuckDB's structs do not.
+        if (twice !== undefined) printer.refuse(`a STRUCT with two fields named ${twice} (name them apart with AS)`, node);
+        return `struct_pack(${fields.map((field) => field.sql).join(', ')})`;
       },
       array: (node, printer) => (node.elementType ? `CAST([${node.elements.map(printer.expr).join(', ')}] AS ${printer.typeName(node.elementType)}[])` : undefined),
       typeName: (type, printer) => {

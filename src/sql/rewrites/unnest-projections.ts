@@ -2,7 +2,7 @@
  * BigQuery's lateral UNNEST, in the shape DuckDB runs well and means the same in.
  *
  * A chain `t CROSS JOIN UNNEST(t.a) AS x CROSS JOIN UNNEST(x.b) AS y` (or commas, or
- * `LEFT JOIN UNNEST(..) ON TRUE`) becomes nested projections under t's alias,
+ * `LEFT JOIN UNNEST(..)` with no ON or ON TRUE) becomes nested projections under t's alias,
  * `(SELECT *, unnest(..) AS _u_y FROM (SELECT *, unnest(t.a) AS _u_x FROM t) AS t) AS t`:
  * DuckDB plans a chain of UNNEST joins as joins, 20-40x slower than unnesting in a projection.
  * References follow: `x.f` is `t._u_x.f`, a bare `x` is `t._u_x`; `SELECT *` hides the helper
@@ -54,7 +54,7 @@ function projectable(item: FromItem): item is UnnestRef {
   if (item.kind !== 'unnest' || item.alias === undefined) return false;
   const join = item.join?.type ?? ',';
   if (join === ',' || join === 'CROSS JOIN' || join === 'INNER JOIN' || join === 'JOIN') return item.join?.on === undefined || isTrue(item.join.on);
-  return (join === 'LEFT JOIN' || join === 'LEFT OUTER JOIN') && isTrue(item.join?.on);
+  return (join === 'LEFT JOIN' || join === 'LEFT OUTER JOIN') && (item.join?.on === undefined || isTrue(item.join.on));
 }
 
 function isLeft(item: FromItem): boolean {

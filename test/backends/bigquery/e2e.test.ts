@@ -241,6 +241,24 @@ describe('errors over HTTP', () => {
     expect(text).not.toContain('2001:db8::7');
   });
 
+  it('a sandbox query that fails as it runs is the same 400 invalid_parameter on both backends', async () => {
+    // event_message is `edge e-1`...: no INT64; proj-a has 4 rows to divide. BigQuery's messages for them, verbatim.
+    const cases = [
+      { sql: 'select cast(event_message as int64) as n from edge_logs', message: 'Bad int64 value: edge e-1' },
+      { sql: 'select count(*) / 0 as q from edge_logs', message: 'division by zero: 4 / 0' },
+      { sql: 'select nope from edge_logs', message: 'Unrecognized name: nope at [1:8]' },
+    ];
+    for (const { sql, message } of cases) {
+      fake.answer(() => ({ error: { status: 400, reason: 'invalidQuery', message } }));
+      const path = queryPath('logs.all', { project: 'proj-a', sql });
+      for (const url of [duck.url, bigquery.url]) {
+        const { status, text } = await call(url, path);
+        expect(status, `${sql} on ${url === duck.url ? 'DuckDB' : 'BigQuery'}: ${text}`).toBe(400);
+        expect(JSON.parse(text).error).toMatchObject({ code: 'invalid_parameter', param: 'sql' });
+      }
+    }
+  });
+
   it('a query past CANNERY_QUERY_TIMEOUT_MS is 504 query_timeout', async () => {
     fake.answer(() => ({ running: true, holdMs: 50 }));
     const short = await startBigQueryService({ CANNERY_QUERY_TIMEOUT_MS: '300' });

@@ -21,8 +21,8 @@ interface Case {
   unordered?: boolean;
   /** For results too long to write out. */
   check?: (rows: Row[]) => void;
-  /** `todo`: an idiom being implemented; `fails`: a translator bug, reported (see the case). */
-  mode?: 'todo' | 'fails';
+  /** `todo`: an idiom being implemented. */
+  mode?: 'todo';
 }
 
 // Wire values of fixture timestamps (Unix microseconds).
@@ -440,7 +440,7 @@ limit 1;`,
     check: (rows) => expect(Object.keys(rows[0]!)).toEqual(['f0_', 'f1_', 'named', 'f2_']),
   },
 
-  // --- idioms the corpus found broken, now fixed; the one known difference stays `it.fails` -------
+  // --- idioms the corpus found broken, now fixed ---------------------------------------------------
   {
     name: 'NOT applied to a parenthesised condition',
     sql: "select id from postgres_logs where not (event_message like 'ERROR%') order by id",
@@ -452,11 +452,10 @@ limit 1;`,
     rows: [{ id: 'e2' }, { id: 'e5' }], // methods: e1 GET, e2 POST, e3 GET, e4 GET, e5 DELETE
   },
   {
-    // Known difference (docs/decisions.md): DuckDB's TRY_CAST('1.5' AS BIGINT) rounds to 2; BigQuery's SAFE_CAST gives NULL.
+    // DuckDB's TRY_CAST('1.5' AS BIGINT) would round to 2; BigQuery's SAFE_CAST reads integers only.
     name: 'SAFE_CAST of a decimal string to INT64 is NULL',
     sql: "select safe_cast('1.5' as int64) as n, safe_cast(m.status as string) as s from auth_logs cross join unnest(metadata) m where id = 'a1'",
     rows: [{ n: null, s: '200' }],
-    mode: 'fails',
   },
   {
     name: 'SELECT * REPLACE',
@@ -526,8 +525,7 @@ describe('sandbox corpus: client-style queries over logs.all', () => {
       it.todo(c.name);
       continue;
     }
-    const test = c.mode === 'fails' ? it.fails : it;
-    test(c.name, async () => {
+    it(c.name, async () => {
       const { status, body } = await svc.call(sandboxPath({ project: 'alpha', ...c.params, sql: c.sql }));
       expect(status, JSON.stringify(body)).toBe(200);
       const rows = body.result as Row[];
