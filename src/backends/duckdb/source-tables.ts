@@ -114,7 +114,7 @@ export async function ensureSourceTables(
  */
 export async function createSourceTables(connection: DuckDBConnection, sources: readonly SourceDescriptor[] = BUILT_IN_SOURCES): Promise<void> {
   const statements = sources.map(
-    (source) => `CREATE TABLE ${quoteIdentifier(source.name)} (${columnDefinitions(sourceColumns(recordShapeToValueShape(source.metadata)))});`,
+    (source) => `CREATE TABLE ${quoteIdentifier(source.name)} (${columnDefinitions(sourceColumns(recordShapeToValueShape(source.metadata), source.columns))});`,
   );
   await connection.run(statements.join('\n'));
 }
