@@ -5,7 +5,7 @@ import { seedDemoData } from '../demo/seed.js';
 import type { Command } from './commands.js';
 import { positiveInteger, settingsWithFlags } from './flags.js';
 
-/** Edge events `serve --demo` seeds on first run: a lively week in about a second. */
+/** Edge events `serve --demo` seeds on first run: a lively week in a few seconds. */
 export const DEMO_EDGE_EVENTS = 50_000;
 
 export async function seedDatabase(dbPath: string, edgeEvents: number): Promise<number> {

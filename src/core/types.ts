@@ -53,9 +53,12 @@ export type WireValue = string | number | boolean | null | WireValue[] | { [key:
 export type WireRow = Record<string, WireValue>;
 
 /** A column or nested field: a scalar type, a record with its fields, or no type when computed. */
+export type CatalogScalarType = 'string' | 'integer' | 'number' | 'boolean' | 'timestamp';
+
 export interface CatalogField {
   name: string;
-  type?: 'string' | 'integer' | 'number' | 'boolean' | 'timestamp' | 'record';
+  /** A scalar type, an array of one (`string[]`), or a repeated record with `fields`. */
+  type?: CatalogScalarType | `${CatalogScalarType}[]` | 'record';
   fields?: CatalogField[];
 }
 

@@ -4,17 +4,14 @@
  * read with their columns and the fields nested in them (from the source schemas of
  * config/sources.ts). The console builds its forms and its SQL completion from it.
  */
-import { BUILT_IN_SOURCES, type FieldShape, type RecordShape, type SourceDescriptor } from '../config/sources.js';
+import { BUILT_IN_SOURCES, topLevelColumns, type FieldShape, type RecordShape, type SourceDescriptor } from '../config/sources.js';
 import type { CatalogEndpoint, CatalogField } from '../core/types.js';
 import { cteColumns, type SourceShapes } from '../sql/cte-columns.js';
 import type { CompiledEndpoint } from './compiled-endpoint.js';
 
-/**
- * The columns every source table has (sources.ts: "Every source row has id, timestamp,
- * event_message and metadata; most have a top-level project"), metadata with the source's fields.
- */
+/** The columns of a source's table (sources.ts), metadata with the source's fields. */
 function sourceRow(source: SourceDescriptor): RecordShape {
-  return { id: 'string', timestamp: 'timestamp', event_message: 'string', project: 'string', metadata: source.metadata };
+  return { ...topLevelColumns(source), metadata: source.metadata };
 }
 
 export function sourceShapes(sources: readonly SourceDescriptor[] = BUILT_IN_SOURCES): SourceShapes {

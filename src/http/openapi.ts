@@ -281,7 +281,7 @@ export function openApiDocument(
           description: 'A column or nested field; no type when it is computed.',
           properties: {
             name: { type: 'string' },
-            type: { type: 'string', enum: ['string', 'integer', 'number', 'boolean', 'timestamp', 'record'] },
+            type: { type: 'string', enum: ['string', 'integer', 'number', 'boolean', 'timestamp', 'string[]', 'integer[]', 'number[]', 'boolean[]', 'timestamp[]', 'record'] },
             fields: { type: 'array', items: { $ref: '#/components/schemas/Field' } },
           },
         },

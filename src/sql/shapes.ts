@@ -4,7 +4,7 @@
  * (`... unnest(m.request) as r where path like '%rest%'`), which DuckDB does not do itself.
  * Only what is known is modelled; anything else is `unknown` and left to the backend.
  */
-import { COMMON_COLUMNS, type FieldShape, type RecordShape, type SourceDescriptor } from '../config/sources.js';
+import { listElement, topLevelColumns, type FieldShape, type RecordShape, type SourceDescriptor } from '../config/sources.js';
 
 export type Shape =
   | { kind: 'unknown' }
@@ -24,12 +24,16 @@ function recordShape(record: RecordShape): Shape {
 }
 
 function fieldShape(field: FieldShape): Shape {
-  return typeof field === 'string' ? SCALAR : recordShape(field);
+  if (typeof field !== 'string') return recordShape(field);
+  return listElement(field) === undefined ? SCALAR : { kind: 'array', element: SCALAR };
 }
 
 /** The columns every table of a source has. */
 export function sourceColumns(source: SourceDescriptor): ReadonlyMap<string, Shape> {
-  return new Map<string, Shape>([...Object.keys(COMMON_COLUMNS).map((name): [string, Shape] => [name, SCALAR]), ['metadata', recordShape(source.metadata)]]);
+  return new Map<string, Shape>([
+    ...Object.keys(topLevelColumns(source)).map((name): [string, Shape] => [name.toLowerCase(), SCALAR]),
+    ['metadata', recordShape(source.metadata)],
+  ]);
 }
 
 export function fieldOf(shape: Shape, name: string): Shape {

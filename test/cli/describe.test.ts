@@ -29,8 +29,15 @@ describe('cannery describe', () => {
   it('finds an endpoint by its id, and shows the fields of records indented under them', async () => {
     const run = await cannery(['describe', 'B699A50C-0586-48FA-95E6-6041369C6C05', '--endpoints', SHIPPED_ENDPOINTS]);
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain('  timestamp              TIMESTAMP      integer (Unix microseconds)\n');
-    expect(run.stdout).toContain('  metadata               ARRAY<STRUCT>  array of objects (repeated record)\n    request              ARRAY<STRUCT>  array of objects (repeated record)\n      method             STRING         string\n');
+    expect(run.stdout).toContain('  timestamp                            TIMESTAMP      integer (Unix microseconds)\n');
+    expect(run.stdout).toContain(
+      '  metadata                             ARRAY<STRUCT>  array of objects (repeated record)\n' +
+        '    load_balancer_redirect_identifier  STRING         string\n' +
+        '    logflare_worker                    ARRAY<STRUCT>  array of objects (repeated record)\n' +
+        '      worker_id                        STRING         string\n' +
+        '    request                            ARRAY<STRUCT>  array of objects (repeated record)\n',
+    );
+    expect(run.stdout).toContain('          detectionIds                 ARRAY<INT64>   array of integer\n');
   });
 
   it('--format json gives the contract with each column type and its JSON Schema on the wire', async () => {
@@ -43,7 +50,7 @@ describe('cannery describe', () => {
       { name: 'timestamp', type: 'TIMESTAMP', wire: { type: ['integer', 'null'], description: 'TIMESTAMP: Unix microseconds' } },
       { name: 'event_message', type: 'STRING', wire: { type: ['string', 'null'] } },
     ]);
-    expect(contract.columns[3].type).toMatch(/^ARRAY<STRUCT<request ARRAY<STRUCT<method STRING, path STRING/);
+    expect(contract.columns[3].type).toMatch(/^ARRAY<STRUCT<load_balancer_redirect_identifier STRING, logflare_worker ARRAY<STRUCT<worker_id STRING>>, request ARRAY<STRUCT<cf ARRAY<STRUCT</);
   });
 
   it('suggests a close name for one that does not exist', async () => {

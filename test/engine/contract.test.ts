@@ -44,7 +44,7 @@ describe('the shipped endpoints', () => {
     const registry = await loadOfflineRegistry(SHIPPED_ENDPOINTS);
     const logs = registry.find('logs.all')!;
     const { contract } = (await createContractBook(duckDbScratchEngine()).of([logs])).get(logs)!;
-    expect(columnsOf(contract!)).toEqual(['id STRING', 'timestamp TIMESTAMP', 'event_message STRING', 'metadata ARRAY<STRUCT<request ARRAY<STRUCT>, response ARRAY<STRUCT>>>']);
+    expect(columnsOf(contract!)).toEqual(['id STRING', 'timestamp TIMESTAMP', 'event_message STRING', 'metadata ARRAY<STRUCT<load_balancer_redirect_identifier STRING, logflare_worker ARRAY<STRUCT>, request ARRAY<STRUCT>, response ARRAY<STRUCT>>>']);
     expect(contract!.params).toEqual({
       project: { type: 'string', required: true },
       iso_timestamp_start: { type: 'string', required: false, format: 'date-time' },

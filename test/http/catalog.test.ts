@@ -58,9 +58,9 @@ describe('GET /api/endpoints', () => {
     ]);
     const postgres = logs.ctes.find((cte: any) => cte.name === 'postgres_logs');
     expect(postgres.columns.map((column: any) => [column.name, column.type])).toEqual([
-      ['id', 'string'], ['timestamp', 'timestamp'], ['event_message', 'string'], ['metadata', 'record'],
+      ['id', 'string'], ['timestamp', 'timestamp'], ['event_message', 'string'], ['identifier', 'string'], ['metadata', 'record'],
     ]);
-    const metadata = postgres.columns[3];
+    const metadata = postgres.columns[4];
     const parsed = metadata.fields.find((field: any) => field.name === 'parsed');
     const declared = BUILT_IN_SOURCES.find((source) => source.name === 'postgres.logs')!.metadata.parsed as Record<string, string>;
     expect(parsed.fields).toEqual(Object.entries(declared).map(([name, type]) => ({ name, type })));

@@ -154,7 +154,7 @@ describe('formats over HTTP', () => {
       json.map((row: any) => [row.id, String(row.timestamp), row.event_message, JSON.stringify(row.metadata), '', '7']),
     );
     // The quoting as written: RFC 4180 quotes for the awkward message, none for plain fields.
-    expect(csv.text.split('\r\n')[2]).toMatch(/^e2,\d+,"comma, ""quotes""\nand a newline","\[\{""request"":/);
+    expect(csv.text.split('\r\n')[2]).toMatch(/^e2,\d+,"comma, ""quotes""\nand a newline","\[\{""load_balancer_redirect_identifier"":null,/);
     expect(csv.text).toContain(',"",'); // e3's empty event_message
     expect(csv.text.split('\r\n')[1]).toMatch(/,,7$/); // NULL is an empty field
   });

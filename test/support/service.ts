@@ -9,6 +9,7 @@ import { Readable } from 'node:stream';
 import { openDuckDb } from '../../src/backends/duckdb/backend.js';
 import { readSettings } from '../../src/config/settings.js';
 import { importNdjson } from '../../src/backends/duckdb/import/import.js';
+import { seedDemoData, type SeedOptions } from '../../src/demo/seed.js';
 import { createApp } from '../../src/http/app.js';
 import type { ConsoleAssets } from '../../src/http/console.js';
 import { createMetrics } from '../../src/http/metrics.js';
@@ -34,6 +35,8 @@ export interface TestService {
 
 export interface TestServiceOptions {
   fixtures?: Fixtures;
+  /** Demo data from `cannery seed` (src/demo/seed.ts), written before the fixtures. */
+  seed?: Pick<SeedOptions, 'edgeEvents' | 'now'>;
   /** Endpoint files by file name; when absent the shipped endpoints/ folder is served. */
   endpoints?: Record<string, string>;
   clock?: () => Date;
@@ -60,6 +63,17 @@ export async function loadFixtures(dbPath: string, fixtures: Fixtures): Promise<
   }
 }
 
+export async function seedFile(dbPath: string, options: Pick<SeedOptions, 'edgeEvents' | 'now'>): Promise<void> {
+  const instance = await openDuckDb({ path: dbPath });
+  const connection = await instance.connect();
+  try {
+    await seedDemoData(connection, options);
+  } finally {
+    connection.closeSync();
+    instance.closeSync();
+  }
+}
+
 export async function writeEndpoints(dir: string, files: Record<string, string>): Promise<string> {
   await mkdir(dir, { recursive: true });
   for (const [name, text] of Object.entries(files)) await writeFile(join(dir, name), text);
@@ -69,6 +83,7 @@ export async function writeEndpoints(dir: string, files: Record<string, string>)
 export async function startTestService(options: TestServiceOptions = {}): Promise<TestService> {
   const dir = await mkdtemp(join(tmpdir(), 'cannery-test-'));
   const dbPath = join(dir, 'test.duckdb');
+  if (options.seed) await seedFile(dbPath, options.seed);
   if (options.fixtures) await loadFixtures(dbPath, options.fixtures);
   const endpointsDir = options.endpoints ? await writeEndpoints(join(dir, 'endpoints'), options.endpoints) : SHIPPED_ENDPOINTS;
   const settings = { ...readSettings(options.env ?? {}), dbPath, endpointsDir, queryTimeoutMs: options.timeoutMs ?? 10_000 };

@@ -3,7 +3,7 @@
  * record (`STRUCT(...)[]`), so SQL written for BigQuery's `unnest(metadata)` runs unchanged.
  */
 import { DuckDBListType, DuckDBStructType, DuckDBTypeId, type DuckDBType } from '@duckdb/node-api';
-import { COMMON_COLUMNS, type FieldShape, type RecordShape } from '../../config/sources.js';
+import { topLevelColumns, type FieldShape, type RecordShape } from '../../config/sources.js';
 import { quoteIdentifier } from '../../sql/dialects/duckdb.js';
 import { DataError } from './data-error.js';
 import {
@@ -68,12 +68,13 @@ export interface SourceColumn {
 }
 
 /**
- * The top-level columns every source table has, in order; `metadata` carries the source's own
- * fields. A source nobody has given a metadata field yet has no `metadata` column: DuckDB has no
- * empty STRUCT, and the column is added as soon as a field is known.
+ * The top-level columns of a source table, in order: the common ones, the source's own (`own`,
+ * e.g. `identifier`), then `metadata` with the source's nested fields. A source nobody has given
+ * a metadata field yet has no `metadata` column: DuckDB has no empty STRUCT, and the column is
+ * added as soon as a field is known.
  */
-export function sourceColumns(metadata: RecordValueShape): SourceColumn[] {
-  const columns: SourceColumn[] = Object.entries(COMMON_COLUMNS).map(([name, type]) => ({ name, type: SCALAR_SQL[type] }));
+export function sourceColumns(metadata: RecordValueShape, own: Readonly<Record<string, ScalarType>> = {}): SourceColumn[] {
+  const columns: SourceColumn[] = Object.entries(topLevelColumns({ columns: own })).map(([name, type]) => ({ name, type: SCALAR_SQL[type] }));
   const metadataType = duckdbType(metadata);
   return metadataType === undefined ? columns : [...columns, { name: 'metadata', type: metadataType }];
 }

@@ -52,24 +52,25 @@ export async function readSourceTable(connection: DuckDBConnection, name: string
 }
 
 /**
- * Makes table `name` exist with at least the `metadata` fields given, widening what is there.
- * Struct casts in DuckDB match fields by name and fill new ones with NULL, so
- * `ALTER COLUMN metadata TYPE <wider type>` keeps every stored value.
+ * Makes table `name` exist with at least the `metadata` fields and the source's own top-level
+ * `columns` given, widening what is there. Struct casts in DuckDB match fields by name and fill
+ * new ones with NULL, so `ALTER COLUMN metadata TYPE <wider type>` keeps every stored value.
  */
 export async function ensureSourceTable(
   connection: DuckDBConnection,
   name: string,
   metadata: RecordValueShape,
+  columns: SourceDescriptor['columns'] = {},
 ): Promise<{ outcome: EnsureOutcome; table: SourceTable }> {
   const existing = await readSourceTable(connection, name);
   if (existing === undefined) {
-    await connection.run(`CREATE TABLE ${quoteIdentifier(name)} (${columnDefinitions(sourceColumns(metadata))})`);
+    await connection.run(`CREATE TABLE ${quoteIdentifier(name)} (${columnDefinitions(sourceColumns(metadata, columns))})`);
     return { outcome: 'created', table: await requireSourceTable(connection, name) };
   }
   let outcome: EnsureOutcome = 'unchanged';
   const wanted = cloneShape(existing.metadata);
   const metadataChanged = mergeRecord(wanted, metadata, 'metadata');
-  for (const column of sourceColumns(wanted)) {
+  for (const column of sourceColumns(wanted, columns)) {
     if (existing.columns.has(fieldKey(column.name))) continue;
     await connection.run(`ALTER TABLE ${quoteIdentifier(existing.name)} ADD COLUMN ${quoteIdentifier(column.name)} ${column.type}`);
     outcome = 'widened';
@@ -101,7 +102,7 @@ export async function ensureSourceTables(
 ): Promise<{ name: string; outcome: EnsureOutcome }[]> {
   const outcomes: { name: string; outcome: EnsureOutcome }[] = [];
   for (const source of sources) {
-    const { outcome } = await ensureSourceTable(connection, source.name, recordShapeToValueShape(source.metadata));
+    const { outcome } = await ensureSourceTable(connection, source.name, recordShapeToValueShape(source.metadata), source.columns);
     outcomes.push({ name: source.name, outcome });
   }
   return outcomes;
@@ -113,7 +114,7 @@ export async function ensureSourceTables(
  */
 export async function createSourceTables(connection: DuckDBConnection, sources: readonly SourceDescriptor[] = BUILT_IN_SOURCES): Promise<void> {
   const statements = sources.map(
-    (source) => `CREATE TABLE ${quoteIdentifier(source.name)} (${columnDefinitions(sourceColumns(recordShapeToValueShape(source.metadata)))});`,
+    (source) => `CREATE TABLE ${quoteIdentifier(source.name)} (${columnDefinitions(sourceColumns(recordShapeToValueShape(source.metadata), source.columns))});`,
   );
   await connection.run(statements.join('\n'));
 }

@@ -5,10 +5,10 @@
  * Only widening exists because a source table is shared by every endpoint that reads it: a
  * field or a type that an import narrowed away would break SQL written against the old schema.
  */
-import type { FieldShape, RecordShape } from '../../config/sources.js';
+import { listElement, type FieldShape, type RecordShape, type ScalarType } from '../../config/sources.js';
 import { DataError } from './data-error.js';
 
-export type ScalarType = Exclude<FieldShape, RecordShape>;
+export type { ScalarType };
 
 export interface ScalarShape {
   readonly kind: 'scalar';
@@ -66,7 +66,9 @@ export function emptyRecord(): RecordValueShape {
 }
 
 export function fieldShapeToValueShape(shape: FieldShape): ValueShape {
-  return typeof shape === 'string' ? SCALAR[shape] : recordShapeToValueShape(shape);
+  if (typeof shape !== 'string') return recordShapeToValueShape(shape);
+  const element = listElement(shape);
+  return element === undefined ? SCALAR[shape as ScalarType] : LIST[element];
 }
 
 export function recordShapeToValueShape(shape: RecordShape): RecordValueShape {

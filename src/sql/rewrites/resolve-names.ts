@@ -277,7 +277,10 @@ export function resolveNames(options: ResolveOptions = {}): Rewrite {
       if (item.kind === 'unknown') {
         done.push(item);
       } else if (item.kind === 'join_group') {
-        done.push({ ...item, items: rewriteFrom(item.items, before, parent, hidden) });
+        // A parenthesised join is a FROM item of its own: its items see each other and the
+        // enclosing query, not the items before it (as in BigQuery, where Studio's unified logs
+        // read `unnest(metadata)` inside one as its own edge_logs' metadata, not auth_logs').
+        done.push({ ...item, items: rewriteFrom(item.items, [], parent, hidden) });
       } else if (item.kind === 'derived') {
         // Its output columns, so names read from it resolve (and unknown ones are refused) too.
         const rewritten = rewriteQuery(item.query, parent);

@@ -20,6 +20,8 @@ describe('duckdb types', () => {
   it('renders scalars, and nested records as lists of structs', () => {
     expect(fieldShapeType('integer')).toBe('BIGINT');
     expect(fieldShapeType('timestamp')).toBe('TIMESTAMPTZ');
+    expect(fieldShapeType('integer[]')).toBe('BIGINT[]');
+    expect(fieldShapeType('string[]')).toBe('VARCHAR[]');
     expect(recordShapeType({ request: { path: 'string', headers: { x_real_ip: 'string' } }, status: 'integer' })).toBe(
       'STRUCT("request" STRUCT("path" VARCHAR, "headers" STRUCT("x_real_ip" VARCHAR)[])[], "status" BIGINT)[]',
     );
@@ -36,8 +38,8 @@ describe('duckdb types', () => {
     const { connection, close } = await connectDuckDB();
     try {
       for (const source of BUILT_IN_SOURCES) {
-        const columns = sourceColumns(recordShapeToValueShape(source.metadata));
-        expect(columns.map((column) => column.name)).toEqual(['id', 'timestamp', 'event_message', 'project', 'metadata']);
+        const columns = sourceColumns(recordShapeToValueShape(source.metadata), source.columns);
+        expect(columns.map((column) => column.name)).toEqual(['id', 'timestamp', 'event_message', 'project', ...Object.keys(source.columns ?? {}), 'metadata']);
         const metadata = columns.find((column) => column.name === 'metadata')?.type ?? '';
         await expect(rows(connection, `SELECT NULL::${metadata} AS m`)).resolves.toHaveLength(1);
       }

@@ -19,7 +19,7 @@ describe('ensureSourceTables', () => {
         connection,
         `SELECT column_name, data_type FROM duckdb_columns() WHERE table_name = 'cloudflare.logs.prod' ORDER BY column_index`,
       );
-      expect(columns.map((column) => column.column_name)).toEqual(['id', 'timestamp', 'event_message', 'project', 'metadata']);
+      expect(columns.map((column) => column.column_name)).toEqual(['id', 'timestamp', 'event_message', 'project', 'identifier', 'metadata']);
       expect(columns[1]?.data_type).toBe('TIMESTAMP WITH TIME ZONE');
       // The shipped SQL's way into nested fields works on the empty tables.
       await expect(
@@ -62,12 +62,13 @@ describe('ensureSourceTables', () => {
       expect(outcome?.outcome).toBe('widened');
       const [row] = await rows(
         connection,
-        `SELECT t.project, r.path, r.custom, r.method, h.user_agent, h.x_real_ip, m.response
+        `SELECT t.project, t.identifier, r.path, r.custom, r.method, h.user_agent, h.x_real_ip, m.response
          FROM "cloudflare.logs.prod" t CROSS JOIN unnest(t.metadata) AS _u_m(m) CROSS JOIN unnest(m.request) AS _u_r(r)
          CROSS JOIN unnest(r.headers) AS _u_h(h)`,
       );
       expect(row).toEqual({
         project: null,
+        identifier: null,
         path: '/rest/v1/x',
         custom: 'kept',
         method: null,
@@ -76,7 +77,8 @@ describe('ensureSourceTables', () => {
         response: null,
       });
       const table = await readSourceTable(connection, 'cloudflare.logs.prod');
-      expect([...(table?.metadata.fields.keys() ?? [])]).toEqual(['request', 'response']);
+      // Fields the table had keep their place; the source's other fields follow.
+      expect([...(table?.metadata.fields.keys() ?? [])]).toEqual(['request', 'load_balancer_redirect_identifier', 'logflare_worker', 'response']);
       const [again] = await ensureSourceTables(connection, BUILT_IN_SOURCES.slice(0, 1));
       expect(again?.outcome).toBe('unchanged');
     } finally {

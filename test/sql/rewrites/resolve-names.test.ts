@@ -32,7 +32,7 @@ describe('a name nothing in scope has', () => {
       'select m.request.path from edge_logs cross join unnest(metadata) as m',
       /^sql cannot run: Cannot access field path on m \(an element of edge_logs\.metadata\)\.request, an array: UNNEST it first/,
     ],
-    ['an unknown column of a table alias', 'select t.foo from edge_logs as t', /^sql cannot run: Name foo not found inside t \(edge_logs\); its columns: id, timestamp, event_message, metadata/],
+    ['an unknown column of a table alias', 'select t.foo from edge_logs as t', /^sql cannot run: Name foo not found inside t \(edge_logs\); its columns: id, timestamp, event_message, identifier, metadata/],
     ['a SELECT alias in WHERE, which sees FROM names only', "select id as x from edge_logs where x = 'e1'", /^sql cannot run: Unrecognized name: x/],
     ['an unknown name in a correlated subquery', 'select id, (select count(*) from unnest(metadata) as m where m.nope = 1) as n from edge_logs', /^sql cannot run: Field name nope does not exist in m/],
   ])('%s is a 400 naming it', async (_what, sql, message) => {

@@ -173,8 +173,12 @@ const CASES: Case[] = [
             execution_id: 'exec-1',
             deployment_id: null,
             execution_time_ms: 35,
-            request: [{ method: 'POST', url: 'https://alpha.functions.dev/hello', pathname: '/hello' }],
-            response: [{ status_code: 200 }],
+            // Every field the source declares is there; those the event lacks are NULL.
+            request: [
+              { method: 'POST', url: 'https://alpha.functions.dev/hello', pathname: '/hello', headers: null, host: null, protocol: null, sb: null, search: null },
+            ],
+            response: [{ status_code: 200, headers: null }],
+            version: null,
           },
         ],
       },

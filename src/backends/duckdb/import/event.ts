@@ -28,11 +28,13 @@ export interface NormalisedEvent {
   event_message: string;
   project?: string;
   metadata?: unknown[];
+  /** The source's own top-level columns (`identifier`...), by name. */
+  [column: string]: unknown;
 }
 
 type JsonObject = Record<string, unknown>;
 
-const TOP_LEVEL_FIELDS = new Set(['id', 'timestamp', 'event_message', 'project', 'metadata']);
+const TOP_LEVEL_FIELDS = ['id', 'timestamp', 'event_message', 'project', 'metadata'];
 
 function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -61,10 +63,15 @@ function canonicalMicros(canonical: string): number {
 export class EventNormaliser {
   /** The metadata shape so far: the table's, the source's declared fields, and every line seen. */
   readonly metadata: RecordValueShape;
+  /** The source's own top-level columns besides the common ones, with their types. */
+  private readonly columns: Readonly<Record<string, ScalarType>>;
+  private readonly topLevel: ReadonlySet<string>;
   private line = 0;
 
-  constructor(metadata: RecordValueShape) {
+  constructor(metadata: RecordValueShape, columns: Readonly<Record<string, ScalarType>> = {}) {
     this.metadata = metadata;
+    this.columns = columns;
+    this.topLevel = new Set([...TOP_LEVEL_FIELDS, ...Object.keys(columns)]);
   }
 
   normalise(text: string, line: number): NormalisedEvent {
@@ -77,10 +84,10 @@ export class EventNormaliser {
     }
     if (!isObject(value)) throw this.invalid(`expected a JSON object (one log event), got ${describeValue(value)}`);
     for (const key of Object.keys(value)) {
-      if (!TOP_LEVEL_FIELDS.has(key)) {
+      if (!this.topLevel.has(key)) {
         throw this.invalid(
-          `unknown top-level field ${JSON.stringify(key)}; an event has id, timestamp, event_message, ` +
-            'project and metadata (put anything else under metadata)',
+          `unknown top-level field ${JSON.stringify(key)}; an event of this source has ${[...this.topLevel].join(', ')} ` +
+            '(put anything else under metadata)',
           key,
         );
       }
@@ -94,6 +101,17 @@ export class EventNormaliser {
     if (project !== undefined && project !== null) {
       if (typeof project !== 'string') throw this.invalid(`project must be a string, got ${describeValue(project)}`, 'project');
       event.project = project;
+    }
+    for (const [column, type] of Object.entries(this.columns)) {
+      const field = value[column];
+      if (field === undefined || field === null) continue;
+      // Only an exact fit (or an integer for a number): a top-level column never widens. A
+      // timestamp column would need the conversion `timestamp` gets; no source declares one.
+      const actual = typeof field === 'object' ? undefined : scalarTypeOf(field as string | number | boolean);
+      if (actual !== type && !(actual === 'integer' && type === 'number')) {
+        throw this.invalid(`${column} must be ${describeShape(SCALAR[type])}, got ${describeValue(field)}`, column);
+      }
+      event[column] = field;
     }
     if (metadata !== undefined && metadata !== null) {
       if (!isObject(metadata) && !Array.isArray(metadata)) {

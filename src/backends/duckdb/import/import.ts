@@ -15,7 +15,7 @@ import { BUILT_IN_SOURCES, type SourceDescriptor } from '../../../config/sources
 import { quoteIdentifier } from '../../../sql/dialects/duckdb.js';
 import { EventNormaliser } from './event.js';
 import { lineBatches, type TextInput } from './lines.js';
-import { cloneShape, emptyRecord, mergeRecord, recordShapeToValueShape } from '../value-shape.js';
+import { cloneShape, emptyRecord, fieldKey, mergeRecord, recordShapeToValueShape, type ScalarType } from '../value-shape.js';
 import { ensureSourceTable, readSourceTable, type SourceTable } from '../source-tables.js';
 
 export interface ImportOptions {
@@ -42,13 +42,14 @@ export async function importNdjson(
   const metadata = existing === undefined ? emptyRecord() : cloneShape(existing.metadata);
   const declared = (options.sources ?? BUILT_IN_SOURCES).find((source) => source.name === sourceName);
   if (declared !== undefined) mergeRecord(metadata, recordShapeToValueShape(declared.metadata), 'metadata');
+  const columns = declared?.columns ?? {};
 
   const directory = await mkdtemp(join(options.tempDirectory ?? tmpdir(), 'cannery-import-'));
   try {
     const file = join(directory, 'events.ndjson');
-    const normaliser = new EventNormaliser(metadata);
+    const normaliser = new EventNormaliser(metadata, columns);
     const rows = await stage(input, normaliser, file);
-    await load(connection, sourceName, normaliser, file, rows);
+    await load(connection, sourceName, normaliser, columns, file, rows);
     return { rows };
   } finally {
     await rm(directory, { recursive: true, force: true });
@@ -90,13 +91,14 @@ async function load(
   connection: DuckDBConnection,
   sourceName: string,
   normaliser: EventNormaliser,
+  columns: Readonly<Record<string, ScalarType>>,
   file: string,
   rows: number,
 ): Promise<void> {
   await connection.run('BEGIN TRANSACTION');
   try {
-    const { table } = await ensureSourceTable(connection, sourceName, normaliser.metadata);
-    if (rows > 0) await insertStaged(connection, table, file);
+    const { table } = await ensureSourceTable(connection, sourceName, normaliser.metadata, columns);
+    if (rows > 0) await insertStaged(connection, table, columns, file);
     await connection.run('COMMIT');
   } catch (error) {
     await connection.run('ROLLBACK');
@@ -104,16 +106,26 @@ async function load(
   }
 }
 
-async function insertStaged(connection: DuckDBConnection, table: SourceTable, file: string): Promise<void> {
+async function insertStaged(
+  connection: DuckDBConnection,
+  table: SourceTable,
+  own: Readonly<Record<string, ScalarType>>,
+  file: string,
+): Promise<void> {
   // The table's own type text, not ours: after widening it is at least as wide as every staged
   // value, and it also covers column types cannery would not have chosen itself.
   const metadataType = table.columns.get('metadata')?.type;
   const columns: Record<string, string> = { id: 'VARCHAR', timestamp: 'BIGINT', event_message: 'VARCHAR', project: 'VARCHAR' };
+  for (const name of Object.keys(own)) {
+    const type = table.columns.get(fieldKey(name))?.type;
+    if (type !== undefined) columns[name] = type;
+  }
   // No metadata column means no event had a metadata field: nothing staged is lost without it.
   if (metadataType !== undefined) columns.metadata = metadataType;
+  const copied = Object.keys(columns).filter((name) => name !== 'timestamp').map(quoteIdentifier);
   await connection.run(
     `INSERT INTO ${quoteIdentifier(table.name)} BY NAME
-     SELECT id, make_timestamptz("timestamp") AS "timestamp", event_message, project${metadataType === undefined ? '' : ', metadata'}
+     SELECT make_timestamptz("timestamp") AS "timestamp", ${copied.join(', ')}
      FROM read_json($file, format = 'newline_delimited', columns = $columns, maximum_object_size = $maxObjectSize)`,
     {
       file,

@@ -153,6 +153,34 @@ describe('importNdjson', () => {
     }
   });
 
+  it("loads a source's own top-level columns (identifier) and refuses them elsewhere or mistyped", async () => {
+    const { connection, close } = await connectDuckDB();
+    try {
+      const input = ndjson(
+        { id: 'e1', timestamp: 0, event_message: 'GET', project: 'p1', identifier: 'p1-rr-us-east-1-abcde' },
+        { id: 'e2', timestamp: 1, event_message: 'GET', project: 'p1' },
+      );
+      await importNdjson(connection, 'cloudflare.logs.prod', chunks(input));
+      expect(await rows(connection, 'SELECT id, identifier FROM "cloudflare.logs.prod" ORDER BY id')).toEqual([
+        { id: 'e1', identifier: 'p1-rr-us-east-1-abcde' },
+        { id: 'e2', identifier: null },
+      ]);
+      const cases: [string, string, RegExp][] = [
+        ['cloudflare.logs.prod', '{"id": "3", "timestamp": 0, "event_message": "x", "identifier": 7}', /^line 1: identifier must be a string, got 7/],
+        ['cloudflare.logs.prod', '{"id": "3", "timestamp": 0, "event_message": "x", "identifier": {"a": 1}}', /^line 1: identifier must be a string, got an object/],
+        ['gotrue.logs.prod', '{"id": "3", "timestamp": 0, "event_message": "x", "identifier": "p1"}', /^line 1: unknown top-level field "identifier"; an event of this source has id, timestamp, event_message, project, metadata /],
+      ];
+      for (const [source, line, message] of cases) {
+        const error = await importNdjson(connection, source, chunks(line)).catch((caught: unknown) => caught);
+        expect(error).toBeInstanceOf(DataError);
+        expect((error as DataError).message).toMatch(message);
+      }
+      expect(await rows(connection, 'SELECT count(*) AS n FROM "cloudflare.logs.prod"')).toEqual([{ n: 2n }]);
+    } finally {
+      close();
+    }
+  });
+
   it('names the line of a bad event and writes nothing', async () => {
     const { connection, close } = await connectDuckDB();
     try {
