@@ -9,7 +9,8 @@ import { BUILT_IN_SOURCES, sourceNames } from '../config/sources.js';
 import type { CompileContext } from '../engine/compile.js';
 import { createContractBook } from '../engine/contract.js';
 import type { EngineObserver } from '../engine/observer.js';
-import { loadRegistry } from '../engine/registry.js';
+import { loadRegistry, type LoadOptions } from '../engine/registry.js';
+import { loadOptionsFor } from './load-options.js';
 import { createService, type Service, type SharedCacheSettings } from '../engine/service.js';
 
 export async function openBackend(settings: Settings): Promise<Backend> {
@@ -30,6 +31,8 @@ export function compileContextFor(backend: Backend): CompileContext {
 }
 
 export interface OpenServiceOptions {
+  /** How the endpoint files are loaded (default: loadOptionsFor the settings). */
+  load?: LoadOptions;
   /** Injectable for tests: execution times, and the cache's clock. */
   clock?: () => Date;
   /** Told about backend queries and cache warming (the metrics' engine observer). */
@@ -49,7 +52,7 @@ export async function openService(settings: Settings, options: OpenServiceOption
   let sharedCache: SharedCacheSettings | undefined;
   try {
     sharedCache = await openSharedCache(settings);
-    const registry = await loadRegistry(settings.endpointsDir, compileContextFor(backend));
+    const registry = await loadRegistry(settings.endpointsDir, compileContextFor(backend), undefined, options.load ?? (await loadOptionsFor(settings)));
     return createService({
       registry,
       backend,
