@@ -13,8 +13,7 @@ import { compileContextFor, openService } from './open-service.js';
 import { startHotReload } from '../engine/hot-reload.js';
 import type { Command } from './commands.js';
 import { settingsWithFlags } from './flags.js';
-import { DEMO_EDGE_EVENTS, seedDatabase } from './seed.js';
-import { MAIN_DEMO_PROJECT } from '../demo/seed.js';
+import { MAIN_DEMO_PROJECT } from '../demo/pools.js';
 
 export const serveCommand: Command = {
   options: {
@@ -28,6 +27,7 @@ export const serveCommand: Command = {
     const settings = settingsWithFlags(flags);
     if (flags.demo && settings.backend === 'duckdb' && !existsSync(settings.dbPath)) {
       console.log(`cannery: first run, seeding demo data into ${settings.dbPath} ...`);
+      const { DEMO_EDGE_EVENTS, seedDatabase } = await import('./seed.js');
       await seedDatabase(settings.dbPath, DEMO_EDGE_EVENTS);
     }
     // Opening would create an empty database, and a mistyped path would serve empty results.

@@ -25,7 +25,6 @@ import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { EndpointDefinition } from '../core/types.js';
-import { VERSION } from '../core/version.js';
 import { definitionVersion } from './compile.js';
 import type { FileCompile } from './compile-file.js';
 import type { CompileSettings } from './compile-settings.js';
@@ -191,30 +190,31 @@ async function pruneFolder(dir: string, context: string, used: ReadonlySet<strin
 
 let fingerprint: Promise<string> | undefined;
 
-/**
- * A hash of what compiling runs: the package's version, the files of the layers compile.ts may
- * import (core <- config <- sql <- engine), the endpoint schema, and the libraries that read
- * YAML, check the schema and parse SQL. Taken once per process: the code does not change under it.
- */
+/** This process's code fingerprint, taken once: the code does not change under a running process. */
 function codeFingerprint(): Promise<string> {
-  fingerprint ??= (async () => {
-    const code = fileURLToPath(new URL('../', import.meta.url));
-    const root = fileURLToPath(new URL('../../', import.meta.url));
-    const files = (await Promise.all(['core', 'config', 'sql', 'engine'].map((layer) => filesUnder(join(code, layer))))).flat();
-    files.push(...(await filesUnder(join(root, 'schemas'))));
-    files.sort();
-    const hash = createHash('sha256').update(`cannery ${VERSION}\n`);
-    const require = createRequire(import.meta.url);
-    for (const library of ['yaml', 'ajv', 'node-sql-parser']) hash.update(`${library} ${libraryVersion(require, library)}\n`);
-    const texts = await Promise.all(files.map((file) => readFile(file)));
-    for (const [index, file] of files.entries()) hash.update(`${relative(root, file)}\n`).update(texts[index]!);
-    return hash.digest('hex');
-  })();
+  fingerprint ??= fingerprintOf(fileURLToPath(new URL('../', import.meta.url)), fileURLToPath(new URL('../../', import.meta.url)));
   return fingerprint;
 }
 
+/**
+ * A hash of what compiling runs: the files of the layers compile.ts may import (core <- config
+ * <- sql <- engine, under `code`), the package's package.json (its version) and endpoint schema
+ * (under `root`), and the versions of the libraries that read YAML, check the schema and parse SQL.
+ */
+export async function fingerprintOf(code: string, root: string): Promise<string> {
+  const files = (await Promise.all(['core', 'config', 'sql', 'engine'].map((layer) => filesUnder(join(code, layer))))).flat();
+  files.push(join(root, 'package.json'), ...(await filesUnder(join(root, 'schemas'))));
+  files.sort();
+  const hash = createHash('sha256');
+  const require = createRequire(import.meta.url);
+  for (const library of ['yaml', 'ajv', 'node-sql-parser']) hash.update(`${library} ${libraryVersion(require, library)}\n`);
+  const texts = await Promise.all(files.map((file) => readFile(file)));
+  for (const [index, file] of files.entries()) hash.update(`${relative(root, file)}\n`).update(texts[index]!);
+  return hash.digest('hex');
+}
+
 async function filesUnder(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { withFileTypes: true, recursive: true });
+  const entries = await readdir(dir, { withFileTypes: true, recursive: true }).catch(() => []);
   return entries.filter((entry) => entry.isFile() && !entry.name.endsWith('.map')).map((entry) => join(entry.parentPath, entry.name));
 }
 

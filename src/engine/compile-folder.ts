@@ -41,24 +41,27 @@ export async function compileTexts(
     }),
   );
   const missing = texts.flatMap((entry, index): (FileText & { index: number })[] => (results[index] ? [] : [{ file: entry.file, text: entry.text!, index }]));
-  let threads = threadsFor(missing.length, options.workers);
-  if (missing.length > 0) {
-    let fresh: FileCompile[] | undefined;
-    if (threads > 1) {
-      try {
-        fresh = await compileInWorkers(missing, settings, threads, options.workers);
-      } catch (error) {
-        options.log?.(`compiling on ${threads} threads failed (${(error as Error).message.split('\n')[0]}); compiling on the main thread`);
-      }
+  const threads = threadsFor(missing.length, options.workers);
+  const writes: Promise<void>[] = [];
+  const compiled = (index: number, result: FileCompile) => {
+    const { text, index: at } = missing[index]!;
+    results[at] = result;
+    if (contextKey !== undefined) writes.push(cache!.write(contextKey, text, result));
+  };
+  let fromThreads = false;
+  if (threads > 1) {
+    try {
+      await compileInWorkers(missing, settings, threads, compiled, options.workers);
+      fromThreads = true;
+    } catch (error) {
+      options.log?.(`compiling on ${threads} threads failed (${(error as Error).message.split('\n')[0]}); compiling on the main thread`);
     }
-    if (fresh === undefined) {
-      threads = 0;
-      const { compileFile } = await import('./compile-file.js');
-      fresh = missing.map(({ file, text }) => compileFile(file, text, context));
-    }
-    for (const [index, { index: at }] of missing.entries()) results[at] = fresh[index];
-    if (contextKey !== undefined) await Promise.all(missing.map(({ text }, index) => cache!.write(contextKey, text, fresh![index]!)));
   }
+  if (!fromThreads && missing.length > 0) {
+    const { compileFile } = await import('./compile-file.js');
+    for (const [index, { file, text }] of missing.entries()) compiled(index, compileFile(file, text, context));
+  }
+  await Promise.all(writes);
   if (contextKey !== undefined) await cache!.prune(contextKey, texts.flatMap((entry) => (entry.text === undefined ? [] : [entry.text])));
-  return { results: results as FileCompile[], stats: { cached, compiled: missing.length, threads: missing.length > 0 ? threads : 0 } };
+  return { results: results as FileCompile[], stats: { cached, compiled: missing.length, threads: fromThreads ? threads : 0 } };
 }

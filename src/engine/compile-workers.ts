@@ -43,9 +43,17 @@ export function threadsFor(files: number, options: WorkerOptions = {}): number {
   return Math.min(max, Math.floor(files / (options.filesPerThread ?? FILES_PER_THREAD)));
 }
 
-/** Compiles `files` on `threads` worker threads; results in the order of `files`. Rejects if a thread fails. */
-export async function compileInWorkers(files: readonly FileText[], settings: CompileSettings, threads: number, options: WorkerOptions = {}): Promise<FileCompile[]> {
-  const results: FileCompile[] = new Array<FileCompile>(files.length);
+/**
+ * Compiles `files` on `threads` worker threads, handing each result to `done` with its index in
+ * `files` as it comes (the main thread, idle meanwhile, can store it). Rejects if a thread fails.
+ */
+export async function compileInWorkers(
+  files: readonly FileText[],
+  settings: CompileSettings,
+  threads: number,
+  done: (index: number, result: FileCompile) => void,
+  options: WorkerOptions = {},
+): Promise<void> {
   let next = 0;
   const workers: Worker[] = [];
   const run = (worker: Worker) =>
@@ -59,7 +67,7 @@ export async function compileInWorkers(files: readonly FileText[], settings: Com
       };
       worker.on('message', (reply: WorkerReply) => {
         if (reply.error !== undefined) return reject(new Error(`a compile thread failed: ${reply.error}`));
-        for (const [index, result] of reply.results.entries()) results[batchStart + index] = result;
+        for (const [index, result] of reply.results.entries()) done(batchStart + index, result);
         send();
       });
       worker.once('error', reject);
@@ -69,7 +77,6 @@ export async function compileInWorkers(files: readonly FileText[], settings: Com
   try {
     for (let index = 0; index < threads; index++) workers.push(new Worker(WORKER, { workerData: settings, execArgv: options.execArgv }));
     await Promise.all(workers.map(run));
-    return results;
   } finally {
     await Promise.all(workers.map((worker) => worker.terminate()));
   }
