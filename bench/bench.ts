@@ -7,7 +7,7 @@
  *   same compiled SQL run directly on DuckDB (bench/query-cost.ts); target service/DuckDB <= 1.15;
  * - scale: how each query's latency grows with the data (no worse than linear), and the serving
  *   process's peak RSS;
- * - cache hits against a bare node:http server sending the same bytes (bench/cache-hits.ts);
+ * - cache hits against a bare h3 app sending the same bytes, one key and 1,000 interleaved (bench/cache-hits.ts);
  * - PII redaction against JSON.stringify of the same rows (bench/redaction.ts);
  * - start-up with 500 distinct endpoint files, cold and warm, against the shipped two (bench/startup.ts).
  *
@@ -23,7 +23,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { measureCacheHits, TARGET_RATIO as CACHE_TARGET } from './cache-hits.js';
+import { measureCacheHits, TARGET_CPU_RATIO as CACHE_TARGET } from './cache-hits.js';
 import { measureQueryCost, type CaseCost } from './query-cost.js';
 import { measureRedaction } from './redaction.js';
 import { measureStartup, startupTable } from './startup.js';
@@ -155,22 +155,22 @@ async function main(): Promise<void> {
       ...scaleSection(runs),
       '## Cache hits',
       '',
-      `cannery's \`serve\` answering cache hits of usage.api-counts against a bare node:http server sending the same bytes; autocannon on loopback, ${CACHE_HIT_RUN.connections} connections, ${CACHE_HIT_RUN.rounds} x ${CACHE_HIT_RUN.seconds} s per server, alternating; each ratio is the median of the paired rounds' ratios. Target: throughput ratio >= ${CACHE_TARGET}. Server CPU per request is the steadier figure on a shared machine.`,
+      `cannery's \`serve\` answering cache hits of usage.api-counts against a bare h3 app (same srvx and h3) sending the same bytes, one key again and again and 1,000 keys interleaved; autocannon on loopback, ${CACHE_HIT_RUN.connections} connections, ${CACHE_HIT_RUN.rounds} x ${CACHE_HIT_RUN.seconds} s per server, alternating; each ratio is the median of the paired rounds' ratios. Target: server CPU per request, cannery / bare h3, <= ${CACHE_TARGET}.`,
       '',
       markdownTable(
-        ['case', 'body', 'cannery req/s', 'plain req/s', 'cannery CPU/req', 'plain CPU/req', 'throughput ratio', 'CPU ratio (plain/cannery)', `>= ${CACHE_TARGET}`],
+        ['case', 'body', 'cannery req/s', 'bare h3 req/s', 'cannery CPU/req', 'bare h3 CPU/req', 'CPU ratio (cannery/h3)', 'throughput ratio', `<= ${CACHE_TARGET}`],
         cacheHits.map((hit) => {
           const mean = (list: typeof hit.cannery, field: 'requestsPerSecond' | 'cpuMicrosPerRequest') => list.reduce((sum, item) => sum + item[field], 0) / list.length;
           return [
             hit.label,
             `${hit.bytes} B`,
             mean(hit.cannery, 'requestsPerSecond').toFixed(0),
-            mean(hit.plain, 'requestsPerSecond').toFixed(0),
+            mean(hit.h3, 'requestsPerSecond').toFixed(0),
             `${mean(hit.cannery, 'cpuMicrosPerRequest').toFixed(1)} µs`,
-            `${mean(hit.plain, 'cpuMicrosPerRequest').toFixed(1)} µs`,
-            hit.ratio.toFixed(2),
+            `${mean(hit.h3, 'cpuMicrosPerRequest').toFixed(1)} µs`,
             hit.cpuRatio.toFixed(2),
-            hit.ratio >= CACHE_TARGET ? 'holds' : 'MISSED',
+            hit.throughputRatio.toFixed(2),
+            hit.cpuRatio <= CACHE_TARGET ? 'holds' : 'MISSED',
           ];
         }),
       ),
