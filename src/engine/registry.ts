@@ -62,22 +62,12 @@ export function createRegistry(endpoints: CompiledEndpoint[], problems: Problem[
     byKey.set(endpoint.definition.id.toLowerCase(), endpoint);
     byKey.set(endpoint.definition.name, endpoint);
   }
-  // The last name found, and its endpoint: a run of requests for one endpoint compares the name
-  // rather than hashing it for the map.
-  let lastName = '';
-  let lastFound: CompiledEndpoint | undefined;
   return {
     endpoints,
     problems,
     // A name, or an id as the files give it (lowercase), is found at once: this runs on every request.
     find(idOrName) {
-      if (lastFound !== undefined && idOrName === lastName) return lastFound;
-      const found = byKey.get(idOrName) ?? (UUID.test(idOrName) ? byKey.get(idOrName.toLowerCase()) : undefined);
-      if (found !== undefined) {
-        lastName = idOrName;
-        lastFound = found;
-      }
-      return found;
+      return byKey.get(idOrName) ?? (UUID.test(idOrName) ? byKey.get(idOrName.toLowerCase()) : undefined);
     },
   };
 }
