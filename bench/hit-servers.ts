@@ -139,6 +139,8 @@ export async function hitLoad(baseUrl: string, paths: readonly string[], connect
   const result = await autocannon({
     url: baseUrl,
     connections,
+    // Under valgrind a request takes fifty times longer; autocannon's default of 10 s is too short there.
+    timeout: 120,
     headers: { 'x-api-key': API_KEY },
     ...('seconds' in until ? { duration: until.seconds } : { amount: until.amount }),
     requests: [
