@@ -3,8 +3,8 @@
  * seen parses nothing. An entry is found by two keys, both hashes:
  * - the file's text (`<content>.json`), and
  * - everything else its compile depends on (the folder `<context>/`): cannery's compiling code
- *   (the files of core/, config/, sql/ and engine/, which compile.ts may import, by content),
- *   the endpoint schema, the versions of the YAML, schema and SQL parser libraries, and the
+ *   (the files of core/, config/, sql/ and engine/, which compile.ts may import, by content,
+ *   and the SQL grammar), the schemas, the versions of the YAML and schema libraries, and the
  *   settings of every dialect compiled for (BigQuery's table mapping, DuckDB's table columns)
  *   and the source names.
  * Only clean compiles are kept (a file with problems is compiled, and reported, each time).
@@ -198,16 +198,17 @@ function codeFingerprint(): Promise<string> {
 
 /**
  * A hash of what compiling runs: the files of the layers compile.ts may import (core <- config
- * <- sql <- engine, under `code`), the package's package.json (its version) and endpoint schema
- * (under `root`), and the versions of the libraries that read YAML, check the schema and parse SQL.
+ * <- sql <- engine, under `code`; in a build, the SQL grammar compiled from grammar/ is among
+ * them), and under `root` the package's package.json (its version), its schemas and the grammar's
+ * source; and the versions of the libraries that read YAML and check the schema.
  */
 export async function fingerprintOf(code: string, root: string): Promise<string> {
   const files = (await Promise.all(['core', 'config', 'sql', 'engine'].map((layer) => filesUnder(join(code, layer))))).flat();
-  files.push(join(root, 'package.json'), ...(await filesUnder(join(root, 'schemas'))));
+  files.push(join(root, 'package.json'), ...(await filesUnder(join(root, 'schemas'))), ...(await filesUnder(join(root, 'grammar'))));
   files.sort();
   const hash = createHash('sha256');
   const require = createRequire(import.meta.url);
-  for (const library of ['yaml', 'ajv', 'node-sql-parser']) hash.update(`${library} ${libraryVersion(require, library)}\n`);
+  for (const library of ['yaml', 'ajv']) hash.update(`${library} ${libraryVersion(require, library)}\n`);
   const texts = await Promise.all(files.map((file) => readFile(file)));
   for (const [index, file] of files.entries()) hash.update(`${relative(root, file)}\n`).update(texts[index]!);
   return hash.digest('hex');

@@ -22,7 +22,7 @@ const context = {
 };
 
 async function files() {
-  const shipped = await Promise.all((await readdir(SHIPPED_ENDPOINTS)).map(async (name) => ({ file: join(SHIPPED_ENDPOINTS, name), text: await readFile(join(SHIPPED_ENDPOINTS, name), 'utf8') })));
+  const shipped = await Promise.all((await readdir(SHIPPED_ENDPOINTS)).filter((name) => name.endsWith('.yaml')).map(async (name) => ({ file: join(SHIPPED_ENDPOINTS, name), text: await readFile(join(SHIPPED_ENDPOINTS, name), 'utf8') })));
   return [
     ...shipped,
     { file: 'broken.yaml', text: 'id: [' },
