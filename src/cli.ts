@@ -38,11 +38,12 @@ async function main(argv: string[]): Promise<number> {
     console.log(USAGE);
     return name === undefined ? 1 : 0;
   }
-  const command = commands[name];
-  if (!command) {
+  const load = commands[name];
+  if (!load) {
     console.error(`cannery: unknown command "${name}"\n\n${USAGE}`);
     return 1;
   }
+  const command = await load();
   const { values, positionals } = parseArgs({ args: rest, options: command.options, allowPositionals: true, strict: true });
   return command.run(values as Record<string, string | boolean | undefined>, positionals);
 }

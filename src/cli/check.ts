@@ -10,7 +10,8 @@ import { readSettings } from '../config/settings.js';
 import type { Command } from './commands.js';
 import { dryRunEndpoints } from './dry-run.js';
 import { BACKEND_CHOICES, loadOfflineEndpoints, offlineCompileContext, type BackendChoice } from './offline-registry.js';
-import { formatProblem } from '../config/endpoint-file.js';
+import { formatProblem } from '../config/problem-line.js';
+import { loadOptionsFor } from './load-options.js';
 import { checkFormat, checkReport, githubAnnotation } from './problem-output.js';
 import { loadCheckedTests } from './test-files.js';
 
@@ -19,7 +20,7 @@ export const checkCommand: Command = {
   async run(flags) {
     const format = checkFormat(flags.format);
     const dir = typeof flags.endpoints === 'string' ? flags.endpoints : readSettings().endpointsDir;
-    const { folder, registry } = await loadOfflineEndpoints(dir, offlineCompileContext(backendChoice(flags.backend)));
+    const { folder, registry } = await loadOfflineEndpoints(dir, offlineCompileContext(backendChoice(flags.backend)), await loadOptionsFor(readSettings()));
     const testFiles = await loadCheckedTests(folder);
     const problems = [...registry.problems, ...testFiles.flatMap((file) => file.problems)];
     if (format === 'json') {

@@ -1,16 +1,5 @@
 /** The CLI's commands; each returns an exit code (or -1 to keep running, for `serve`). */
 import type { ParseArgsConfig } from 'node:util';
-import { checkCommand } from './check.js';
-import { describeCommand } from './describe.js';
-import { diffCommand } from './diff.js';
-import { importCommand } from './import.js';
-import { newCommand } from './new.js';
-import { openapiCommand } from './openapi.js';
-import { runCommand } from './run.js';
-import { seedCommand } from './seed.js';
-import { serveCommand } from './serve.js';
-import { testCommand } from './test.js';
-
 export type Flags = Record<string, string | boolean | undefined>;
 
 export interface Command {
@@ -18,15 +7,19 @@ export interface Command {
   run(flags: Flags, positionals: string[]): Promise<number>;
 }
 
-export const commands: Record<string, Command> = {
-  serve: serveCommand,
-  check: checkCommand,
-  run: runCommand,
-  import: importCommand,
-  seed: seedCommand,
-  openapi: openapiCommand,
-  test: testCommand,
-  describe: describeCommand,
-  diff: diffCommand,
-  new: newCommand,
+/**
+ * Each command's module, loaded when that command runs: `check` never loads DuckDB, the HTTP
+ * stack or the BigQuery client, and `serve` loads only what it serves with.
+ */
+export const commands: Record<string, () => Promise<Command>> = {
+  serve: async () => (await import('./serve.js')).serveCommand,
+  check: async () => (await import('./check.js')).checkCommand,
+  run: async () => (await import('./run.js')).runCommand,
+  import: async () => (await import('./import.js')).importCommand,
+  seed: async () => (await import('./seed.js')).seedCommand,
+  openapi: async () => (await import('./openapi.js')).openapiCommand,
+  test: async () => (await import('./test.js')).testCommand,
+  describe: async () => (await import('./describe.js')).describeCommand,
+  diff: async () => (await import('./diff.js')).diffCommand,
+  new: async () => (await import('./new.js')).newCommand,
 };

@@ -6,7 +6,7 @@
  */
 import { normalize } from 'node:path';
 import { duckDbScratchEngine } from '../backends/duckdb/scratch.js';
-import { parseEndpointFiles } from '../config/endpoint-folder.js';
+import { parseEndpointFiles } from '../config/endpoint-files.js';
 import { readSettings } from '../config/settings.js';
 import { BUILT_IN_SOURCES } from '../config/sources.js';
 import { createContractBook } from '../engine/contract.js';

@@ -3,7 +3,6 @@
  * would scan, so a reviewer sees the cost of a query change before it merges. Dry runs are
  * free; parameters are bound as typed NULLs, which is all BigQuery needs to plan the query.
  */
-import { bigQueryBackendOptions, createBigQueryBackend } from '../backends/bigquery/backend.js';
 import type { Settings } from '../config/settings.js';
 import { BUILT_IN_SOURCES, sourceNames } from '../config/sources.js';
 import { isCanneryError } from '../core/errors.js';
@@ -13,6 +12,8 @@ import { UnsupportedConstruct } from '../sql/generator/unsupported.js';
 
 /** Prints one line per endpoint; returns how many could not be dry-run. */
 export async function dryRunEndpoints(endpoints: readonly CompiledEndpoint[], settings: Settings): Promise<number> {
+  // Loaded only for a dry run: a plain check never needs the client.
+  const { bigQueryBackendOptions, createBigQueryBackend } = await import('../backends/bigquery/backend.js');
   const backend = createBigQueryBackend(bigQueryBackendOptions(settings.bigquery, sourceNames(BUILT_IN_SOURCES)));
   let failures = 0;
   try {

@@ -4,10 +4,10 @@
  */
 import { readBigQuerySettings } from '../config/bigquery-settings.js';
 import { BUILT_IN_SOURCES, sourceNames } from '../config/sources.js';
-import { loadEndpointFolder, type EndpointFolder } from '../config/endpoint-folder.js';
+import type { EndpointFolder } from '../config/endpoint-folder.js';
 import type { ScratchEngine } from '../engine/backend.js';
 import type { CompileContext } from '../engine/compile.js';
-import { compileRegistry, type Registry } from '../engine/registry.js';
+import { loadEndpoints, loadRegistry, type LoadOptions, type Registry } from '../engine/registry.js';
 import { bigQueryDialect } from '../sql/dialects/bigquery.js';
 import { sourceTables } from '../sql/dialects/bigquery-tables.js';
 import { duckDbDialect } from '../sql/dialects/duckdb.js';
@@ -41,12 +41,14 @@ export function scratchCompileContext(engine: ScratchEngine): CompileContext {
 }
 
 /** The folder as loaded (every file that parsed has its definition) and the registry compiled from it. */
-export async function loadOfflineEndpoints(dir: string, context = offlineCompileContext()): Promise<{ folder: EndpointFolder; registry: Registry }> {
-  const folder = await loadEndpointFolder(dir);
-  return { folder, registry: compileRegistry(folder.files, context) };
+export function loadOfflineEndpoints(dir: string, context = offlineCompileContext(), load: LoadOptions = {}): Promise<{ folder: EndpointFolder; registry: Registry }> {
+  return loadEndpoints(dir, context, undefined, load);
 }
 
-/** Compiles every file of `dir` for each backend of `backends` (default: all), reporting any backend's problem. */
-export async function loadOfflineRegistry(dir: string, backends: BackendChoice = 'all'): Promise<Registry> {
-  return (await loadOfflineEndpoints(dir, offlineCompileContext(backends))).registry;
+/**
+ * Compiles every file of `dir` for each backend of `backends` (default: all), reporting any
+ * backend's problem; through the compile cache and threads of `load`.
+ */
+export function loadOfflineRegistry(dir: string, backends: BackendChoice = 'all', load: LoadOptions = {}): Promise<Registry> {
+  return loadRegistry(dir, offlineCompileContext(backends), undefined, load);
 }

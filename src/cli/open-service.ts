@@ -1,7 +1,4 @@
 /** Assembles a running service from settings: backend, registry, service. Used by `serve` and `run`. */
-import { bigQueryBackendOptions, createBigQueryBackend } from '../backends/bigquery/backend.js';
-import { createDuckDbBackend } from '../backends/duckdb/backend.js';
-import { openRedisStore } from '../backends/redis/redis-store.js';
 import { duckDbScratchEngine } from '../backends/duckdb/scratch.js';
 import type { Backend } from '../engine/backend.js';
 import type { Settings } from '../config/settings.js';
@@ -9,13 +6,17 @@ import { BUILT_IN_SOURCES, sourceNames } from '../config/sources.js';
 import type { CompileContext } from '../engine/compile.js';
 import { createContractBook } from '../engine/contract.js';
 import type { EngineObserver } from '../engine/observer.js';
-import { loadRegistry } from '../engine/registry.js';
+import { loadRegistry, type LoadOptions } from '../engine/registry.js';
+import { loadOptionsFor } from './load-options.js';
 import { createService, type Service, type SharedCacheSettings } from '../engine/service.js';
 
+/** The backend of the settings; only its own modules are loaded (the BigQuery client takes ~100 ms). */
 export async function openBackend(settings: Settings): Promise<Backend> {
   if (settings.backend === 'bigquery') {
+    const { bigQueryBackendOptions, createBigQueryBackend } = await import('../backends/bigquery/backend.js');
     return createBigQueryBackend(bigQueryBackendOptions(settings.bigquery, sourceNames(BUILT_IN_SOURCES)));
   }
+  const { createDuckDbBackend } = await import('../backends/duckdb/backend.js');
   return createDuckDbBackend({
     path: settings.dbPath,
     sources: BUILT_IN_SOURCES,
@@ -30,6 +31,8 @@ export function compileContextFor(backend: Backend): CompileContext {
 }
 
 export interface OpenServiceOptions {
+  /** How the endpoint files are loaded (default: loadOptionsFor the settings). */
+  load?: LoadOptions;
   /** Injectable for tests: execution times, and the cache's clock. */
   clock?: () => Date;
   /** Told about backend queries and cache warming (the metrics' engine observer). */
@@ -39,6 +42,7 @@ export interface OpenServiceOptions {
 /** The shared cache store of CANNERY_CACHE_URL; one that does not answer yet is used once it does. */
 async function openSharedCache(settings: Settings): Promise<SharedCacheSettings | undefined> {
   if (settings.cacheUrl === undefined) return undefined;
+  const { openRedisStore } = await import('../backends/redis/redis-store.js');
   const opened = await openRedisStore({ url: settings.cacheUrl, prefix: settings.cachePrefix, timeoutMs: settings.cacheTimeoutMs });
   if (!opened.up) console.error('cannery: the shared cache store (CANNERY_CACHE_URL) does not answer; serving from the in-process cache until it does');
   return { ...opened, timeoutMs: settings.cacheTimeoutMs };
@@ -49,7 +53,7 @@ export async function openService(settings: Settings, options: OpenServiceOption
   let sharedCache: SharedCacheSettings | undefined;
   try {
     sharedCache = await openSharedCache(settings);
-    const registry = await loadRegistry(settings.endpointsDir, compileContextFor(backend));
+    const registry = await loadRegistry(settings.endpointsDir, compileContextFor(backend), undefined, options.load ?? (await loadOptionsFor(settings)));
     return createService({
       registry,
       backend,

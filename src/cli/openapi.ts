@@ -7,12 +7,13 @@ import { openApiDocument } from '../http/openapi.js';
 import { VERSION } from '../core/version.js';
 import type { Command } from './commands.js';
 import { loadOfflineRegistry } from './offline-registry.js';
+import { loadOptionsFor } from './load-options.js';
 
 export const openapiCommand: Command = {
   options: { endpoints: { type: 'string' } },
   async run(flags) {
     const dir = typeof flags.endpoints === 'string' ? flags.endpoints : readSettings().endpointsDir;
-    const registry = await loadOfflineRegistry(dir, 'duckdb');
+    const registry = await loadOfflineRegistry(dir, 'duckdb', await loadOptionsFor(readSettings()));
     for (const problem of registry.problems) console.error(`cannery: ${problem.file}:${problem.line}: ${problem.message} (not described)`);
     const contracts = await createContractBook(duckDbScratchEngine(BUILT_IN_SOURCES)).of(registry.endpoints);
     for (const [endpoint, outcome] of contracts) {

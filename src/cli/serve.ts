@@ -8,12 +8,12 @@ import { createMetrics } from '../http/metrics.js';
 import { QUERY_PATH } from '../http/paths.js';
 import { listen } from '../http/server.js';
 import { createLogger } from '../core/logger.js';
+import { loadOptionsFor } from './load-options.js';
 import { compileContextFor, openService } from './open-service.js';
 import { startHotReload } from '../engine/hot-reload.js';
 import type { Command } from './commands.js';
 import { settingsWithFlags } from './flags.js';
-import { DEMO_EDGE_EVENTS, seedDatabase } from './seed.js';
-import { MAIN_DEMO_PROJECT } from '../demo/seed.js';
+import { MAIN_DEMO_PROJECT } from '../demo/pools.js';
 
 export const serveCommand: Command = {
   options: {
@@ -27,6 +27,7 @@ export const serveCommand: Command = {
     const settings = settingsWithFlags(flags);
     if (flags.demo && settings.backend === 'duckdb' && !existsSync(settings.dbPath)) {
       console.log(`cannery: first run, seeding demo data into ${settings.dbPath} ...`);
+      const { DEMO_EDGE_EVENTS, seedDatabase } = await import('./seed.js');
       await seedDatabase(settings.dbPath, DEMO_EDGE_EVENTS);
     }
     // Opening would create an empty database, and a mistyped path would serve empty results.
@@ -36,7 +37,8 @@ export const serveCommand: Command = {
     const generatedKey = settings.apiKeys.length === 0 ? randomBytes(18).toString('base64url') : undefined;
     const apiKeys = generatedKey ? [generatedKey] : settings.apiKeys;
     const metrics = createMetrics();
-    const service = await openService(settings, { observer: metrics.engine });
+    const load = await loadOptionsFor(settings);
+    const service = await openService(settings, { observer: metrics.engine, load });
     for (const problem of service.registry.problems) console.error(`cannery: ${problem.file}:${problem.line}: ${problem.message}`);
     const consoleAssets = settings.console ? loadConsoleAssets() : undefined;
     if (settings.console && !consoleAssets) console.error('cannery: the console is not built (`npm run build` builds it into dist/console/); / answers 404');
@@ -62,6 +64,7 @@ export const serveCommand: Command = {
       service,
       dir: settings.endpointsDir,
       context: compileContextFor(service.backend),
+      load,
       log: (line) => console.error(`cannery: ${line}`),
     });
 

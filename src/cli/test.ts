@@ -6,7 +6,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { duckDbScratchEngine } from '../backends/duckdb/scratch.js';
-import { formatProblem } from '../config/endpoint-file.js';
+import { formatProblem } from '../config/problem-line.js';
 import { TESTS_FOLDER } from '../config/endpoint-tests-file.js';
 import { readSettings } from '../config/settings.js';
 import { BUILT_IN_SOURCES } from '../config/sources.js';

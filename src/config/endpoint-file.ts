@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import type { EndpointDefinition, Problem } from '../core/types.js';
 import { validateEndpointData } from './endpoint-schema.js';
 import { schemaProblems } from './schema-problems.js';
@@ -19,17 +18,6 @@ export interface EndpointFileResult {
    * later stages can report a problem where the author wrote the thing. Empty unless the file is valid.
    */
   fieldLines: Record<string, number>;
-}
-
-export async function loadEndpointFile(path: string): Promise<EndpointFileResult> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    return { problems: [{ file: path, line: 1, message: `cannot read the file: ${reason}` }], queryLine: 0, fieldLines: {} };
-  }
-  return parseEndpointFile(text, path);
 }
 
 /** Parses and validates one endpoint file's text; `file` is only used to name it in problems. */
@@ -69,10 +57,4 @@ function fieldLines(definition: EndpointDefinition, source: YamlSource): Record<
   for (const field of Object.keys(definition)) lines[field] = source.lineOf([field]);
   for (const param of Object.keys(definition.params)) lines[`params.${param}`] = source.lineOf(['params', param]);
   return lines;
-}
-
-/** One line of `cannery check` output: `file:line: message`, plus the field when the message does not name it. */
-export function formatProblem(problem: Problem): string {
-  const field = problem.field && !problem.message.includes(problem.field) ? ` (${problem.field})` : '';
-  return `${problem.file}:${problem.line}: ${problem.message}${field}`;
 }

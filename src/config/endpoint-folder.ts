@@ -1,6 +1,11 @@
+/**
+ * The endpoint folder: which of its files are endpoint files, and the rule across them (no two
+ * share an id or a name). Reading and parsing them is endpoint-files.ts's; the registry reads
+ * them through the compile cache (engine/registry.ts). No YAML here: a start whose files are all
+ * in the compile cache never loads the YAML and schema modules.
+ */
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { loadEndpointFile, parseEndpointFile } from './endpoint-file.js';
 import type { EndpointFileResult } from './endpoint-file.js';
 
 export type LoadedEndpointFile = EndpointFileResult & { file: string };
@@ -11,36 +16,13 @@ export interface EndpointFolder {
   files: LoadedEndpointFile[];
 }
 
-/**
- * Loads every endpoint file directly inside `dir`. Problems stay with their file; a file whose
- * id or name an earlier file already uses gets a problem and loses its definition, so the
- * endpoints that remain can be resolved unambiguously by id or by name.
- */
-export async function loadEndpointFolder(dir: string): Promise<EndpointFolder> {
-  const names = await listEndpointFiles(dir);
-  const files = await Promise.all(
-    names.map(async (name): Promise<LoadedEndpointFile> => {
-      const file = join(dir, name);
-      return { file, ...(await loadEndpointFile(file)) };
-    }),
-  );
-  rejectDuplicates(files);
-  return { dir, files };
-}
-
-/** Endpoint files from their texts (as a commit holds them), checked as a folder is. */
-export function parseEndpointFiles(texts: readonly { file: string; text: string }[]): LoadedEndpointFile[] {
-  const files = texts.map(({ file, text }) => ({ file, ...parseEndpointFile(text, file) }));
-  rejectDuplicates(files);
-  return files;
-}
-
 /** Whether a file name is a YAML file's, and not a dot file's (editor swap and backup files). */
 export function isYamlFileName(name: string): boolean {
   return !name.startsWith('.') && /\.ya?ml$/.test(name);
 }
 
-async function listEndpointFiles(dir: string): Promise<string[]> {
+/** The path of every `*.yaml` / `*.yml` file directly inside `dir`, sorted by file name. */
+export async function listEndpointFiles(dir: string): Promise<string[]> {
   let entries;
   try {
     entries = await readdir(dir, { withFileTypes: true });
@@ -54,10 +36,15 @@ async function listEndpointFiles(dir: string): Promise<string[]> {
     // Subfolders are not endpoints: tests/ holds the endpoint tests.
     .filter((entry) => !entry.isDirectory() && isYamlFileName(entry.name))
     .map((entry) => entry.name)
-    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+    .map((name) => join(dir, name));
 }
 
-function rejectDuplicates(files: LoadedEndpointFile[]): void {
+/**
+ * A file whose id or name an earlier file already uses gets a problem and loses its definition,
+ * so the endpoints that remain can be resolved unambiguously by id or by name.
+ */
+export function rejectDuplicates(files: LoadedEndpointFile[]): void {
   const owners = { id: new Map<string, LoadedEndpointFile>(), name: new Map<string, LoadedEndpointFile>() };
   for (const entry of files) {
     const { definition } = entry;

@@ -2,6 +2,7 @@
  * Service settings, from the environment (and CLI flags, which win). Every setting is
  * listed in docs/settings.md; a malformed value is refused at start-up, not guessed at.
  */
+import { join } from 'node:path';
 import { LOG_THRESHOLDS, type LogThreshold } from '../core/logger.js';
 import { readBigQuerySettings, type BigQuerySettings } from './bigquery-settings.js';
 
@@ -44,6 +45,8 @@ export interface Settings {
   console: boolean;
   /** CANNERY_BQ_*; project and dataset are checked present when the backend is bigquery. */
   bigquery: BigQuerySettings;
+  /** The folder of the compile cache (docs/operations.md); undefined: every start compiles every file. */
+  compileCache: string | undefined;
 }
 
 export const DEFAULTS = {
@@ -95,7 +98,17 @@ export function readSettings(env: Env = process.env): Settings {
     corsOrigins: corsOrigins(env.CANNERY_CORS_ORIGINS),
     console: boolean(env, 'CANNERY_CONSOLE', true),
     bigquery: readBigQuerySettings(env, env.CANNERY_BACKEND === 'bigquery'),
+    compileCache: compileCacheDir(env),
   };
+}
+
+/** CANNERY_COMPILE_CACHE, `off`, or by default the user's cache folder (XDG), when there is one. */
+function compileCacheDir(env: Env): string | undefined {
+  const raw = env.CANNERY_COMPILE_CACHE;
+  if (raw === 'off') return undefined;
+  if (raw) return raw;
+  const base = env.XDG_CACHE_HOME?.startsWith('/') ? env.XDG_CACHE_HOME : env.HOME ? join(env.HOME, '.cache') : undefined;
+  return base === undefined ? undefined : join(base, 'cannery', 'compiled');
 }
 
 export function integer(env: Env, name: string, fallback: number, min: number, max: number): number {

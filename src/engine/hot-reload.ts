@@ -4,17 +4,19 @@
  * requests in flight finish with the endpoint they resolved). A file that fails to load is
  * reported and its last good version keeps serving.
  */
-import { formatProblem } from '../config/endpoint-file.js';
+import { formatProblem } from '../config/problem-line.js';
 import { TESTS_FOLDER } from '../config/endpoint-tests-file.js';
 import { watchFolder, type FolderWatch } from '../config/watch-folder.js';
 import type { CompileContext } from './compile.js';
-import { loadRegistry } from './registry.js';
+import { loadRegistry, type LoadOptions } from './registry.js';
 import type { Service } from './service.js';
 
 export interface HotReloadOptions {
   service: Service;
   dir: string;
   context: CompileContext;
+  /** The compile cache and threads start-up used. */
+  load?: LoadOptions;
   /** Where reload results and problems are reported (one line each). */
   log: (line: string) => void;
   settleMs?: number;
@@ -30,7 +32,7 @@ export function startHotReload(options: HotReloadOptions): HotReload {
   let running: Promise<void> = Promise.resolve();
   const reloadOnce = async () => {
     try {
-      const next = await loadRegistry(dir, context, service.registry);
+      const next = await loadRegistry(dir, context, service.registry, options.load);
       service.replaceRegistry(next);
       for (const problem of next.problems) log(`reload: ${formatProblem(problem)}`);
       log(`reload: serving ${next.endpoints.length} endpoint(s) from ${dir}`);

@@ -1,14 +1,13 @@
 /**
- * The h3 app: one router. Auth runs before the endpoint is looked up, so an unauthenticated
- * caller cannot probe which endpoints exist.
+ * The h3 app: one router, one path for every request. Auth runs before the endpoint is looked
+ * up, so an unauthenticated caller cannot probe which endpoints exist.
  *
- * A plain cache hit is answered from node:http's request before srvx and h3 see it
- * (cache-hits.ts). Every other request passes `fetch` below, which bounds the URL and a declared
- * body, answers CORS preflights before h3 routes, and once the response is ready adds CORS
- * headers. Both count the answer in the metrics and write its log line.
+ * Before routing, a middleware bounds the URL and a declared body and answers CORS preflights;
+ * every answer, whatever gave it (a route, that middleware, an error h3 raised), passes
+ * onResponse, which adds CORS headers, counts it in the metrics and writes its log line. A cache
+ * hit returns early inside the query route, before its parameters are read in full.
  */
 import { H3, type H3Event } from 'h3';
-import type { ServerRequest } from 'srvx';
 import { DEFAULTS } from '../config/settings.js';
 import { CanneryError } from '../core/errors.js';
 import { catalogEndpoint, sourceShapes } from '../engine/catalog.js';
@@ -16,7 +15,6 @@ import type { Service } from '../engine/service.js';
 import { createLogger, type Logger } from '../core/logger.js';
 import { VERSION } from '../core/version.js';
 import { apiKeyCheck } from './auth.js';
-import { cacheHitAnswerer, type CacheHitAnswerer } from './cache-hits.js';
 import { CONSOLE_PREFIX, consoleFile, consolePage, type ConsoleAssets } from './console.js';
 import { createCors } from './cors.js';
 import { errorResponse, JSON_CONTENT_TYPE, toCanneryError } from './errors.js';
@@ -29,8 +27,7 @@ import { requestsRedaction } from './redaction-header.js';
 import { CLIENT_CLOSED_REQUEST, declaredBodyError, RequestAborted } from './request-body.js';
 import { readParams } from './request-params.js';
 import { requestLog } from './request-log.js';
-import { newRecord, recordOf, recordOutcome, type RequestRecord } from './request-record.js';
-import { requestUrl } from './request-url.js';
+import { recordOf, recordOutcome, type RequestRecord } from './request-record.js';
 import { resultResponse } from './result-response.js';
 
 export interface AppOptions {
@@ -54,8 +51,6 @@ export interface AppOptions {
 export interface CanneryApp {
   /** Every route. */
   readonly h3: H3;
-  /** Answers a plain cache hit from node:http's request, and says whether it did; h3 answers the rest. */
-  readonly answerCacheHit: CacheHitAnswerer;
 }
 
 export function createApp(options: AppOptions): CanneryApp {
@@ -88,12 +83,21 @@ export function createApp(options: AppOptions): CanneryApp {
     app.all(path, notAllowed('GET, HEAD', `use GET (or HEAD) for ${path}`));
   };
 
-  const guarded = (handler: (event: H3Event) => Promise<Response> | Response) => async (event: H3Event) => {
+  /** The handler's answer, or its error's; a handler that answers at once is not made to wait a tick. */
+  const guarded = (handler: (event: H3Event) => Promise<Response> | Response) => (event: H3Event) => {
     try {
-      return await handler(event);
+      const answer = handler(event);
+      return answer instanceof Promise ? answer.catch((error: unknown) => failed(recordOf(event), error)) : answer;
     } catch (error) {
       return failed(recordOf(event), error);
     }
+  };
+
+  /** Counts an answer in the metrics and writes its log line. */
+  const answered = (method: string, path: string, status: number, record: RequestRecord): void => {
+    const ms = performance.now() - record.started;
+    metrics.request(routeOf(path), record.endpoint ?? '', status, ms / 1000, record.cache);
+    logRequest(method, path, status, ms, record);
   };
 
   const app = new H3({
@@ -105,6 +109,19 @@ export function createApp(options: AppOptions): CanneryApp {
           ? new CanneryError('not_found', 'no such route')
           : new CanneryError('invalid_parameter', `malformed request (${error.message}); check the URL's percent-encoding`),
       ),
+    onResponse(response, event) {
+      cors?.decorate(event.req, response);
+      answered(event.req.method, event.url.pathname, response.status, recordOf(event));
+    },
+  });
+
+  // Before routing: the record that the log line and metrics read (its clock starts here), the
+  // bounds on the URL and a declared body, and CORS preflights, which carry no key.
+  app.use((event) => {
+    const record = recordOf(event);
+    const tooLarge = urlLengthError(event.url) ?? declaredBodyError(event.req.headers.get('content-length'), event.runtime?.node);
+    if (tooLarge) return failed(record, tooLarge);
+    return cors?.preflight(event.req);
   });
 
   // Always 200 while the process serves: a load balancer that took replicas out because the
@@ -168,18 +185,33 @@ export function createApp(options: AppOptions): CanneryApp {
     app.head(`${CONSOLE_PREFIX}**`, file);
   }
 
-  const runQuery = guarded(async (event) => {
+  const runQuery = guarded((event) => {
     const record = recordOf(event);
     checkKey(event.req.headers);
     const format = negotiate(event.req.headers.get('accept'));
     const endpoint = service.resolve(decodeURIComponent(event.context.params?.idOrName ?? ''));
     record.endpoint = endpoint.definition.name;
     const redactPii = requestsRedaction(event.req.headers);
-    const params = await readParams(event);
-    record.sql = params.find(([name]) => name === 'sql')?.[1];
-    const outcome = await service.query(endpoint, params, { redactPii });
-    recordOutcome(record, outcome);
-    return resultResponse(outcome, event.req.headers.get('if-none-match'), format);
+    const ifNoneMatch = event.req.headers.get('if-none-match');
+    if (event.req.method !== 'POST') {
+      // A fresh cache hit is answered now, from the query string's key, without reading the
+      // parameters in full: what the full path would answer for it, on this tick.
+      const query = event.url.search.slice(1);
+      const hit = service.cached(endpoint, query, { redactPii });
+      if (hit) {
+        // Only a sandbox endpoint takes sql (elsewhere it is an error, never a hit); most hits have none.
+        if (endpoint.definition.sandbox && query.includes('sql=')) record.sql = event.url.searchParams.get('sql') ?? undefined;
+        recordOutcome(record, hit);
+        return resultResponse(hit, ifNoneMatch, format);
+      }
+    }
+    return (async () => {
+      const params = await readParams(event);
+      record.sql = params.find(([name]) => name === 'sql')?.[1];
+      const outcome = await service.query(endpoint, params, { redactPii });
+      recordOutcome(record, outcome);
+      return resultResponse(outcome, ifNoneMatch, format);
+    })();
   });
   app.get(`${QUERY_PATH}:idOrName`, runQuery);
   // HEAD is GET without the body (RFC 9110 9.3.2; node:http leaves the body out): a caller can
@@ -194,31 +226,7 @@ export function createApp(options: AppOptions): CanneryApp {
     }),
   );
 
-  /** Counts an answer in the metrics and writes its log line. */
-  const answered = (method: string, path: string, status: number, record: RequestRecord, route = routeOf(path)): void => {
-    const ms = performance.now() - record.started;
-    metrics.request(route, record.endpoint ?? '', status, ms / 1000, record.cache);
-    logRequest(method, path, status, ms, record);
-  };
-
-  const finish = (request: ServerRequest, url: URL, record: RequestRecord, response: Response): Response => {
-    cors?.decorate(request, response);
-    answered(request.method, url.pathname, response.status, record);
-    return response;
-  };
-
-  app.fetch = (request) => {
-    const record = newRecord();
-    const url = requestUrl(request);
-    const tooLarge = urlLengthError(url) ?? declaredBodyError(request.headers.get('content-length'), request.runtime?.node);
-    if (tooLarge) return finish(request, url, record, failed(record, tooLarge));
-    // Preflights carry no key.
-    const preflight = cors?.preflight(request);
-    if (preflight) return finish(request, url, record, preflight);
-    const routed = app.request(request, undefined, { record });
-    return routed instanceof Promise ? routed.then((response) => finish(request, url, record, response)) : finish(request, url, record, routed);
-  };
-  return { h3: app, answerCacheHit: cacheHitAnswerer({ service, checkKey, cors: cors !== undefined, answered }) };
+  return { h3: app };
 }
 
 function json(status: number, body: unknown): Response {

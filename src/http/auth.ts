@@ -1,7 +1,7 @@
 /** API keys: `X-API-KEY: <key>` or `Authorization: Bearer <key>`, compared in constant time. */
 import { CanneryError } from '../core/errors.js';
 
-/** Where a request's headers are read from: a fetch Headers, or node's request (cache-hits.ts). */
+/** The part of a request's fetch Headers the check reads. */
 export interface HeaderReader {
   /** The header named `name`, given in lowercase; null when absent. */
   get(name: string): string | null;

@@ -5,7 +5,6 @@
  * JSON.stringify of an object: it runs on every cache hit, and that halves its cost.
  */
 import type { LogLevel, Logger } from '../core/logger.js';
-import type { CacheStatus } from '../engine/cache/read-through.js';
 import type { RequestRecord } from './request-record.js';
 import { CLIENT_CLOSED_REQUEST } from './request-body.js';
 
@@ -27,48 +26,12 @@ function levelOf(status: number): LogLevel {
 /** Writes one request's line. */
 export type RequestLog = (method: string, path: string, status: number, durationMs: number, record: RequestRecord) => void;
 
-/** What the members before duration_ms are made of, and their text. */
-interface Head {
-  method: string;
-  path: string;
-  endpoint: string | undefined;
-  status: number;
-  text: string;
-}
-
-/** What the members after duration_ms are made of, for a line with nothing more, and their text. */
-interface Tail {
-  cache: CacheStatus | undefined;
-  rows: number | undefined;
-  text: string;
-}
-
-/**
- * The request log writing to `logger`. It keeps the last line's members before and after
- * duration_ms: consecutive requests (a run of cache hits above all) repeat everything but their
- * time and duration, and building those members again was a quarter of a hit's log line
- * (1.6k of its 7.3k instructions, callgrind). A changed value is noticed by comparing them all.
- */
+/** The request log writing to `logger`. */
 export function requestLog(logger: Logger): RequestLog {
-  let head: Head = { method: '', path: '', endpoint: undefined, status: 0, text: '' };
-  let tail: Tail = { cache: undefined, rows: undefined, text: '' };
   return (method, path, status, durationMs, record) => {
     const level = levelOf(status);
     if (!logger.enabled(level)) return;
-    const { endpoint, cache, rows } = record;
-    if (method !== head.method || path !== head.path || endpoint !== head.endpoint || status !== head.status) {
-      head = { method, path, endpoint, status, text: headText(method, path, endpoint, status) };
-    }
-    // Only a line that ends with cache and rows repeats; backend time, sql and errors vary.
-    const repeatable = record.backendMs === undefined && record.sql === undefined && record.error === undefined;
-    let after: string;
-    if (repeatable && cache === tail.cache && rows === tail.rows) {
-      after = tail.text;
-    } else {
-      after = tailText(status, record);
-      if (repeatable) tail = { cache, rows, text: after };
-    }
-    logger.write(level, `${head.text}${milliseconds(durationMs)}${after}`);
+    logger.write(level, `${headText(method, path, record.endpoint, status)}${milliseconds(durationMs)}${tailText(status, record)}`);
   };
 }
 

@@ -1,7 +1,6 @@
 /**
  * What one request did, filled in while it is served and read when its response is ready: the
- * request log line and the metrics both come from it. The cache-hit shortcut fills it directly;
- * h3 routes find it in their event's context.
+ * request log line and the metrics both come from it. It lives in the h3 event's context.
  */
 import type { H3Event } from 'h3';
 import type { CacheStatus } from '../engine/cache/read-through.js';

@@ -4,10 +4,9 @@
  * `Age`, `ETag`, `X-Cache` and 304 for a matching `If-None-Match`; uncached ones:
  * `Cache-Control: no-store`.
  *
- * resultParts is the answer as status, plain header object and body: the cache-hit shortcut
- * writes them to node:http itself (cache-hits.ts). resultResponse makes them srvx's
- * FastResponse for the h3 route, which h3 passes through untouched and srvx writes straight to
- * node:http, where a standard Response would build a Headers object and stream the body.
+ * The answer is srvx's FastResponse, built from a plain header object: h3 passes it through
+ * untouched and srvx writes it straight to node:http, where a standard Response would build a
+ * Headers object and stream the body.
  */
 import { FastResponse } from 'srvx';
 import type { QueryOutcome } from '../engine/service.js';
@@ -17,8 +16,8 @@ import { REDACTION_HEADER } from './redaction-header.js';
 /** The same URL has a redacted and an unredacted answer, and one per format. */
 const VARY = `Accept, ${REDACTION_HEADER}`;
 
-/** A successful answer's status, headers and body, as both srvx and node:http take them. */
-export interface ResultParts {
+/** A successful answer's status, headers and body. */
+interface ResultParts {
   status: 200 | 304;
   headers: Record<string, string>;
   body: ReturnType<Format['body']> | null;
@@ -29,7 +28,7 @@ export function resultResponse(outcome: QueryOutcome, ifNoneMatch: string | null
   return new FastResponse(body, { status, headers });
 }
 
-export function resultParts(outcome: QueryOutcome, ifNoneMatch: string | null, format: Format): ResultParts {
+function resultParts(outcome: QueryOutcome, ifNoneMatch: string | null, format: Format): ResultParts {
   const { cache } = outcome;
   const { contentType } = format;
   if (!cache) {

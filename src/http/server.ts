@@ -25,26 +25,17 @@ export async function listen(app: CanneryApp, options: { port: number; host: str
     gracefulShutdown: false,
     // So URLs a little or much over MAX_URL_LENGTH get cannery's JSON 414 rather than node's bare 431.
     node: { maxHeaderSize: MAX_HEADER_BYTES },
-    // Not listening yet: cache hits go first (below).
+    // Not listening yet: the Expect handler below goes in first.
     manual: true,
   });
   const node = server.node!.server!;
-  const throughH3 = server.node!.handler as (request: IncomingMessage, response: ServerResponse) => void;
-  // node:http added srvx's handler as the server's 'request' listener; a cache hit is answered
-  // before it, anything else is passed on to it (cache-hits.ts).
-  node.removeListener('request', throughH3);
-  // Were srvx ever to listen another way, both would answer every request: better not to start.
-  if (node.listenerCount('request') !== 0) throw new Error("srvx's request listener was not the handler it exposes; the cache-hit shortcut cannot go in front of it");
-  const handle = (request: IncomingMessage, response: ServerResponse) => {
-    if (!app.answerCacheHit(request, response)) void throughH3(request, response);
-  };
-  node.on('request', handle);
   // A caller that sends `Expect: 100-continue` waits for the go-ahead before its body: one that
   // declares a body over the limit gets the 413 instead, and never sends it. (With a listener
-  // here node no longer answers 100 Continue by itself.)
+  // here node no longer answers 100 Continue by itself; the request then goes to srvx's handler
+  // as node would have sent it.)
   node.on('checkContinue', (request: IncomingMessage, response: ServerResponse) => {
     if (!declaresTooLarge(request.headers['content-length'])) response.writeContinue();
-    handle(request, response);
+    void server.node!.handler(request, response);
   });
   await server.serve();
   const address = node.address();

@@ -50,6 +50,32 @@ describe('cannery check', () => {
     expect(await readdir(cwd)).toEqual([]);
   });
 
+  describe('the compile cache', () => {
+    it('is written by one check and read by the next, which reports the same', async () => {
+      const cache = join(await folder({}), 'compiled');
+      const env = { CANNERY_COMPILE_CACHE: cache };
+      const dir = await folder({
+        'good.yaml': endpointText('cached.good', [], ['select t.id from `cloudflare.logs.prod` as t']),
+        'bad.yaml': endpointText('cached.bad', [], ['select t.id from `cloudflare.logs.prd` as t']),
+      });
+      const first = await cannery(['check', '--endpoints', dir, '--format', 'json'], { env });
+      const [context] = await readdir(cache);
+      // The good file's compile is kept; the bad one is checked again each time.
+      expect((await readdir(join(cache, context!))).filter((name) => name.endsWith('.json'))).toHaveLength(1);
+      const second = await cannery(['check', '--endpoints', dir, '--format', 'json'], { env });
+      expect(second).toEqual(first);
+      expect(second.code).toBe(1);
+    });
+
+    it('is in the user cache folder by default, and off with CANNERY_COMPILE_CACHE=off', async () => {
+      const home = await folder({});
+      expect((await cannery(['check', '--endpoints', SHIPPED], { env: { HOME: home, CANNERY_COMPILE_CACHE: 'off' } })).code).toBe(0);
+      expect(await readdir(home)).toEqual([]);
+      expect((await cannery(['check', '--endpoints', SHIPPED], { env: { HOME: home } })).code).toBe(0);
+      expect(await readdir(join(home, '.cache', 'cannery', 'compiled'))).toHaveLength(1);
+    });
+  });
+
   describe('on a broken folder', () => {
     const files: Record<string, string> = {
       'good.yaml': endpointText('check.good', [], ['select t.id from `cloudflare.logs.prod` as t']),

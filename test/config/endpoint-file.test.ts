@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
-import { formatProblem, loadEndpointFile, parseEndpointFile } from '../../src/config/endpoint-file.js';
+import { parseEndpointFile } from '../../src/config/endpoint-file.js';
 import type { EndpointFileResult } from '../../src/config/endpoint-file.js';
+import { formatProblem } from '../../src/config/problem-line.js';
 
 const shipped = (name: string): string => fileURLToPath(new URL(`../../endpoints/${name}`, import.meta.url));
 
@@ -47,7 +48,7 @@ function onlyProblem(text: string): { line: number; message: string } {
 describe('shipped endpoint files', () => {
   test('logs.all loads without problems', async () => {
     const file = shipped('logs.all.yaml');
-    const result = await loadEndpointFile(file);
+    const result = parseEndpointFile(readFileSync(file, 'utf8'), file);
     expect(result.problems).toEqual([]);
     const definition = result.definition!;
     expect(definition).toMatchObject({
@@ -70,7 +71,7 @@ describe('shipped endpoint files', () => {
   });
 
   test('usage.api-counts loads without problems', async () => {
-    const result = await loadEndpointFile(shipped('usage.api-counts.yaml'));
+    const result = parseEndpointFile(readFileSync(shipped('usage.api-counts.yaml'), 'utf8'), 'usage.api-counts.yaml');
     expect(result.problems).toEqual([]);
     expect(result.definition).toMatchObject({
       id: '90ea8432-727f-4399-8617-f3fe240ba64a',
@@ -303,25 +304,5 @@ describe('rules beyond the schema', () => {
     const { line, message } = onlyProblem(endpoint({ cache: 'cache:\n  ttl_seconds: 60\n  warm_every_seconds: 300' }));
     expect(line).toBe(8);
     expect(message).toContain('cache.warm_every_seconds (300) must not exceed cache.ttl_seconds (60)');
-  });
-});
-
-describe('loadEndpointFile', () => {
-  test('an unreadable file is a problem, not an exception', async () => {
-    const result = await loadEndpointFile('no/such/endpoint.yaml');
-    expect(result.definition).toBeUndefined();
-    expect(result.problems).toEqual([{ file: 'no/such/endpoint.yaml', line: 1, message: expect.stringContaining('cannot read the file') }]);
-  });
-});
-
-describe('formatProblem', () => {
-  test('file:line: message, with the field only when the message does not name it', () => {
-    expect(formatProblem({ file: 'endpoints/a.yaml', line: 3, message: 'missing required field "query"', field: 'query' })).toBe(
-      'endpoints/a.yaml:3: missing required field "query"',
-    );
-    expect(formatProblem({ file: 'a.yaml', line: 12, message: 'enum is only allowed on string parameters', field: 'params.limit.enum' })).toBe(
-      'a.yaml:12: enum is only allowed on string parameters (params.limit.enum)',
-    );
-    expect(formatProblem({ file: 'a.yaml', line: 1, message: 'duplicate key "id"' })).toBe('a.yaml:1: duplicate key "id"');
   });
 });

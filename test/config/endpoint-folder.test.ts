@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, test } from 'vitest';
-import { loadEndpointFolder } from '../../src/config/endpoint-folder.js';
+import { parseEndpointFile } from '../../src/config/endpoint-file.js';
+import { listEndpointFiles, rejectDuplicates, type LoadedEndpointFile } from '../../src/config/endpoint-folder.js';
+import { readEndpointText } from '../../src/config/endpoint-text.js';
 
 const made: string[] = [];
 afterEach(async () => {
@@ -34,11 +36,19 @@ function endpoint(id: string, name: string): string {
   ].join('\n');
 }
 
+/** Each file of `dir` read and parsed, then duplicates across them rejected: what a load does before compiling. */
+async function loadEndpointFolder(dir: string): Promise<{ files: LoadedEndpointFile[] }> {
+  const texts = await Promise.all((await listEndpointFiles(dir)).map(readEndpointText));
+  const files = texts.map(({ file, text, problem }): LoadedEndpointFile => (problem ? { file, problems: [problem], queryLine: 0, fieldLines: {} } : { file, ...parseEndpointFile(text, file) }));
+  rejectDuplicates(files);
+  return { files };
+}
+
 const ID_A = '11111111-1111-4111-8111-111111111111';
 const ID_B = '22222222-2222-4222-8222-222222222222';
 const ID_C = '33333333-3333-4333-8333-333333333333';
 
-describe('loadEndpointFolder', () => {
+describe('endpoint folder', () => {
   test('the shipped endpoints folder loads without problems', async () => {
     const { files } = await loadEndpointFolder(fileURLToPath(new URL('../../endpoints', import.meta.url)));
     expect(files.map((f) => f.file.split('/').pop())).toEqual(['logs.all.yaml', 'usage.api-counts.yaml']);

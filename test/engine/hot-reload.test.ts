@@ -5,6 +5,7 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openCompileCache } from '../../src/engine/compile-cache.js';
 import { startHotReload, type HotReload } from '../../src/engine/hot-reload.js';
 import { compileContextFor } from '../../src/cli/open-service.js';
 import { endpointText } from '../support/endpoint-text.js';
@@ -20,7 +21,10 @@ const log: string[] = [];
 beforeAll(async () => {
   svc = await startTestService({ endpoints: { 'a.yaml': constant('reload.a', 1) } });
   folder = join(svc.dir, 'endpoints');
-  reload = startHotReload({ service: svc.service, dir: folder, context: compileContextFor(svc.service.backend), log: (line) => log.push(line), settleMs: 20 });
+  // Through a compile cache, as `serve` reloads: a changed file is a new text, never a stale entry.
+  const cache = await openCompileCache(join(svc.dir, 'compiled'), (line) => log.push(line));
+  const load = { cache };
+  reload = startHotReload({ service: svc.service, dir: folder, context: compileContextFor(svc.service.backend), load, log: (line) => log.push(line), settleMs: 20 });
 });
 afterAll(async () => {
   reload.close();
@@ -100,6 +104,18 @@ describe('hot reload', () => {
     const health = (await (await svc.get('/health')).json()) as { endpoints: string[]; problems: unknown[] };
     expect(health.problems).toEqual([]);
     expect(health.endpoints).not.toContain('tests');
+  });
+
+  it('serves a file changed back to an earlier text from the compile cache', async () => {
+    const earlier = constant('reload.e', 20);
+    await writeFile(join(folder, 'e.yaml'), earlier);
+    await eventually(async () => expect((await answer('reload.e')).n).toBe(20));
+    await writeFile(join(folder, 'e.yaml'), constant('reload.e', 21));
+    await eventually(async () => expect((await answer('reload.e')).n).toBe(21));
+    await writeFile(join(folder, 'e.yaml'), earlier);
+    await eventually(async () => expect((await answer('reload.e')).n).toBe(20));
+    // Every file of that reload, the changed one included, came from the cache.
+    expect(svc.service.registry.stats).toMatchObject({ compiled: 0 });
   });
 
   it('stops serving a deleted file', async () => {

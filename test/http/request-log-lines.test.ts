@@ -1,7 +1,7 @@
 /**
- * The request log's lines (src/http/request-log.ts), which keep the last line's constant members:
+ * The request log's lines (src/http/request-log.ts), built by hand rather than by JSON.stringify:
  * over a long run of requests that repeat and change every field, each line must read exactly as
- * one built afresh from its request would.
+ * the documented object of its request.
  */
 import { describe, expect, it } from 'vitest';
 import { CanneryError } from '../../src/core/errors.js';

@@ -43,19 +43,10 @@ export function createQueryKeys(): QueryKeys {
   // string on every request, to be joined, copied and hashed (a fifth of a hit's JavaScript).
   // One map for every endpoint, so that the cap bounds them all.
   const readings = new Map<string, Reading[]>();
-  // The last string and its reading: a run of hits repeats one, and comparing a string costs
-  // less than hashing it for the map.
-  let lastQuery = '';
-  let last: Reading | undefined;
   return {
     keyOf(endpoint, query, redactPii) {
       if (query.length > MAX_QUERY_LENGTH) return read(endpoint, query, redactPii);
-      const { version } = endpoint;
-      if (last !== undefined && query === lastQuery && last.version === version && last.redactPii === redactPii) return last.key;
-      const reading = remembered(endpoint, query, redactPii);
-      lastQuery = query;
-      last = reading;
-      return reading.key;
+      return remembered(endpoint, query, redactPii).key;
     },
   };
 

@@ -177,17 +177,11 @@ export function createCacheLayer(options: CacheLayerOptions): CacheLayer {
   });
 
   const isCurrent = (endpoint: CompiledEndpoint) => versions.get(endpoint.definition.id) === endpoint.version;
-  // The endpoint last found current: a run of hits on one endpoint skips the lookup.
-  let lastCurrent: CompiledEndpoint | undefined;
-
   const useVersion = (endpoint: CompiledEndpoint) => {
-    if (endpoint === lastCurrent) return;
-    if (!isCurrent(endpoint)) {
-      const { id } = endpoint.definition;
-      if (versions.has(id)) store.deleteEndpoint(id);
-      versions.set(id, endpoint.version);
-    }
-    lastCurrent = endpoint;
+    if (isCurrent(endpoint)) return;
+    const { id } = endpoint.definition;
+    if (versions.has(id)) store.deleteEndpoint(id);
+    versions.set(id, endpoint.version);
   };
 
   const nameOf = (request: Cached) => (request.name ??= sharedName(request.endpoint, request.key));
@@ -397,7 +391,6 @@ export function createCacheLayer(options: CacheLayerOptions): CacheLayer {
     dropEndpoint(id) {
       store.deleteEndpoint(id);
       versions.delete(id);
-      if (lastCurrent?.definition.id === id) lastCurrent = undefined;
     },
     sharedHealth: () => shared?.tier.health(),
     async close() {

@@ -62,9 +62,6 @@ export function createCacheStore(options: CacheStoreOptions): CacheStore {
   // A Map iterates in insertion order, so its first key is the least recently used one.
   const entries = new Map<string, CacheEntry>();
   let bytes = 0;
-  // The key last put at the end of the order. A hot key is hit again and again: moving it to
-  // the end it is already at (a delete and a set, and now and then a rehash) is skipped.
-  let newest: string | undefined;
   const onRemove = options.onRemove ?? (() => {});
 
   const remove = (entry: CacheEntry) => {
@@ -76,10 +73,9 @@ export function createCacheStore(options: CacheStoreOptions): CacheStore {
   return {
     get(key) {
       const entry = entries.get(key);
-      if (entry && key !== newest) {
+      if (entry) {
         entries.delete(key);
         entries.set(key, entry);
-        newest = key;
       }
       return entry;
     },
@@ -92,7 +88,6 @@ export function createCacheStore(options: CacheStoreOptions): CacheStore {
         return;
       }
       entries.set(entry.key, entry);
-      if (!previous) newest = entry.key;
       bytes += entry.size - (previous?.size ?? 0);
       for (const oldest of entries.values()) {
         if (bytes <= options.maxBytes) break;

@@ -16,6 +16,7 @@ const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 export function bigQueryDialect(tables: ReadonlyMap<string, TablePath>): Dialect {
   return {
     name: 'bigquery',
+    settings: { name: 'bigquery', tables: [...tables] },
     quoteIdentifier,
     // A CTE is named as written where it is defined; it is always quoted where it is read.
     cteName: (name) => (IDENTIFIER.test(name) ? name : quoteIdentifier(name)),

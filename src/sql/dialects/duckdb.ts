@@ -16,6 +16,8 @@ import { resolveNames } from '../rewrites/resolve-names.js';
 import { unnestAsProjections } from '../rewrites/unnest-projections.js';
 import { dropUnorderedSubqueryOrder } from '../rewrites/unordered-subqueries.js';
 import type { Columns } from '../shapes.js';
+import type { DuckDbSettings } from './settings.js';
+import { columnsData, columnsLookup } from './shape-data.js';
 
 /** Always quotes: source names contain dots (`cloudflare.logs.prod`) and field names come from arbitrary JSON keys. */
 export function quoteIdentifier(name: string): string {
@@ -53,15 +55,19 @@ export interface DuckDbDialectOptions {
 
 export function duckDbDialect(sources: readonly string[], options: DuckDbDialectOptions = {}): Dialect {
   const known = new Set(sources);
+  const settings: DuckDbSettings = { name: 'duckdb', sources: [...sources], columns: columnsData(sources, options.sourceColumns), strictNames: options.strictNames === true };
+  // Name resolution reads the columns back from the settings, so the dialect is exactly what they describe.
+  const sourceColumns = options.sourceColumns && columnsLookup(settings.columns);
   return {
     name: 'duckdb',
+    settings,
     quoteIdentifier,
     cteName: quoteIdentifier,
     quoteString,
     parameter: (name) => `$${name}`,
     relation: (source) => (known.has(source) ? quoteIdentifier(source) : undefined),
     rewrites: [
-      resolveNames({ sourceColumns: options.sourceColumns, strict: options.strictNames, qualify: KEYWORD_NAMES }),
+      resolveNames({ sourceColumns, strict: settings.strictNames, qualify: KEYWORD_NAMES }),
       unnestAsProjections,
       nameAnonymousColumns,
       dropUnorderedSubqueryOrder,

@@ -5,6 +5,7 @@
  * needs in a different shape first (DuckDB's UNNEST) is a rewrite of the tree, run before printing.
  * Functions, cast types and the rest of the language come from the language table, by `name`.
  */
+import type { DialectSettings } from '../dialects/settings.js';
 import type { DialectName } from '../language.js';
 import type { Expr, FromItem, Query, SelectItem, TypeName } from '../tree.js';
 
@@ -44,6 +45,12 @@ export type Rewrite = (query: Query) => Query;
 
 export interface Dialect {
   readonly name: DialectName;
+  /**
+   * Everything else this dialect's SQL depends on, as plain data (dialects/settings.ts): the
+   * compile cache keys on it and worker threads rebuild the dialect from it. An option a dialect
+   * takes belongs here, or a cached endpoint would keep SQL compiled without it.
+   */
+  readonly settings: DialectSettings;
   quoteIdentifier(name: string): string;
   /** How a CTE's name is written where it is defined. */
   cteName(name: string): string;
