@@ -16,6 +16,7 @@ import YAML from 'yaml';
 import { openDuckDb } from '../../src/backends/duckdb/backend.js';
 import { importNdjson } from '../../src/backends/duckdb/import/import.js';
 import { ensureSourceTables } from '../../src/backends/duckdb/source-tables.js';
+import { readTableColumns } from '../../src/backends/duckdb/table-columns.js';
 import { toWireValue } from '../../src/backends/duckdb/values.js';
 import { BUILT_IN_SOURCES, sourceNames } from '../../src/config/sources.js';
 import type { WireRow } from '../../src/core/types.js';
@@ -25,7 +26,7 @@ import { duckDbDialect } from '../../src/sql/dialects/duckdb.js';
 import { generate } from '../../src/sql/generator/generate.js';
 import { languageEntries } from '../../src/sql/language.js';
 import { parseQuery } from '../../src/sql/read.js';
-import { sourceColumnsLookup } from '../../src/sql/shapes.js';
+import type { Dialect } from '../../src/sql/generator/dialect.js';
 
 const FOLDER = fileURLToPath(new URL('./golden/', import.meta.url));
 const UPDATE = process.env.GOLDEN_UPDATE === '1';
@@ -46,7 +47,8 @@ const files = readdirSync(FOLDER).filter((file) => file.endsWith('.yaml') && fil
 const cases = files.map((file) => ({ file, cases: YAML.parse(readFileSync(FOLDER + file, 'utf8')) as GoldenCase[] }));
 
 const bigquery = bigQueryDialect(sourceTables(sourceNames(), { project: 'p', dataset: 'd' }));
-const duckdb = duckDbDialect(sourceNames(), { sourceColumns: sourceColumnsLookup(BUILT_IN_SOURCES) });
+/** For the fixture's tables as they are stored, as the backend writes its SQL. */
+let duckdb: Dialect;
 
 let instance: DuckDBInstance;
 let connection: DuckDBConnection;
@@ -59,6 +61,7 @@ beforeAll(async () => {
   for (const [source, events] of Object.entries(fixture)) {
     await importNdjson(connection, source, Readable.from(events.map((event) => JSON.stringify(event) + '\n')));
   }
+  duckdb = duckDbDialect(sourceNames(), { sourceColumns: await readTableColumns(connection, sourceNames()) });
 });
 
 afterAll(() => {
