@@ -15,8 +15,9 @@
  *   still read a field's own column.
  *
  * An UNNEST that is not one of the lateral joins above (WITH OFFSET, first in FROM, beside a RIGHT or
- * FULL JOIN, ON with a condition) unnests the one-element list. Where a relation's columns are not
- * known, nothing of it is stored otherwise than BigQuery types it, so nothing needs writing back.
+ * FULL JOIN, ON with a condition) unnests the one-element list, as it would unnest a stored list:
+ * whatever the layout, the same SQL runs or is refused. Where a relation's columns are not known,
+ * nothing of it is stored otherwise than BigQuery types it, so nothing needs writing back.
  */
 import type { Rewrite } from '../generator/dialect.js';
 import { elementOf, fieldOf, UNKNOWN, type Columns, type Shape } from '../shapes.js';
@@ -101,7 +102,8 @@ function impliedName(expr: Expr): string | undefined {
 
 /** How an UNNEST joins, when it is a lateral join this rewrite reads as its element. */
 function lateralJoin(item: FromItem): 'cross' | 'left' | undefined {
-  if (item.kind !== 'unnest' || item.alias === undefined || item.join === undefined) return undefined;
+  // WITH OFFSET stays an UNNEST, so that what runs on one layout runs on the other.
+  if (item.kind !== 'unnest' || item.alias === undefined || item.offsetAlias !== undefined || item.join === undefined) return undefined;
   const { type, on } = item.join;
   if ((type === ',' || type === 'CROSS JOIN' || type === 'JOIN' || type === 'INNER JOIN') && (on === undefined || isTrue(on))) return 'cross';
   if ((type === 'LEFT JOIN' || type === 'LEFT OUTER JOIN') && isTrue(on)) return 'left';
@@ -140,6 +142,11 @@ export function readStoredRecords(sourceColumns?: (source: string) => Columns): 
       }
       // A relation whose columns are not known may have it: BigQuery would look no further out.
       if (unknown) break;
+    }
+    // `a.b` where `a` names no relation or alias is field `b` of a column `a`, as BigQuery reads it.
+    if (ref.table !== undefined) {
+      const asColumn = column({ ...ref, table: undefined, name: ref.table, fields: [ref.name, ...ref.fields] }, scope);
+      if (asColumn.shape !== UNKNOWN) return asColumn;
     }
     return { expr: ref, shape: UNKNOWN };
   }
@@ -275,12 +282,6 @@ export function readStoredRecords(sourceColumns?: (source: string) => Columns): 
           const element = { expr: array.expr, shape: array.shape.element };
           elements.set(item.alias!.toLowerCase(), element);
           aliases.push({ alias: item.alias!, element });
-          // The one element's offset; with no element, the LEFT JOIN's row has a NULL one.
-          if (item.offsetAlias !== undefined) {
-            const offset = join === 'cross' ? int64(0) : { kind: 'case' as const, whens: [{ when: isNull(array.expr), then: NULL }], else: int64(0) };
-            elements.set(item.offsetAlias.toLowerCase(), { expr: offset, shape: UNKNOWN });
-            aliases.push({ alias: item.offsetAlias, element: { expr: offset, shape: UNKNOWN } });
-          }
           if (join === 'cross') filters.push({ kind: 'binary', operator: 'IS NOT', left: array.expr, right: NULL });
           return;
         }
