@@ -1,6 +1,7 @@
 /** The CLI's commands; each returns an exit code (or -1 to keep running, for `serve`). */
 import type { ParseArgsConfig } from 'node:util';
 import { checkCommand } from './check.js';
+import { compactCommand } from './compact.js';
 import { describeCommand } from './describe.js';
 import { diffCommand } from './diff.js';
 import { importCommand } from './import.js';
@@ -23,6 +24,7 @@ export const commands: Record<string, Command> = {
   check: checkCommand,
   run: runCommand,
   import: importCommand,
+  compact: compactCommand,
   seed: seedCommand,
   openapi: openapiCommand,
   test: testCommand,

@@ -21,6 +21,7 @@ export async function openBackend(settings: Settings): Promise<Backend> {
     sources: BUILT_IN_SOURCES,
     memoryLimit: settings.duckdbMemoryLimit,
     threads: settings.duckdbThreads,
+    notice: (message) => console.error(`cannery: ${message}`),
   });
 }
 
