@@ -91,10 +91,22 @@ function stringAgg(call: CallContext): string {
   return `array_to_string(list_slice(${values}, 1, ${call.limit}), ${separator})`;
 }
 
+/** Microseconds in each date part of fixed length (in UTC a day is always 24 hours). */
+const FIXED_PARTS: Readonly<Record<string, number>> = { millisecond: 1e3, second: 1e6, minute: 6e7, hour: 3.6e9, day: 8.64e10 };
+
 function truncate(call: CallContext): string {
   const part = call.parts[1]!;
   // BigQuery weeks start on Sunday; DuckDB's (ISO) on Monday.
   if (part === 'week') return `(date_trunc('week', ${call.args[0]} + INTERVAL 1 DAY) - INTERVAL 1 DAY)`;
+  const unit = FIXED_PARTS[part];
+  if (unit !== undefined) {
+    // Floor on the epoch microseconds: about a tenth of date_trunc's cost on a TIMESTAMPTZ, whose
+    // zone-aware truncation is what usage.api-counts' buckets spent most on. The double modulo
+    // floors instants before 1970 too.
+    const micros = `epoch_us(${call.args[0]})`;
+    const make = call.name === 'timestamp_trunc' ? 'make_timestamptz' : 'make_timestamp';
+    return `${make}(${micros} - (((${micros} % ${unit}) + ${unit}) % ${unit}))`;
+  }
   return `date_trunc('${part}', ${call.args[0]})`;
 }
 
