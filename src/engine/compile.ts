@@ -91,6 +91,7 @@ export function compileEndpoint(loaded: LoadedEndpointFile, context: CompileCont
       statement: analysis.statement,
       sql: served.sql,
       sqlParameters: served.parameters,
+      sqlDerived: served.derived,
       version: definitionVersion(definition),
     },
   };

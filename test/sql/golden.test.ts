@@ -26,7 +26,8 @@ import { duckDbDialect } from '../../src/sql/dialects/duckdb.js';
 import { generate } from '../../src/sql/generator/generate.js';
 import { languageEntries } from '../../src/sql/language.js';
 import { parseQuery } from '../../src/sql/read.js';
-import type { Dialect } from '../../src/sql/generator/dialect.js';
+import { withDerivedValues } from '../../src/sql/derived-parameters.js';
+import type { CompiledSql, Dialect } from '../../src/sql/generator/dialect.js';
 
 const FOLDER = fileURLToPath(new URL('./golden/', import.meta.url));
 const UPDATE = process.env.GOLDEN_UPDATE === '1';
@@ -80,9 +81,11 @@ afterAll(() => {
   }
 });
 
-async function rowsOf(sql: string, parameters: readonly string[], params: Record<string, DuckDBValue>): Promise<WireRow[]> {
+async function rowsOf({ sql, parameters, derived }: CompiledSql, params: Record<string, DuckDBValue>): Promise<WireRow[]> {
+  // The values the engine works out from the caller's on each request, as the service binds them.
+  const values = withDerivedValues(derived, params);
   const bindings: Record<string, DuckDBValue> = {};
-  for (const name of parameters) bindings[name] = name === '__cannery_now' ? NOW : (params[name] ?? null);
+  for (const name of parameters) bindings[name] = name === '__cannery_now' ? NOW : (values[name] ?? null);
   const reader = await connection.runAndReadAll(sql, bindings);
   return reader.convertRowObjects(toWireValue) as WireRow[];
 }
@@ -98,7 +101,7 @@ for (const { file, cases: fileCases } of cases) {
           expect(forBigQuery.sql).toBe(golden.bigquery);
           expect(forDuckDb.sql).toBe(golden.duckdb);
         }
-        expect(await rowsOf(forDuckDb.sql, forDuckDb.parameters, golden.params ?? {})).toEqual(golden.rows);
+        expect(await rowsOf(forDuckDb, golden.params ?? {})).toEqual(golden.rows);
       });
     }
   });

@@ -9,11 +9,12 @@
  * columns, struct fields qualified by their UNNEST alias; DuckDB resolves both otherwise); repeated
  * records stored as one STRUCT read as such, and written back as arrays where their values leave;
  * UNNEST chains as projections; BigQuery's names of anonymous columns; orders BigQuery does not
- * keep, dropped.
+ * keep, dropped; REGEXP_CONTAINS tested with substring searches first.
  */
 import type { Dialect } from '../generator/dialect.js';
 import { EXTRACT_PARTS } from '../language.js';
 import { nameAnonymousColumns } from '../rewrites/anonymous-columns.js';
+import { prefilterRegularExpressions } from '../rewrites/regex-prefilter.js';
 import { resolveNames } from '../rewrites/resolve-names.js';
 import { readStoredRecords } from '../rewrites/stored-records.js';
 import { unnestAsProjections } from '../rewrites/unnest-projections.js';
@@ -70,6 +71,7 @@ export function duckDbDialect(sources: readonly string[], options: DuckDbDialect
       unnestAsProjections,
       nameAnonymousColumns,
       dropUnorderedSubqueryOrder,
+      prefilterRegularExpressions,
     ],
     transforms: {
       column: (node, printer) => {

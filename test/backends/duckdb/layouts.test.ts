@@ -29,6 +29,7 @@ import { seedDemoData } from '../../../src/demo/seed.js';
 import type { CompiledEndpoint } from '../../../src/engine/compiled-endpoint.js';
 import { loadRegistry } from '../../../src/engine/registry.js';
 import { compileSandboxQuery } from '../../../src/engine/sandbox.js';
+import { withDerivedValues } from '../../../src/sql/derived-parameters.js';
 import { EXECUTION_TIME_PARAM } from '../../../src/sql/language.js';
 import { duckDbDialect, quoteIdentifier } from '../../../src/sql/dialects/duckdb.js';
 import type { CompiledSql, Dialect } from '../../../src/sql/generator/dialect.js';
@@ -144,7 +145,8 @@ async function compileFor(connection: DuckDBConnection): Promise<{ dialect: Dial
 }
 
 async function run(db: Database, compiled: CompiledSql, values: Record<string, DuckDBValue> = {}): Promise<string[]> {
-  const bound = Object.fromEntries(compiled.parameters.map((name) => [name, name === EXECUTION_TIME_PARAM ? NOW.toISOString() : (values[name] ?? null)]));
+  const all = withDerivedValues(compiled.derived, values);
+  const bound = Object.fromEntries(compiled.parameters.map((name) => [name, name === EXECUTION_TIME_PARAM ? NOW.toISOString() : (all[name] ?? null)]));
   const reader = await db.connection.runAndReadAll(compiled.sql, bound);
   // As multisets: the layouts need not give rows without an ORDER BY in the same order.
   return (reader.convertRowObjects(toWireValue) as WireRow[]).map((row) => JSON.stringify(row)).sort();
@@ -166,7 +168,7 @@ function goldenQuestions(): Question[] {
 function endpointQuestions(): Question[] {
   const endpoint = (name: string) => (db: Database) => {
     const found = db.endpoints.get(name)!;
-    return { sql: found.sql, parameters: found.sqlParameters };
+    return { sql: found.sql, parameters: found.sqlParameters, derived: found.sqlDerived };
   };
   const questions: Question[] = [];
   for (const project of ['alpha', 'beta', 'qzvmkdwtrjxhbnpalcoe']) {
