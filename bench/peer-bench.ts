@@ -1,0 +1,48 @@
+/**
+ * `npm run bench:peers`: only the peer comparison of `npm run bench` (bench/peers.ts), at each size,
+ * printed as markdown. `npm run bench` runs it too, beside everything else.
+ *
+ *   npm run bench:peers [-- --sizes 1m,10m --samples 15 --no-postgres]
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { peerTable, runPeers, type PeerRun } from './peers.js';
+import { describeMachine, ms, parseSize, seed } from './support.js';
+
+const progress = (message: string) => console.error(`bench: ${message}`);
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: { sizes: { type: 'string', default: '1m,10m' }, samples: { type: 'string', default: '15' }, 'no-postgres': { type: 'boolean', default: false } },
+  });
+  const machine = describeMachine();
+  const dir = await mkdtemp(join(tmpdir(), 'cannery-peers-'));
+  try {
+    const runs: PeerRun[] = [];
+    for (const size of values.sizes!.split(',').map(parseSize)) {
+      const db = join(dir, `${size.label}.duckdb`);
+      progress(`seeding ${size.edgeEvents.toLocaleString('en-US')} edge events`);
+      seed(db, size.edgeEvents);
+      const run = await runPeers(db, size.label, {
+        dir,
+        now: new Date(),
+        postgres: !values['no-postgres'],
+        maxSamples: Number(values.samples),
+        minSamples: 3,
+        budgetMs: 15_000,
+        progress,
+        onFigure: (figure) => progress(`${size.label} ${figure.question}: ${Object.entries(figure.medians).map(([name, at]) => `${name} ${ms(at.ms)}`).join(', ')}`),
+      });
+      progress(`${size.label}: ten imports took ${run.importSeconds.toFixed(0)} s`);
+      runs.push(run);
+      await rm(db, { force: true });
+    }
+    console.log([`Measured on ${machine.date}; load average (1 min) ${machine.load} -> ${describeMachine().load}, ${machine.cores} cores.`, '', ...peerTable(runs)].join('\n'));
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+await main();
