@@ -110,6 +110,43 @@ function lateralJoin(item: FromItem): 'cross' | 'left' | undefined {
   return undefined;
 }
 
+/** Functions that are NULL whenever an argument is (BigQuery's and DuckDB's alike). */
+const STRICT_FUNCTIONS = new Set(['regexp_contains', 'starts_with', 'ends_with', 'lower', 'upper', 'length', 'char_length', 'strpos', 'trim', 'ltrim', 'rtrim', 'substr', 'substring', 'replace', 'concat', 'contains']);
+const STRICT_OPERATORS = new Set(['=', '!=', '<>', '<', '>', '<=', '>=', 'LIKE', 'NOT LIKE', '+', '-', '*', '/', '||']);
+
+/** Column paths whose NULL makes `expr` NULL. */
+function strictPaths(expr: Expr): ColumnRef[] {
+  switch (expr.kind) {
+    case 'column':
+      return [expr];
+    case 'binary':
+      return STRICT_OPERATORS.has(expr.operator) ? [...strictPaths(expr.left), ...strictPaths(expr.right)] : [];
+    case 'between':
+      return [...strictPaths(expr.operand), ...strictPaths(expr.low), ...strictPaths(expr.high)];
+    case 'in_list':
+      return strictPaths(expr.operand);
+    case 'cast':
+      return expr.safe ? [] : strictPaths(expr.operand);
+    case 'call':
+    case 'native':
+      return STRICT_FUNCTIONS.has(expr.name) && !(expr.kind === 'call' && expr.over) ? expr.args.flatMap(strictPaths) : [];
+    default:
+      return [];
+  }
+}
+
+/** Column paths whose NULL makes `condition` not TRUE: those of any top-level conjunct. */
+function nullRejected(condition: Expr): ColumnRef[] {
+  if (condition.kind === 'binary' && condition.operator === 'AND') return [...nullRejected(condition.left), ...nullRejected(condition.right)];
+  return strictPaths(condition);
+}
+
+/** Whether `path` is `record` or a field under it. */
+function isUnder(path: ColumnRef, record: Expr): boolean {
+  if (record.kind !== 'column' || path.table?.toLowerCase() !== record.table?.toLowerCase() || path.name.toLowerCase() !== record.name.toLowerCase()) return false;
+  return record.fields.length <= path.fields.length && record.fields.every((field, index) => field.toLowerCase() === path.fields[index]!.toLowerCase());
+}
+
 export function readStoredRecords(sourceColumns?: (source: string) => Columns): Rewrite {
   function cte(name: string, scope: Scope | undefined): { found: boolean; relation: Relation } {
     for (let current = scope; current; current = current.parent) {
@@ -304,7 +341,12 @@ export function readStoredRecords(sourceColumns?: (source: string) => Columns): 
       from.push({ ...item, query: derived.query });
     });
     const joined = from.map((item) => (item.kind !== 'unknown' && item.join?.on ? { ...item, join: { ...item.join, on: value(item.join.on, scope) } } : item));
-    const where = [...filters, ...(select.where ? [value(select.where, scope)] : [])].reduce<Expr | undefined>(
+    const condition = select.where && value(select.where, scope);
+    // `x IS NOT NULL` reads the whole STRUCT x; where the condition already drops a row whose x is
+    // NULL (`m.project_ref = @project`), it is left out, and only the fields used are read.
+    const rejected = condition === undefined ? [] : nullRejected(condition);
+    const needed = filters.filter((filter) => !(filter.kind === 'binary' && rejected.some((path) => isUnder(path, filter.left))));
+    const where = [...needed, ...(condition ? [condition] : [])].reduce<Expr | undefined>(
       (all, condition) => (all === undefined ? condition : { kind: 'binary', operator: 'AND', left: all, right: condition }),
       undefined,
     );

@@ -42,8 +42,9 @@ const GOLDEN = fileURLToPath(new URL('../../sql/golden/', import.meta.url));
 const ENDPOINTS = fileURLToPath(new URL('../../../endpoints/', import.meta.url));
 const NOW = new Date('2024-05-01T12:30:00Z');
 
-/** Events that keep records lists in the current layout too. */
+/** Events that keep records lists in the current layout too, and one whose record is missing. */
 const MIXED: Record<string, object[]> = {
+  'cloudflare.logs.prod': [{ id: 'em1', timestamp: '2024-05-01T10:44:00Z', event_message: 'no request', project: 'alpha', metadata: { response: { status_code: 500 } } }],
   'postgres.logs': [
     { id: 'pm1', timestamp: '2024-05-01T10:45:00Z', event_message: 'two parsed', project: 'alpha', metadata: { host: 'db', parsed: [{ error_severity: 'LOG' }, { error_severity: 'ERROR', user_name: 'x' }] } },
   ],
@@ -87,6 +88,10 @@ const LAYOUT_QUERIES: string[] = [
   'select t.id from `cloudflare.logs.prod` as t where t.metadata is null or array_length(t.metadata) = 0',
   'select distinct r.method from `cloudflare.logs.prod` as t, unnest(t.metadata) as m, unnest(m.request) as r',
   'select t.id, o from `cloudflare.logs.prod` as t cross join unnest(t.metadata) as m with offset as o',
+  // Conditions that keep a row whose record is missing: the join must still drop it.
+  "select t.id from `cloudflare.logs.prod` as t cross join unnest(t.metadata) as m cross join unnest(m.request) as r where r.path is null or r.method = 'nothing'",
+  "select t.id, s.status_code from `cloudflare.logs.prod` as t cross join unnest(t.metadata) as m cross join unnest(m.request) as r, unnest(m.response) as s where coalesce(r.path, 'none') = 'none' or s.status_code = 500",
+  "select t.id from `cloudflare.logs.prod` as t cross join unnest(t.metadata) as m cross join unnest(m.request) as r where r.path like '/rest%' and t.id is not null",
   'select t.id, coalesce(m.response, m.response) as resp from `cloudflare.logs.prod` as t left join unnest(t.metadata) as m on true',
   'select t.id, s.status_code from `cloudflare.logs.prod` as t, unnest(t.metadata) as m left join unnest(m.response) as s on s.status_code >= 400',
   'select t.id, (select array_length(m.request) from unnest(t.metadata) as m) as n from `cloudflare.logs.prod` as t',
