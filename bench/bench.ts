@@ -27,7 +27,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { measureCacheHits, TARGET_RATIO as CACHE_TARGET } from './cache-hits.js';
 import { measureQueryCost, type CaseCost } from './query-cost.js';
-import { peerTable, runPeers, type PeerRun } from './peers.js';
+import { peerTable, runPeersReporting, type PeerRun } from './peers.js';
 import { measureRedaction } from './redaction.js';
 import { measureStartup } from './startup.js';
 import { describeMachine, markdownTable, mib, ms, parseSize, processMemory, seed, serve, SHIPPED_ENDPOINTS } from './support.js';
@@ -102,17 +102,7 @@ async function main(): Promise<void> {
         startup = { size: size.label, costs: await measureStartup(db, dir, 5) };
       }
       if (!values['no-peers']) {
-        const peers = await runPeers(db, size.label, {
-          dir,
-          now: seededAt,
-          postgres: !values['no-postgres'],
-          maxSamples: Math.min(maxSamples, 15),
-          minSamples: 3,
-          budgetMs: 15_000,
-          progress,
-          onFigure: (figure) => progress(`${size.label} ${figure.question}: ${Object.entries(figure.medians).map(([name, at]) => `${name} ${ms(at.ms)}`).join(', ')}`),
-        });
-        progress(`${size.label}: ten imports took ${peers.importSeconds.toFixed(0)} s`);
+        const peers = await runPeersReporting(db, size.label, { dir, now: seededAt, postgres: !values['no-postgres'], maxSamples: Math.min(maxSamples, 15), progress });
         peerRuns.push(peers);
       }
       await rm(db, { force: true });

@@ -8,8 +8,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { peerTable, runPeers, type PeerRun } from './peers.js';
-import { describeMachine, ms, parseSize, seed } from './support.js';
+import { peerTable, runPeersReporting, type PeerRun } from './peers.js';
+import { describeMachine, parseSize, seed } from './support.js';
 
 const progress = (message: string) => console.error(`bench: ${message}`);
 
@@ -25,17 +25,7 @@ async function main(): Promise<void> {
       const db = join(dir, `${size.label}.duckdb`);
       progress(`seeding ${size.edgeEvents.toLocaleString('en-US')} edge events`);
       seed(db, size.edgeEvents);
-      const run = await runPeers(db, size.label, {
-        dir,
-        now: new Date(),
-        postgres: !values['no-postgres'],
-        maxSamples: Number(values.samples),
-        minSamples: 3,
-        budgetMs: 15_000,
-        progress,
-        onFigure: (figure) => progress(`${size.label} ${figure.question}: ${Object.entries(figure.medians).map(([name, at]) => `${name} ${ms(at.ms)}`).join(', ')}`),
-      });
-      progress(`${size.label}: ten imports took ${run.importSeconds.toFixed(0)} s`);
+      const run = await runPeersReporting(db, size.label, { dir, now: new Date(), postgres: !values['no-postgres'], maxSamples: Number(values.samples), progress });
       runs.push(run);
       await rm(db, { force: true });
     }

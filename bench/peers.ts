@@ -471,6 +471,18 @@ export const CANNERY_IMPORTED = 'cannery, 10 imports';
 export const CLICKHOUSE = 'ClickHouse (chDB)';
 export const POSTGRES = 'Postgres (JSONB, timestamp index)';
 
+/** `runPeers` with the samples `npm run bench` takes, telling `progress` each figure as it comes. */
+export async function runPeersReporting(db: string, label: string, options: { dir: string; now: Date; postgres: boolean; maxSamples: number; progress: (message: string) => void }): Promise<PeerRun> {
+  const run = await runPeers(db, label, {
+    ...options,
+    minSamples: 3,
+    budgetMs: 15_000,
+    onFigure: (figure) => options.progress(`${label} ${figure.question}: ${Object.entries(figure.medians).map(([name, at]) => `${name} ${ms(at.ms)}`).join(', ')}`),
+  });
+  options.progress(`${label}: ten imports took ${run.importSeconds.toFixed(0)} s`);
+  return run;
+}
+
 export interface PeerRunOptions extends MeasureOptions {
   /** Where the exports, the imported database and the peers' data go (removed after). */
   dir: string;
