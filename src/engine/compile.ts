@@ -121,3 +121,9 @@ export function definitionVersion(definition: EndpointDefinition): string {
   );
   return createHash('sha256').update(canonical).digest('hex').slice(0, 16);
 }
+
+/** The endpoint with its SQL written for another dialect's tables (a scratch database of other layout). */
+export function compiledFor(endpoint: CompiledEndpoint, dialect: Dialect): CompiledEndpoint {
+  const compiled = generate(endpoint.statement, dialect, { rowCap: endpoint.definition.max_rows });
+  return { ...endpoint, sql: compiled.sql, sqlParameters: compiled.parameters, sqlDerived: compiled.derived };
+}
