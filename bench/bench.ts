@@ -9,11 +9,13 @@
  *   process's peak RSS;
  * - cache hits against a bare h3 app sending the same bytes, one key and 1,000 interleaved (bench/cache-hits.ts);
  * - PII redaction against JSON.stringify of the same rows (bench/redaction.ts);
- * - start-up with 500 distinct endpoint files, cold and warm, against the shipped two (bench/startup.ts).
+ * - start-up with 500 distinct endpoint files, cold and warm, against the shipped two (bench/startup.ts);
+ * - cannery against ClickHouse (chDB) and Postgres on the same events, and after ten imports
+ *   against one bulk seed (bench/peers.ts).
  *
  * Data is written by `cannery seed` into a temporary folder, removed at the end.
  *
- *   npm run bench [-- --sizes 1m,10m --samples 30 --cpu-prof DIR]
+ *   npm run bench [-- --sizes 1m,10m --samples 30 --cpu-prof DIR --no-peers --no-postgres]
  *
  * `--sizes 1m` skips the 10M run (about three minutes of seeding on two cores). `--cpu-prof DIR`
  * has each serving process write a V8 CPU profile into DIR when it stops.
@@ -25,9 +27,10 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { measureCacheHits, TARGET_CPU_RATIO as CACHE_TARGET } from './cache-hits.js';
 import { measureQueryCost, type CaseCost } from './query-cost.js';
+import { peerTable, runPeersReporting, type PeerRun } from './peers.js';
 import { measureRedaction } from './redaction.js';
 import { measureStartup, startupTable } from './startup.js';
-import { describeMachine, markdownTable, mib, ms, processMemory, seed, serve, SHIPPED_ENDPOINTS } from './support.js';
+import { describeMachine, markdownTable, mib, ms, parseSize, processMemory, seed, serve, SHIPPED_ENDPOINTS } from './support.js';
 
 /** The cache-hit rounds of a full run (bench:cache alone runs more). */
 const CACHE_HIT_RUN = { seconds: 5, rounds: 6, connections: 32, events: 50_000 };
@@ -45,14 +48,6 @@ interface SizeRun {
   peakRss: number;
 }
 
-/** `1m` -> 1,000,000; `250k` -> 250,000. */
-function parseSize(text: string): { label: string; edgeEvents: number } {
-  const match = /^(\d+(?:\.\d+)?)([km]?)$/i.exec(text.trim());
-  if (!match) throw new Error(`--sizes takes sizes such as 1m,10m or 250k (got "${text}")`);
-  const unit = { '': 1, k: 1e3, m: 1e6 }[match[2]!.toLowerCase() as '' | 'k' | 'm'];
-  return { label: text.trim().toUpperCase(), edgeEvents: Math.round(Number(match[1]) * unit) };
-}
-
 const progress = (message: string) => console.error(`bench: ${message}`);
 
 async function main(): Promise<void> {
@@ -61,6 +56,8 @@ async function main(): Promise<void> {
       sizes: { type: 'string', default: '1m,10m' },
       samples: { type: 'string', default: '30' },
       'cpu-prof': { type: 'string' },
+      'no-peers': { type: 'boolean', default: false },
+      'no-postgres': { type: 'boolean', default: false },
     },
   });
   const sizes = values.sizes!.split(',').map(parseSize);
@@ -70,6 +67,7 @@ async function main(): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'cannery-bench-'));
   try {
     const runs: SizeRun[] = [];
+    const peerRuns: PeerRun[] = [];
     let startup: { size: string; costs: Awaited<ReturnType<typeof measureStartup>> } | undefined;
     for (const [index, size] of sizes.entries()) {
       const db = join(dir, `${size.label}.duckdb`);
@@ -77,6 +75,8 @@ async function main(): Promise<void> {
       const seeded = performance.now();
       seed(db, size.edgeEvents);
       const seedSeconds = (performance.now() - seeded) / 1000;
+      // The peers are asked about the week up to here, as the service would be.
+      const seededAt = new Date();
 
       const served = await serve({ db, nodeArgs });
       let costs: CaseCost[];
@@ -100,6 +100,10 @@ async function main(): Promise<void> {
       if (index === 0) {
         progress(`start-up with 2 and 500 endpoint files (on the ${size.label} database)`);
         startup = { size: size.label, costs: await measureStartup(db, dir, 5) };
+      }
+      if (!values['no-peers']) {
+        const peers = await runPeersReporting(db, size.label, { dir, now: seededAt, postgres: !values['no-postgres'], maxSamples: Math.min(maxSamples, 15), progress });
+        peerRuns.push(peers);
       }
       await rm(db, { force: true });
     }
@@ -153,6 +157,7 @@ async function main(): Promise<void> {
       ),
       '',
       ...scaleSection(runs),
+      ...peerSection(peerRuns),
       '## Cache hits',
       '',
       `cannery's \`serve\` answering cache hits of usage.api-counts against a bare h3 app (same srvx and h3) sending the same bytes, one key again and again and 1,000 keys interleaved; autocannon on loopback, ${CACHE_HIT_RUN.connections} connections, ${CACHE_HIT_RUN.rounds} x ${CACHE_HIT_RUN.seconds} s per server, alternating; each ratio is the median of the paired rounds' ratios. Target: server CPU per request, cannery / bare h3, <= ${CACHE_TARGET}.`,
@@ -203,6 +208,24 @@ async function main(): Promise<void> {
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/** cannery, cannery after ten imports, and its peers on the same events (bench/peers.ts). */
+function peerSection(runs: readonly PeerRun[]): string[] {
+  if (runs.length === 0) return [];
+  return [
+    '## Against peers',
+    '',
+    "The endpoints' questions on the same edge events, answers checked equal: cannery's compiled SQL on its DuckDB file (the service adds the few milliseconds measured above), the same events after ten `cannery import` runs of a tenth each in time order, ClickHouse through chDB (a flat MergeTree ordered by timestamp) and Postgres (metadata as JSONB, an index on timestamp; samples in parentheses). Medians, engines taking turns. The first five rows use a literal project ref, as callers send; the last three the `ref|nomatchN` alternation of the service benchmark, the worse case.",
+    '',
+    ...peerTable(runs),
+    '',
+    markdownTable(
+      ['data', 'ten `cannery import` runs'],
+      runs.map((run) => [run.label, `${run.importSeconds.toFixed(0)} s`]),
+    ),
+    '',
+  ];
 }
 
 /** Growth of each query's p50 from the smallest size to each larger one, and peak RSS per size. */

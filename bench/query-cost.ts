@@ -16,23 +16,26 @@ interface CompiledEndpoint {
   definition: { name: string; max_rows: number; params: Record<string, unknown> };
   sql: string;
   sqlParameters: string[];
+  sqlDerived: Record<string, unknown>;
 }
 interface Modules {
   loadOfflineRegistry(dir: string): Promise<{ find(idOrName: string): CompiledEndpoint | undefined }>;
   readRequestParams(definition: CompiledEndpoint['definition'], entries: Iterable<[string, string]>): { values: Record<string, string | number | boolean | null> };
   openDuckDb(options: { path: string; memoryLimit?: string; readOnly?: boolean }): Promise<DuckDBInstance>;
+  withDerivedValues(derived: Record<string, unknown>, values: Record<string, unknown>): Record<string, DuckDBValue>;
   EXECUTION_TIME_PARAM: string;
 }
 
 async function loadModules(): Promise<Modules> {
   const load = (path: string) => import(new URL(path, DIST).href);
-  const [registry, params, duckdb, dialect] = await Promise.all([
+  const [registry, params, duckdb, dialect, derived] = await Promise.all([
     load('cli/offline-registry.js'),
     load('engine/params.js'),
     load('backends/duckdb/backend.js'),
     load('sql/language.js'),
+    load('sql/derived-parameters.js'),
   ]);
-  return { ...registry, ...params, ...duckdb, ...dialect } as Modules;
+  return { ...registry, ...params, ...duckdb, ...dialect, ...derived } as Modules;
 }
 
 export interface QueryCase {
@@ -125,7 +128,8 @@ export async function measureQueryCost(options: QueryCostOptions): Promise<CaseC
         return { ms: elapsed, rows: (JSON.parse(body.toString()) as { result: unknown[] }).result.length };
       };
       const direct = async () => {
-        const values = modules.readRequestParams(endpoint.definition, queryCase.params(++request)).values;
+        // The values the service binds: the caller's, and those it works out from them.
+        const values = modules.withDerivedValues(endpoint.sqlDerived, modules.readRequestParams(endpoint.definition, queryCase.params(++request)).values);
         const bound: Record<string, DuckDBValue> = {};
         // The execution time is bound per query, as the backend does.
         for (const name of endpoint.sqlParameters) bound[name] = name === modules.EXECUTION_TIME_PARAM ? new Date().toISOString() : (values[name] ?? null);

@@ -17,6 +17,14 @@ export const SHIPPED_ENDPOINTS = fileURLToPath(new URL('../endpoints/', DIST));
 export const API_KEY = 'bench-key';
 export const DEMO_PROJECT = 'qzvmkdwtrjxhbnpalcoe';
 
+/** `1m` -> 1,000,000; `250k` -> 250,000. */
+export function parseSize(text: string): { label: string; edgeEvents: number } {
+  const match = /^(\d+(?:\.\d+)?)([km]?)$/i.exec(text.trim());
+  if (!match) throw new Error(`--sizes takes sizes such as 1m,10m or 250k (got "${text}")`);
+  const unit = { '': 1, k: 1e3, m: 1e6 }[match[2]!.toLowerCase() as '' | 'k' | 'm'];
+  return { label: text.trim().toUpperCase(), edgeEvents: Math.round(Number(match[1]) * unit) };
+}
+
 /** `cannery seed`; its progress goes to this process's stderr, so stdout stays the report. */
 export function seed(db: string, edgeEvents: number): void {
   execFileSync(process.execPath, [CLI, 'seed', '--db', db, '--events', String(edgeEvents)], { stdio: ['ignore', 'ignore', 'inherit'] });

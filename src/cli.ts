@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-/** `cannery`: serve | check | test | diff | describe | new | run | import | seed | openapi. A thin shell over config, engine and backends. */
+/** `cannery`: serve | check | test | diff | describe | new | run | import | compact | seed | openapi. A thin shell over config, engine and backends. */
 import { parseArgs } from 'node:util';
 import { commands } from './cli/commands.js';
 
@@ -25,6 +25,8 @@ commands:
            run one endpoint and print its result as JSON (--redact-pii: as with SVC-ENDPOINT-REDACT-PII: true)
   import   --db FILE --source NAME [FILE.ndjson | -]
            load NDJSON log events into a source's table, creating or widening it
+  compact  --db FILE
+           rewrite every source table in the current storage layout, in time order (server stopped)
   openapi  [--endpoints DIR]
            print the OpenAPI 3.1 description of the endpoints
   seed     --db FILE [--events N]

@@ -16,6 +16,7 @@ export const commands: Record<string, () => Promise<Command>> = {
   check: async () => (await import('./check.js')).checkCommand,
   run: async () => (await import('./run.js')).runCommand,
   import: async () => (await import('./import.js')).importCommand,
+  compact: async () => (await import('./compact.js')).compactCommand,
   seed: async () => (await import('./seed.js')).seedCommand,
   openapi: async () => (await import('./openapi.js')).openapiCommand,
   test: async () => (await import('./test.js')).testCommand,

@@ -22,6 +22,7 @@ export async function openBackend(settings: Settings): Promise<Backend> {
     sources: BUILT_IN_SOURCES,
     memoryLimit: settings.duckdbMemoryLimit,
     threads: settings.duckdbThreads,
+    notice: (message) => console.error(`cannery: ${message}`),
   });
 }
 

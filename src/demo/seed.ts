@@ -17,7 +17,8 @@
  */
 import { INTEGER, LIST, VARCHAR, BIGINT, listValue, type DuckDBConnection, type DuckDBType, type DuckDBValue } from '@duckdb/node-api';
 import { quoteIdentifier } from '../sql/dialects/duckdb.js';
-import { ensureSourceTables } from '../backends/duckdb/source-tables.js';
+import { stagedMetadata } from '../backends/duckdb/layout-sql.js';
+import { ensureSourceTables, readSourceTable } from '../backends/duckdb/source-tables.js';
 import { edge, functionEdge } from './gateway.js';
 import { auth, functionLogs, pgbouncer, postgres, postgrest, realtime, storage } from './services.js';
 import { COMMON_CTES, COMMON_PARAMS, INDEX_TABLE, VISITOR_PARAMS, VISITOR_TABLE, VISITOR_TABLE_SQL, type ParamValue, type SourceSql } from './sql.js';
@@ -86,7 +87,11 @@ export async function seedDemoData(connection: DuckDBConnection, options: SeedOp
     for (const [source, build] of Object.entries(GENERATORS)) {
       const count = counts[source] ?? 0;
       const { select, params } = build();
-      const sql = `INSERT INTO ${quoteIdentifier(source)} BY NAME ${COMMON_CTES} ${select}`;
+      const table = await readSourceTable(connection, source);
+      const metadata = table?.columns.get('metadata');
+      // The generators write every record as a list, as an import stages it; the table may store it otherwise.
+      const stored = table && metadata ? stagedMetadata(metadata.type, table.metadata).select : 'metadata';
+      const sql = `INSERT INTO ${quoteIdentifier(source)} BY NAME SELECT * REPLACE (${stored} AS metadata) FROM (${COMMON_CTES} ${select})`;
       const tail = Math.min(count, Math.max(MIN_TAIL, Math.floor(count * TAIL_FRACTION)));
       for (let start = 0; start < count; start += CHUNK_ROWS) {
         const rows = Math.min(CHUNK_ROWS, count - start);

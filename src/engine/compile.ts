@@ -91,6 +91,7 @@ export function compileEndpoint(loaded: LoadedEndpointFile, context: CompileCont
       statement: analysis.statement,
       sql: served.sql,
       sqlParameters: served.parameters,
+      sqlDerived: served.derived,
       version: definitionVersion(definition),
     },
   };
@@ -119,4 +120,10 @@ export function definitionVersion(definition: EndpointDefinition): string {
       : value,
   );
   return createHash('sha256').update(canonical).digest('hex').slice(0, 16);
+}
+
+/** The endpoint with its SQL written for another dialect's tables (a scratch database of other layout). */
+export function compiledFor(endpoint: CompiledEndpoint, dialect: Dialect): CompiledEndpoint {
+  const compiled = generate(endpoint.statement, dialect, { rowCap: endpoint.definition.max_rows });
+  return { ...endpoint, sql: compiled.sql, sqlParameters: compiled.parameters, sqlDerived: compiled.derived };
 }

@@ -7,6 +7,7 @@ import type { EndpointTest } from '../config/endpoint-tests-file.js';
 import { isCanneryError } from '../core/errors.js';
 import type { WireRow } from '../core/types.js';
 import { InvalidEvent, type ScratchEngine } from './backend.js';
+import { compiledFor } from './compile.js';
 import type { CompiledEndpoint } from './compiled-endpoint.js';
 import { createRegistry } from './registry.js';
 import { SANDBOX_PARAM } from './params.js';
@@ -42,8 +43,10 @@ export async function answerTest(endpoint: CompiledEndpoint, test: EndpointTest,
     const line = test.eventLines[error.source]?.[error.index] ?? test.line;
     throw new TestSetupError(`events.${error.source}[${error.index}]: ${error.message}`, line);
   }
+  // The test's events decide how its database stores each record: the endpoint's SQL is written for it.
+  const served = compiledFor(endpoint, backend.dialect);
   const service = createService({
-    registry: createRegistry([endpoint]),
+    registry: createRegistry([served]),
     backend,
     timeoutMs: TEST_QUERY_TIMEOUT_MS,
     clock: () => now,
@@ -52,7 +55,7 @@ export async function answerTest(endpoint: CompiledEndpoint, test: EndpointTest,
   try {
     const params: [string, string][] = Object.entries(test.request.params);
     if (test.request.sql !== undefined) params.push([SANDBOX_PARAM, test.request.sql]);
-    const outcome = await service.query(endpoint, params, { redactPii: test.request.redactPii });
+    const outcome = await service.query(served, params, { redactPii: test.request.redactPii });
     const body = JSON.parse(Buffer.from(outcome.body).toString('utf8')) as { result: WireRow[] };
     return { rows: body.result };
   } catch (error) {

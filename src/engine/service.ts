@@ -16,6 +16,7 @@ import { UNOBSERVED, type EngineObserver } from './observer.js';
 import { readRequestParams } from './params.js';
 import { createQueryKeys } from './cache/query-string-keys.js';
 import { compileSandboxQuery } from './sandbox.js';
+import { withDerivedValues } from '../sql/derived-parameters.js';
 import type { Registry } from './registry.js';
 import { redactString, redactValue } from './redact.js';
 import type { EndpointDefinition, WireRow } from '../core/types.js';
@@ -212,7 +213,7 @@ export function createService(options: ServiceOptions): Service {
       const request = readRequestParams(definition, params);
       const compiled =
         request.sql === undefined
-          ? { sql: endpoint.sql, parameters: endpoint.sqlParameters }
+          ? { sql: endpoint.sql, parameters: endpoint.sqlParameters, derived: endpoint.sqlDerived }
           : compileSandboxQuery(endpoint, request.sql, options.backend.dialect);
       const redact = redactionOn(definition, queryOptions);
       const compute = async (now: Date) => {
@@ -220,7 +221,7 @@ export function createService(options: ServiceOptions): Service {
           const result = await runOnBackend(backend, request.sql !== undefined, {
             sql: compiled.sql,
             parameters: compiled.parameters,
-            values: request.values,
+            values: withDerivedValues(compiled.derived, request.values),
             specs: definition.params,
             now,
             maxRows: definition.max_rows,

@@ -175,7 +175,18 @@ export interface ColumnRef extends Node {
 export interface Param extends Node {
   kind: 'param';
   name: string;
+  /**
+   * Set on parameters a dialect's rewrite adds, whose values the engine works out from a caller's
+   * parameter on each request (derived-parameters.ts). Never produced by reading SQL.
+   */
+  derived?: DerivedParameter | undefined;
 }
+
+/**
+ * A value worked out from parameter `of`, a regular expression: the `index`-th literal it requires
+ * (regex-literals.ts), or whether those literals are all it matches.
+ */
+export type DerivedParameter = { kind: 'required_literal'; of: string; index: number } | { kind: 'literals_exact'; of: string };
 
 export type LiteralType = 'string' | 'bytes' | 'int64' | 'float64' | 'numeric' | 'bignumeric' | 'bool' | 'null' | 'date' | 'datetime' | 'timestamp' | 'time' | 'json';
 

@@ -5,7 +5,7 @@ import { sourceNames } from '../../src/config/sources.js';
 import { importNdjson } from '../../src/backends/duckdb/import/import.js';
 import { progressReporter, renderProgressBar } from '../../src/cli/progress.js';
 import { DEMO_PROJECTS, MAIN_DEMO_PROJECT, demoEventCounts, seedDemoData } from '../../src/demo/seed.js';
-import { connectDuckDB, rows } from '../support/duckdb.js';
+import { bigQueryRows, connectDuckDB, rows } from '../support/duckdb.js';
 
 const NOW = new Date('2024-06-01T12:00:00Z');
 const EDGE_EVENTS = 20_000;
@@ -65,17 +65,17 @@ describe('seedDemoData', () => {
   });
 
   it('spreads edge paths over every API prefix, read the way the shipped SQL reads them', async () => {
-    const [counts] = await rows(
+    const [counts] = await bigQueryRows(
       connection,
-      `SELECT count(*) AS n,
-         count(*) FILTER (WHERE starts_with(r.path, '/rest/v1/')) AS rest,
-         count(*) FILTER (WHERE starts_with(r.path, '/storage/v1/')) AS storage,
-         count(*) FILTER (WHERE starts_with(r.path, '/auth/v1/')) AS auth,
-         count(*) FILTER (WHERE starts_with(r.path, '/realtime/v1/')) AS realtime,
-         count(*) FILTER (WHERE starts_with(r.path, '/functions/v1/')) AS functions,
-         count(*) FILTER (WHERE regexp_matches(r.path, '^/[a-z]+/v1/.*/(rest|storage|auth|realtime|functions)/v1/')) AS two_prefixes,
-         count(*) FILTER (WHERE r.host <> t.project || '.cannery.dev' OR NOT starts_with(r.url, 'https://' || r.host || r.path)) AS bad_urls
-       FROM (SELECT t.project, unnest(m.request) AS r FROM (SELECT project, unnest(metadata) AS m FROM "cloudflare.logs.prod") AS t) AS t`,
+      `select count(*) as n,
+         countif(starts_with(r.path, '/rest/v1/')) as rest,
+         countif(starts_with(r.path, '/storage/v1/')) as storage,
+         countif(starts_with(r.path, '/auth/v1/')) as auth,
+         countif(starts_with(r.path, '/realtime/v1/')) as realtime,
+         countif(starts_with(r.path, '/functions/v1/')) as functions,
+         countif(regexp_contains(r.path, r'^/[a-z]+/v1/.*/(rest|storage|auth|realtime|functions)/v1/')) as two_prefixes,
+         countif(r.host <> t.project || '.cannery.dev' or not starts_with(r.url, 'https://' || r.host || r.path)) as bad_urls
+       from \`cloudflare.logs.prod\` t cross join unnest(t.metadata) as m cross join unnest(m.request) as r`,
     );
     expect(counts?.n).toBe(BigInt(EDGE_EVENTS));
     for (const prefix of ['rest', 'storage', 'auth', 'realtime', 'functions', 'two_prefixes']) {
@@ -85,17 +85,14 @@ describe('seedDemoData', () => {
   });
 
   it('fills request headers, cf and response of every edge event', async () => {
-    // Projection unnest: DuckDB plans chains of lateral unnests as joins, slow at this depth.
-    const [counts] = await rows(
+    const [counts] = await bigQueryRows(
       connection,
-      `WITH m AS (SELECT unnest(metadata) AS m FROM "cloudflare.logs.prod"),
-       r AS (SELECT unnest(m.request) AS r, unnest(m.response) AS s FROM m),
-       h AS (SELECT r, s, unnest(r.headers) AS h, unnest(r.cf) AS c FROM r)
-       SELECT count(*) AS n,
-         count(*) FILTER (WHERE regexp_matches(h.x_real_ip, '^\\d+\\.\\d+\\.\\d+\\.\\d+$')) AS ipv4,
-         count(*) FILTER (WHERE contains(h.x_real_ip, ':')) AS ipv6,
-         count(*) FILTER (WHERE r.method IS NULL OR h.user_agent IS NULL OR c.country IS NULL OR s.status_code IS NULL OR s.origin_time IS NULL) AS missing
-       FROM h`,
+      `select count(*) as n,
+         countif(regexp_contains(h.x_real_ip, r'^\\d+\\.\\d+\\.\\d+\\.\\d+$')) as ipv4,
+         countif(strpos(h.x_real_ip, ':') > 0) as ipv6,
+         countif(r.method is null or h.user_agent is null or c.country is null or s.status_code is null or s.origin_time is null) as missing
+       from \`cloudflare.logs.prod\` t cross join unnest(t.metadata) as m cross join unnest(m.request) as r
+       cross join unnest(m.response) as s cross join unnest(r.headers) as h cross join unnest(r.cf) as c`,
     );
     expect(counts?.n).toBe(BigInt(EDGE_EVENTS));
     expect(counts?.ipv4 as bigint).toBeGreaterThan(0n);
@@ -117,32 +114,32 @@ describe('seedDemoData', () => {
   });
 
   it('fills the metadata fields the shipped SQL reads, per source', async () => {
-    const severities = await rows(
+    const severities = await bigQueryRows(
       connection,
-      `SELECT DISTINCT p.error_severity AS s FROM "postgres.logs" t CROSS JOIN unnest(t.metadata) AS _u_m(m)
-       CROSS JOIN unnest(m.parsed) AS _u_p(p) ORDER BY s`,
+      `select distinct p.error_severity as s from \`postgres.logs\` t cross join unnest(t.metadata) as m
+       cross join unnest(m.parsed) as p order by s`,
     );
     expect(severities.map((row) => row.s)).toEqual(expect.arrayContaining(['ERROR', 'LOG', 'WARNING', 'FATAL']));
-    const [auth] = await rows(
+    const [auth] = await bigQueryRows(
       connection,
       // Background lines (no request) have no status, path or method.
-      `SELECT count(*) FILTER (WHERE m.level IS NULL OR m.msg IS NULL OR (m.status IS NOT NULL AND (m.path IS NULL OR m.method IS NULL))) AS missing,
-              count(DISTINCT m.level) AS levels
-       FROM "gotrue.logs.prod" t CROSS JOIN unnest(t.metadata) AS _u_m(m)`,
+      `select countif(m.level is null or m.msg is null or (m.status is not null and (m.path is null or m.method is null))) as missing,
+              count(distinct m.level) as levels
+       from \`gotrue.logs.prod\` t cross join unnest(t.metadata) as m`,
     );
     expect(auth).toEqual({ missing: 0n, levels: 3n });
     for (const source of ['deno-relay-logs', 'deno-subhosting-events']) {
-      const result = await rows(
+      const result = await bigQueryRows(
         connection,
-        `SELECT DISTINCT m.project_ref FROM "${source}" t CROSS JOIN unnest(t.metadata) AS _u_m(m)
-         WHERE m.function_id IS NOT NULL AND m.execution_id IS NOT NULL AND t.project IS NULL`,
+        `select distinct m.project_ref from \`${source}\` t cross join unnest(t.metadata) as m
+         where m.function_id is not null and m.execution_id is not null and t.project is null`,
       );
       expect(result.map((row) => row.project_ref).sort()).toEqual([...DEMO_PROJECTS].sort());
     }
     for (const source of ['realtime.logs.prod', 'storage.logs.prod.2']) {
-      const result = await rows(
+      const result = await bigQueryRows(
         connection,
-        `SELECT DISTINCT m.project FROM "${source}" t CROSS JOIN unnest(t.metadata) AS _u_m(m) WHERE m.level IS NOT NULL`,
+        `select distinct m.project from \`${source}\` t cross join unnest(t.metadata) as m where m.level is not null`,
       );
       expect(result.map((row) => row.project).sort()).toEqual([...DEMO_PROJECTS].sort());
     }
@@ -177,11 +174,10 @@ describe('seedDemoData into imported tables', () => {
       const event = { id: 'imported', timestamp: 0, event_message: 'x', metadata: { request: { path: '/x', tenant: 't1' }, response: { status_code: 'n/a' } } };
       await importNdjson(connection, 'cloudflare.logs.prod', Readable.from([JSON.stringify(event)]));
       await seedDemoData(connection, { edgeEvents: 1_000, now: NOW });
-      const result = await rows(
+      const result = await bigQueryRows(
         connection,
-        // Projection unnest: DuckDB's lateral unnest joins grow faster than linearly with rows this wide.
-        `WITH m AS (SELECT unnest(metadata) AS m FROM "cloudflare.logs.prod"), r AS (SELECT unnest(m.request) AS r, unnest(m.response) AS s FROM m)
-         SELECT count(*) AS n, count(r.tenant) AS tenants, count(DISTINCT s.status_code) > 1 AS statuses FROM r`,
+        `select count(*) as n, count(r.tenant) as tenants, count(distinct s.status_code) > 1 as statuses from \`cloudflare.logs.prod\` t
+         cross join unnest(t.metadata) as m cross join unnest(m.request) as r cross join unnest(m.response) as s`,
       );
       expect(result).toEqual([{ n: 1_001n, tenants: 1n, statuses: true }]);
     } finally {

@@ -12,6 +12,7 @@ import { EXECUTION_TIME_PARAM } from '../../src/sql/language.js';
 import { duckDbDialect } from '../../src/sql/dialects/duckdb.js';
 import { generate } from '../../src/sql/generator/generate.js';
 import { UnsupportedConstruct } from '../../src/sql/generator/unsupported.js';
+import { withDerivedValues } from '../../src/sql/derived-parameters.js';
 import { parseQuery } from '../../src/sql/read.js';
 
 const NOW = new Date('2024-05-08T12:00:00Z');
@@ -40,8 +41,10 @@ afterAll(() => {
 async function bq(sql: string, values: Record<string, DuckDBValue> = {}): Promise<WireRow[]> {
   const statement = parseQuery(sql);
   const compiled = generate(statement, dialect, { rowCap: 1000 });
+  // The caller's values, and those the engine works out from them (a pattern's literals).
+  const all = withDerivedValues(compiled.derived, values);
   const bindings: Record<string, DuckDBValue> = {};
-  for (const name of compiled.parameters) bindings[name] = name === EXECUTION_TIME_PARAM ? NOW.toISOString() : (values[name] ?? null);
+  for (const name of compiled.parameters) bindings[name] = name === EXECUTION_TIME_PARAM ? NOW.toISOString() : (all[name] ?? null);
   const reader = await connection.runAndReadAll(compiled.sql, bindings);
   return reader.convertRowObjects(toWireValue) as WireRow[];
 }

@@ -10,7 +10,8 @@ import { toWireValue } from '../../src/backends/duckdb/values.js';
 import type { WireRow } from '../../src/core/types.js';
 import { duckDbDialect } from '../../src/sql/dialects/duckdb.js';
 import { generate } from '../../src/sql/generator/generate.js';
-import { sourceColumnsLookup } from '../../src/sql/shapes.js';
+import type { Dialect } from '../../src/sql/generator/dialect.js';
+import { readTableColumns } from '../../src/backends/duckdb/table-columns.js';
 import { parseQuery } from '../../src/sql/read.js';
 
 let instance: DuckDBInstance;
@@ -114,8 +115,10 @@ describe('UNNEST chains', () => {
 });
 
 describe('unqualified struct fields through an UNNEST alias (BigQuery name resolution)', () => {
-  const shaped = duckDbDialect(['logs', 'owners'], {
-    sourceColumns: sourceColumnsLookup([{ name: 'logs', metadata: { request: { path: 'string' }, level: 'string' } }]),
+  let shaped: Dialect;
+  beforeAll(async () => {
+    // The fields of `logs` as the table stores them: every record a list.
+    shaped = duckDbDialect(['logs', 'owners'], { sourceColumns: await readTableColumns(connection, ['logs']) });
   });
   async function run(sql: string): Promise<WireRow[]> {
     const statement = parseQuery(sql);

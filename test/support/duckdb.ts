@@ -1,4 +1,8 @@
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { DuckDBInstance, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
+import { readTableColumns } from '../../src/backends/duckdb/table-columns.js';
+import { duckDbDialect } from '../../src/sql/dialects/duckdb.js';
+import { generate } from '../../src/sql/generator/generate.js';
+import { parseQuery } from '../../src/sql/read.js';
 
 /** A connection as the service opens them: DuckDB in UTC, so TIMESTAMPTZ text and date parts read as UTC. */
 export async function connectDuckDB(path = ':memory:'): Promise<{ connection: DuckDBConnection; close: () => void }> {
@@ -16,5 +20,19 @@ export async function connectDuckDB(path = ':memory:'): Promise<{ connection: Du
 
 export async function rows(connection: DuckDBConnection, sql: string, values?: Record<string, string>): Promise<Record<string, unknown>[]> {
   const reader = await connection.runAndReadAll(sql, values);
+  return reader.getRowObjectsJS() as Record<string, unknown>[];
+}
+
+/**
+ * Rows of a BigQuery query on the connection's tables as they are stored, compiled as the DuckDB
+ * backend compiles it (the generator, with the tables' own description): what the tests of stored
+ * data read through, whatever the storage layout.
+ */
+export async function bigQueryRows(connection: DuckDBConnection, sql: string, values: Record<string, DuckDBValue> = {}): Promise<Record<string, unknown>[]> {
+  const tables = (await rows(connection, 'SELECT table_name FROM duckdb_tables()')).map((row) => String(row.table_name));
+  const dialect = duckDbDialect(tables, { sourceColumns: await readTableColumns(connection, tables) });
+  const compiled = generate(parseQuery(sql), dialect);
+  const bound = Object.fromEntries(compiled.parameters.map((name) => [name, values[name] ?? null]));
+  const reader = await connection.runAndReadAll(compiled.sql, bound);
   return reader.getRowObjectsJS() as Record<string, unknown>[];
 }

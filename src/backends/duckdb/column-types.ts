@@ -1,6 +1,8 @@
 /**
- * Shapes <-> DuckDB types, by the source-table convention: every nested object is a repeated
- * record (`STRUCT(...)[]`), so SQL written for BigQuery's `unnest(metadata)` runs unchanged.
+ * Shapes <-> DuckDB types, by the source-table convention: every nested object is a repeated record
+ * in BigQuery's terms, stored as one `STRUCT` while each value has held exactly one object and as a
+ * list of structs (`STRUCT(...)[]`) once one has not (docs/storage.md). The SQL generator reads
+ * which is which from the table's types, and writes BigQuery's `unnest(metadata)` for either.
  */
 import { DuckDBListType, DuckDBStructType, DuckDBTypeId, type DuckDBType } from '@duckdb/node-api';
 import { topLevelColumns, type FieldShape, type RecordShape } from '../../config/sources.js';
@@ -49,7 +51,8 @@ export function duckdbType(shape: ValueShape, path = 'metadata'): string | undef
         const type = duckdbType(field.shape, `${path}.${field.name}`);
         if (type !== undefined) entries.push(`${quoteIdentifier(field.name)} ${type}`);
       }
-      return entries.length === 0 ? undefined : `STRUCT(${entries.join(', ')})[]`;
+      if (entries.length === 0) return undefined;
+      return `STRUCT(${entries.join(', ')})${shape.repeated ? '[]' : ''}`;
     }
   }
 }
@@ -109,20 +112,27 @@ function scalarOf(type: DuckDBType): ScalarType | undefined {
   }
 }
 
-/** The shape of a column as DuckDB reports it; what cannery would not have created stays native. */
-export function shapeFromDuckDBType(type: DuckDBType): ValueShape {
+function recordFromStruct(type: DuckDBStructType, repeated: boolean): RecordValueShape {
+  const record = emptyRecord(repeated);
+  type.entryNames.forEach((name, index) => {
+    const entryType = type.entryTypes[index];
+    if (entryType !== undefined) record.fields.set(fieldKey(name), { name, shape: shapeFromDuckDBType(entryType, repeated) });
+  });
+  return record;
+}
+
+/**
+ * The shape of a column as DuckDB reports it; what cannery would not have created stays native.
+ * A bare STRUCT is a record stored as one struct, except under a list of structs: cannery stores
+ * every record under a repeated one as a list, so a struct there is someone else's, kept as declared.
+ */
+export function shapeFromDuckDBType(type: DuckDBType, underRepeated = false): ValueShape {
   const scalar = scalarOf(type);
   if (scalar !== undefined) return SCALAR[scalar];
+  if (type instanceof DuckDBStructType && type.alias === undefined && !underRepeated) return recordFromStruct(type, false);
   if (type instanceof DuckDBListType) {
     const { valueType } = type;
-    if (valueType instanceof DuckDBStructType && valueType.alias === undefined) {
-      const record = emptyRecord();
-      valueType.entryNames.forEach((name, index) => {
-        const entryType = valueType.entryTypes[index];
-        if (entryType !== undefined) record.fields.set(fieldKey(name), { name, shape: shapeFromDuckDBType(entryType) });
-      });
-      return record;
-    }
+    if (valueType instanceof DuckDBStructType && valueType.alias === undefined) return recordFromStruct(valueType, true);
     const element = scalarOf(valueType);
     if (element !== undefined) return LIST[element];
   }

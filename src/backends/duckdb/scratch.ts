@@ -11,6 +11,9 @@ import { importNdjson } from './import/import.js';
 import { createSourceTables } from './source-tables.js';
 import { Readable } from 'node:stream';
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { duckDbDialect } from '../../sql/dialects/duckdb.js';
+import type { Dialect } from '../../sql/generator/dialect.js';
+import { readTableColumns } from './table-columns.js';
 
 export function duckDbScratchEngine(sources: readonly SourceDescriptor[] = BUILT_IN_SOURCES): ScratchEngine {
   const dialect = sourceDialect(sources);
@@ -19,10 +22,15 @@ export function duckDbScratchEngine(sources: readonly SourceDescriptor[] = BUILT
     async open(events: SourceEvents): Promise<ScratchBackend> {
       // One thread: a scratch database holds a handful of rows, and threads cost time to start.
       const instance = await openDuckDb({ path: ':memory:', threads: 1 });
+      let stored: Dialect;
       try {
-        await withConnection(instance, async (connection) => {
+        stored = await withConnection(instance, async (connection) => {
           await createSourceTables(connection, sources);
           for (const [source, list] of Object.entries(events)) await importEvents(connection, source, list, sources);
+          // Events with several objects in a record store it as a list: SQL for this database is
+          // written for its tables as they are stored (docs/storage.md).
+          const names = sources.map((known) => known.name);
+          return duckDbDialect(names, { sourceColumns: await readTableColumns(connection, names) });
         });
         await withConnection(instance, seal);
       } catch (error) {
@@ -31,7 +39,7 @@ export function duckDbScratchEngine(sources: readonly SourceDescriptor[] = BUILT
       }
       return {
         name: 'duckdb',
-        dialect,
+        dialect: stored,
         run: (request) => runDuckDbQuery(instance, request),
         describe: (request) => describeDuckDbQuery(instance, request),
         async close() {

@@ -5,9 +5,11 @@
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { BUILT_IN_SOURCES, type SourceDescriptor } from '../../config/sources.js';
-import { quoteIdentifier } from '../../sql/dialects/duckdb.js';
+import { quoteIdentifier, quoteString } from '../../sql/dialects/duckdb.js';
 import { columnDefinitions, duckdbType, shapeFromDuckDBType, sourceColumns } from './column-types.js';
 import { DataError } from './data-error.js';
+import { convertLayout, layoutChanged } from './layout-sql.js';
+import { CURRENT_LAYOUT, layoutComment, layoutOfComment } from './layout-version.js';
 import { cloneShape, emptyRecord, fieldKey, mergeRecord, recordShapeToValueShape, type RecordValueShape } from './value-shape.js';
 
 export interface SourceTable {
@@ -16,6 +18,8 @@ export interface SourceTable {
   /** Top-level columns by `fieldKey`, with DuckDB's own spelling of their types. */
   columns: Map<string, { name: string; type: string }>;
   metadata: RecordValueShape;
+  /** The storage layout the table was created or last compacted in (layout-version.ts). */
+  layout: number;
 }
 
 export type EnsureOutcome = 'created' | 'widened' | 'unchanged';
@@ -23,17 +27,25 @@ export type EnsureOutcome = 'created' | 'widened' | 'unchanged';
 /** The source table `name` in the connection's current schema, or undefined when there is none. */
 export async function readSourceTable(connection: DuckDBConnection, name: string): Promise<SourceTable | undefined> {
   const reader = await connection.runAndReadAll(
-    `SELECT table_name, column_name, data_type FROM duckdb_columns()
-     WHERE database_name = current_database() AND schema_name = current_schema() AND lower(table_name) = lower($name)
-     ORDER BY column_index`,
+    `SELECT c.table_name, c.column_name, c.data_type, t.comment FROM duckdb_columns() AS c
+     JOIN duckdb_tables() AS t ON t.table_oid = c.table_oid
+     WHERE c.database_name = current_database() AND c.schema_name = current_schema() AND lower(c.table_name) = lower($name)
+     ORDER BY c.column_index`,
     { name },
   );
-  const rows = reader.getRowObjectsJS() as { table_name: string; column_name: string; data_type: string }[];
+  const rows = reader.getRowObjectsJS() as { table_name: string; column_name: string; data_type: string; comment: string | null }[];
   const first = rows[0];
   if (first === undefined) return undefined;
+  const layout = layoutOfComment(first.comment);
+  if (layout > CURRENT_LAYOUT) {
+    throw new DataError(
+      'unsupported_table',
+      `table ${quoteIdentifier(first.table_name)} is stored in layout ${layout}, which only a newer cannery reads (this one reads up to ${CURRENT_LAYOUT})`,
+    );
+  }
   const columns = new Map(rows.map((row) => [fieldKey(row.column_name), { name: row.column_name, type: row.data_type }]));
   const metadataColumn = columns.get('metadata');
-  if (metadataColumn === undefined) return { name: first.table_name, columns, metadata: emptyRecord() };
+  if (metadataColumn === undefined) return { name: first.table_name, columns, metadata: emptyRecord(), layout };
   // The DuckDBType tree is easier to walk than DuckDB's type text, and exact.
   const probe = await connection.runAndReadAll(
     `SELECT ${quoteIdentifier(metadataColumn.name)} FROM ${quoteIdentifier(first.table_name)} LIMIT 0`,
@@ -44,17 +56,18 @@ export async function readSourceTable(connection: DuckDBConnection, name: string
     throw new DataError(
       'unsupported_table',
       `table ${quoteIdentifier(first.table_name)} has a metadata column of type ${metadataColumn.type}; ` +
-        'a source table needs a list of structs (a repeated record) there',
+        'a source table needs a struct or a list of structs (a repeated record) there',
       { field: 'metadata' },
     );
   }
-  return { name: first.table_name, columns, metadata };
+  return { name: first.table_name, columns, metadata, layout };
 }
 
 /**
  * Makes table `name` exist with at least the `metadata` fields and the source's own top-level
  * `columns` given, widening what is there. Struct casts in DuckDB match fields by name and fill
- * new ones with NULL, so `ALTER COLUMN metadata TYPE <wider type>` keeps every stored value.
+ * new ones with NULL, so `ALTER COLUMN metadata TYPE <wider type>` keeps every stored value; a
+ * record that was one STRUCT and must now hold lists is converted by `USING` (layout-sql.ts).
  */
 export async function ensureSourceTable(
   connection: DuckDBConnection,
@@ -65,6 +78,7 @@ export async function ensureSourceTable(
   const existing = await readSourceTable(connection, name);
   if (existing === undefined) {
     await connection.run(`CREATE TABLE ${quoteIdentifier(name)} (${columnDefinitions(sourceColumns(metadata, columns))})`);
+    await connection.run(`COMMENT ON TABLE ${quoteIdentifier(name)} IS ${quoteString(layoutComment(CURRENT_LAYOUT))}`);
     return { outcome: 'created', table: await requireSourceTable(connection, name) };
   }
   let outcome: EnsureOutcome = 'unchanged';
@@ -77,8 +91,9 @@ export async function ensureSourceTable(
   }
   if (metadataChanged && existing.columns.has('metadata')) {
     const metadataColumn = quoteIdentifier(existing.columns.get('metadata')?.name ?? 'metadata');
+    const using = layoutChanged(existing.metadata, wanted) ? ` USING ${convertLayout(metadataColumn, existing.metadata, wanted)}` : '';
     await connection.run(
-      `ALTER TABLE ${quoteIdentifier(existing.name)} ALTER COLUMN ${metadataColumn} TYPE ${duckdbType(wanted)}`,
+      `ALTER TABLE ${quoteIdentifier(existing.name)} ALTER COLUMN ${metadataColumn} TYPE ${duckdbType(wanted)}${using}`,
     );
     outcome = 'widened';
   }

@@ -1,16 +1,19 @@
 /**
  * The columns the serving database's source tables really have, as name resolution sees them:
- * the declared fields and any an import added. Read once when the backend opens (the serving
- * instance is read-only), so a name no table has can be refused as BigQuery refuses it.
+ * the declared fields and any an import added, and how each record is stored, which the DuckDB
+ * dialect writes its SQL for. Read once when the backend opens (the serving instance is
+ * read-only), so a name no table has can be refused as BigQuery refuses it.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
-import type { SourceDescriptor } from '../../config/sources.js';
-import { SCALAR, UNKNOWN, type Columns, type Shape } from '../../sql/shapes.js';
+import { SCALAR, structShape, UNKNOWN, type Columns, type Shape } from '../../sql/shapes.js';
 import { readSourceTable } from './source-tables.js';
-import { fieldKey, type ValueShape } from './value-shape.js';
+import { hasColumns, type ValueShape } from './value-shape.js';
 
-/** A stored value's shape, as BigQuery's type: a record is a repeated record, an array of structs. */
-function logicalShape(shape: ValueShape): Shape {
+/**
+ * A stored value's shape: as BigQuery types it (a record is a repeated record, an array of
+ * structs), and how it is stored (`stored: 'struct'`: as its one element; storage.md).
+ */
+function storedShape(shape: ValueShape): Shape {
   switch (shape.kind) {
     case 'scalar':
       return SCALAR;
@@ -18,22 +21,22 @@ function logicalShape(shape: ValueShape): Shape {
       return { kind: 'array', element: SCALAR };
     case 'native':
       return UNKNOWN;
-    case 'record':
-      return {
-        kind: 'array',
-        element: { kind: 'struct', fields: new Map([...shape.fields.values()].map((field) => [fieldKey(field.name), logicalShape(field.shape)])) },
-      };
+    case 'record': {
+      const element = structShape([...shape.fields.values()].filter((field) => hasColumns(field.shape)).map((field) => [field.name, storedShape(field.shape)] as const));
+      return shape.repeated ? { kind: 'array', element } : { kind: 'array', stored: 'struct', element };
+    }
   }
 }
 
-export async function readTableColumns(connection: DuckDBConnection, sources: readonly SourceDescriptor[]): Promise<(source: string) => Columns> {
+/** The columns of the named sources' tables, as the dialect's `sourceColumns` takes them. */
+export async function readTableColumns(connection: DuckDBConnection, sources: readonly string[]): Promise<(source: string) => Columns> {
   const bySource = new Map<string, Columns>();
   for (const source of sources) {
-    const table = await readSourceTable(connection, source.name);
+    const table = await readSourceTable(connection, source);
     if (table === undefined) continue;
     const columns = new Map<string, Shape>();
-    for (const [name] of table.columns) columns.set(name, name === 'metadata' ? logicalShape(table.metadata) : SCALAR);
-    bySource.set(source.name, columns);
+    for (const [name] of table.columns) columns.set(name, name === 'metadata' ? storedShape(table.metadata) : SCALAR);
+    bySource.set(source, columns);
   }
   return (source) => bySource.get(source);
 }

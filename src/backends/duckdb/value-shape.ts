@@ -22,13 +22,19 @@ export interface ListShape {
 }
 
 /**
- * A nested object, stored as a repeated record (`STRUCT(...)[]`), whether the events held one
- * object or an array of them. Fields are keyed by `fieldKey` because DuckDB struct field names
- * are case-insensitive: `Path` and `path` are one column, spelled as first seen.
+ * A nested object: in BigQuery's terms a repeated record (an array of structs), whether the events
+ * held one object or an array of them. Fields are keyed by `fieldKey` because DuckDB struct field
+ * names are case-insensitive: `Path` and `path` are one column, spelled as first seen.
+ *
+ * How it is stored (docs/storage.md): while every value has held exactly one object, as a `STRUCT`
+ * (NULL for no object), which DuckDB reads field by field; once a value holds none (`[]`), several
+ * or a null one, as a list of structs (`STRUCT(...)[]`), and so is every record under it.
  */
 export interface RecordValueShape {
   readonly kind: 'record';
   readonly fields: Map<string, ShapedField>;
+  /** Stored as a list of structs; false: as one STRUCT. */
+  repeated: boolean;
 }
 
 /**
@@ -61,8 +67,15 @@ export function fieldKey(name: string): string {
   return name.toLowerCase();
 }
 
-export function emptyRecord(): RecordValueShape {
-  return { kind: 'record', fields: new Map() };
+/** A record with no fields yet: stored as a STRUCT unless it sits under a repeated one. */
+export function emptyRecord(repeated = false): RecordValueShape {
+  return { kind: 'record', fields: new Map(), repeated };
+}
+
+/** Stores `record` and every record under it as lists of structs (a value held no object, or several). */
+export function markRepeated(record: RecordValueShape): void {
+  record.repeated = true;
+  for (const field of record.fields.values()) if (field.shape.kind === 'record') markRepeated(field.shape);
 }
 
 export function fieldShapeToValueShape(shape: FieldShape): ValueShape {
@@ -81,7 +94,7 @@ export function recordShapeToValueShape(shape: RecordShape): RecordValueShape {
 
 export function cloneShape<T extends ValueShape>(shape: T): T {
   if (shape.kind !== 'record') return shape;
-  const record = emptyRecord();
+  const record = emptyRecord(shape.repeated);
   for (const [key, field] of shape.fields) record.fields.set(key, { name: field.name, shape: cloneShape(field.shape) });
   return record as T;
 }
@@ -147,6 +160,7 @@ export function widenField(parent: RecordValueShape, name: string, incoming: Val
   const key = fieldKey(name);
   const existing = parent.fields.get(key);
   if (existing === undefined) {
+    if (incoming.kind === 'record' && parent.repeated) markRepeated(incoming);
     parent.fields.set(key, { name, shape: incoming });
     return incoming;
   }
@@ -162,11 +176,17 @@ export function widenField(parent: RecordValueShape, name: string, incoming: Val
  */
 export function mergeRecord(target: RecordValueShape, source: RecordValueShape, path: string): boolean {
   let changed = false;
+  if (source.repeated && !target.repeated) {
+    markRepeated(target);
+    changed = hasColumns(target);
+  }
   for (const [key, field] of source.fields) {
     const fieldPath = `${path}.${field.name}`;
     const existing = target.fields.get(key);
     if (existing === undefined) {
-      target.fields.set(key, { name: field.name, shape: cloneShape(field.shape) });
+      const added = cloneShape(field.shape);
+      if (added.kind === 'record' && target.repeated) markRepeated(added);
+      target.fields.set(key, { name: field.name, shape: added });
       changed = hasColumns(field.shape) || changed;
     } else if (existing.shape.kind === 'record' && field.shape.kind === 'record') {
       changed = mergeRecord(existing.shape, field.shape, fieldPath) || changed;

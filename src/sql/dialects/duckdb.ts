@@ -6,13 +6,17 @@
  * is an instant), DATETIME -> TIMESTAMP, INT64 -> BIGINT, FLOAT64 -> DOUBLE, STRING -> VARCHAR.
  *
  * Rewrites, in order: GoogleSQL's name resolution made explicit (SELECT aliases that win over
- * columns, struct fields qualified by their UNNEST alias; DuckDB resolves both otherwise); UNNEST
- * chains as projections; BigQuery's names of anonymous columns; orders BigQuery does not keep, dropped.
+ * columns, struct fields qualified by their UNNEST alias; DuckDB resolves both otherwise); repeated
+ * records stored as one STRUCT read as such, and written back as arrays where their values leave;
+ * UNNEST chains as projections; BigQuery's names of anonymous columns; orders BigQuery does not
+ * keep, dropped; REGEXP_CONTAINS tested with substring searches first.
  */
 import type { Dialect } from '../generator/dialect.js';
 import { EXTRACT_PARTS, extractKey } from '../language.js';
 import { nameAnonymousColumns } from '../rewrites/anonymous-columns.js';
+import { prefilterRegularExpressions } from '../rewrites/regex-prefilter.js';
 import { resolveNames } from '../rewrites/resolve-names.js';
+import { readStoredRecords } from '../rewrites/stored-records.js';
 import { unnestAsProjections } from '../rewrites/unnest-projections.js';
 import { dropUnorderedSubqueryOrder } from '../rewrites/unordered-subqueries.js';
 import type { Columns } from '../shapes.js';
@@ -45,8 +49,9 @@ const PLAIN_PATTERN = /^'[^'\\]*'$/;
 
 export interface DuckDbDialectOptions {
   /**
-   * The structure of each source, which BigQuery's unqualified struct-field names need; without it
-   * those names are left to DuckDB.
+   * The structure of each source's table and how its records are stored (from the table's
+   * description, or as a new table stores them), which BigQuery's unqualified struct-field names
+   * and the stored records need; without it names are left to DuckDB and records read as lists.
    */
   sourceColumns?: (source: string) => Columns;
   /** The columns are the tables' own, all of them: names nothing has are refused as BigQuery refuses them. */
@@ -68,9 +73,11 @@ export function duckDbDialect(sources: readonly string[], options: DuckDbDialect
     relation: (source) => (known.has(source) ? quoteIdentifier(source) : undefined),
     rewrites: [
       resolveNames({ sourceColumns, strict: settings.strictNames, qualify: KEYWORD_NAMES }),
+      readStoredRecords(sourceColumns),
       unnestAsProjections,
       nameAnonymousColumns,
       dropUnorderedSubqueryOrder,
+      prefilterRegularExpressions,
     ],
     transforms: {
       column: (node, printer) => {

@@ -1,11 +1,11 @@
 /** Source columns as JSON data and back, for a dialect's settings (settings.ts). */
-import type { Columns, Shape } from '../shapes.js';
+import { structShape, type Columns, type Shape } from '../shapes.js';
 
-/** A Shape as JSON: a struct's fields as [name, shape] pairs, in their order. */
+/** A Shape as JSON: a struct's fields as [name as spelt, shape] pairs, in their order. */
 export type ShapeData =
   | { kind: 'unknown' }
   | { kind: 'scalar' }
-  | { kind: 'array'; element: ShapeData }
+  | { kind: 'array'; element: ShapeData; stored?: 'struct' | undefined }
   | { kind: 'struct'; fields: [string, ShapeData][] };
 
 /** The columns of each of `sources` that `lookup` knows, as data. */
@@ -30,9 +30,9 @@ function shapeData(shape: Shape): ShapeData {
     case 'scalar':
       return { kind: shape.kind };
     case 'array':
-      return { kind: 'array', element: shapeData(shape.element) };
+      return shape.stored ? { kind: 'array', element: shapeData(shape.element), stored: shape.stored } : { kind: 'array', element: shapeData(shape.element) };
     case 'struct':
-      return { kind: 'struct', fields: [...shape.fields].map(([name, field]) => [name, shapeData(field)]) };
+      return { kind: 'struct', fields: shape.names.map((name) => [name, shapeData(shape.fields.get(name.toLowerCase())!)]) };
   }
 }
 
@@ -42,8 +42,8 @@ function shapeOf(data: ShapeData): Shape {
     case 'scalar':
       return { kind: data.kind };
     case 'array':
-      return { kind: 'array', element: shapeOf(data.element) };
+      return { kind: 'array', element: shapeOf(data.element), stored: data.stored };
     case 'struct':
-      return { kind: 'struct', fields: new Map(data.fields.map(([name, field]) => [name, shapeOf(field)])) };
+      return structShape(data.fields.map(([name, field]) => [name, shapeOf(field)]));
   }
 }

@@ -47,6 +47,10 @@ export function staticType(expr: Expr, lookup: TypeLookup): StaticType | undefin
   switch (expr.kind) {
     case 'literal':
       return LITERAL_TYPES[expr.type];
+    case 'param':
+      // A caller's parameter is not known here; a value the engine derives is of its kind's type.
+      if (expr.derived === undefined) return undefined;
+      return expr.derived.kind === 'required_literal' ? 'string' : 'bool';
     case 'cast':
       // ARRAY<...> and STRUCT<...> targets have no scalar type here.
       return expr.type.element || expr.type.fields ? undefined : lookup.cast(expr.type.name);

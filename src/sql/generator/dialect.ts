@@ -7,13 +7,15 @@
  */
 import type { DialectSettings } from '../dialects/settings.js';
 import type { DialectName } from '../language.js';
-import type { Expr, FromItem, Query, SelectItem, TypeName } from '../tree.js';
+import type { DerivedParameter, Expr, FromItem, Query, SelectItem, TypeName } from '../tree.js';
 
 export interface CompiledSql {
   /** Executable SQL, parameters as placeholders. */
   sql: string;
   /** Names of the parameters the SQL binds, in order of first use. */
   parameters: string[];
+  /** Those of them the engine works out from the caller's parameters, by name. */
+  derived: Record<string, DerivedParameter>;
 }
 
 /** What a transform may ask of the printer it overrides. */

@@ -26,7 +26,7 @@ import {
   SET_OPERATORS,
   type CallContext,
 } from '../language.js';
-import type { Call, Expr, FromItem, Literal, OrderItem, Query, QueryBody, Select, SelectItem, TypeName, WindowSpec } from '../tree.js';
+import type { Call, DerivedParameter, Expr, FromItem, Literal, OrderItem, Query, QueryBody, Select, SelectItem, TypeName, WindowSpec } from '../tree.js';
 import type { CompiledSql, Dialect, Printer } from './dialect.js';
 import { applyRowCap } from './row-cap.js';
 import { UnsupportedConstruct } from './unsupported.js';
@@ -53,6 +53,7 @@ export function generate(query: Query, dialect: Dialect, options: GenerateOption
   let tree = options.rowCap === undefined ? query : applyRowCap(query, options.rowCap);
   for (const rewrite of dialect.rewrites) tree = rewrite(tree);
   const parameters = new Set<string>();
+  const derived: Record<string, DerivedParameter> = {};
   /** CTE names visible where the walk is (BigQuery matches them case-insensitively). */
   const cteScopes: ReadonlySet<string>[] = [];
   const transforms = dialect.transforms;
@@ -203,6 +204,7 @@ export function generate(query: Query, dialect: Dialect, options: GenerateOption
         return [...(expr.table === undefined ? [] : [expr.table]), expr.name, ...expr.fields].map(identifier).join('.');
       case 'param':
         parameters.add(expr.name);
+        if (expr.derived) derived[expr.name] = expr.derived;
         return dialect.parameter(expr.name);
       case 'literal':
         return literal(expr);
@@ -418,5 +420,5 @@ export function generate(query: Query, dialect: Dialect, options: GenerateOption
   }
 
   const sql = printQuery(tree);
-  return { sql, parameters: [...parameters] };
+  return { sql, parameters: [...parameters], derived };
 }

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { BUILT_IN_SOURCES, sourceNames } from '../../../src/config/sources.js';
 import { ensureSourceTables, readSourceTable } from '../../../src/backends/duckdb/source-tables.js';
-import { connectDuckDB, rows } from '../../support/duckdb.js';
+import { CURRENT_LAYOUT } from '../../../src/backends/duckdb/layout-version.js';
+import { bigQueryRows, connectDuckDB, rows } from '../../support/duckdb.js';
 
 async function tableNames(connection: Parameters<typeof ensureSourceTables>[0]): Promise<string[]> {
   const result = await rows(connection, 'SELECT table_name FROM duckdb_tables() ORDER BY table_name');
@@ -21,15 +22,30 @@ describe('ensureSourceTables', () => {
       );
       expect(columns.map((column) => column.column_name)).toEqual(['id', 'timestamp', 'event_message', 'project', 'identifier', 'metadata']);
       expect(columns[1]?.data_type).toBe('TIMESTAMP WITH TIME ZONE');
+      // Declared records hold one object each: STRUCTs, in the current layout.
+      expect(String(columns[5]?.data_type)).toMatch(/^STRUCT\(.*"?request"? STRUCT\(.*"?method"? VARCHAR, .*\), "?response"? STRUCT\(.*\)\)$/);
+      expect((await readSourceTable(connection, 'cloudflare.logs.prod'))?.layout).toBe(CURRENT_LAYOUT);
       // The shipped SQL's way into nested fields works on the empty tables.
       await expect(
-        rows(
+        bigQueryRows(
           connection,
-          `SELECT r.path, h.x_real_ip, s.status_code FROM "cloudflare.logs.prod" t
-           CROSS JOIN unnest(t.metadata) AS _u_m(m) CROSS JOIN unnest(m.request) AS _u_r(r)
-           LEFT JOIN unnest(r.headers) AS _u_h(h) ON true LEFT JOIN unnest(m.response) AS _u_s(s) ON true`,
+          `select r.path, h.x_real_ip, s.status_code from \`cloudflare.logs.prod\` t
+           cross join unnest(t.metadata) as m cross join unnest(m.request) as r
+           left join unnest(r.headers) as h on true left join unnest(m.response) as s on true`,
         ),
       ).resolves.toEqual([]);
+    } finally {
+      close();
+    }
+  });
+
+  it('refuses a table written in a layout newer than it reads, and reads a table without a layout as layout 1', async () => {
+    const { connection, close } = await connectDuckDB();
+    try {
+      await connection.run(`CREATE TABLE "postgres.logs" (id VARCHAR, "timestamp" TIMESTAMPTZ, event_message VARCHAR, metadata STRUCT(host VARCHAR)[])`);
+      expect((await readSourceTable(connection, 'postgres.logs'))?.layout).toBe(1);
+      await connection.run(`COMMENT ON TABLE "postgres.logs" IS '{"cannery_layout": ${CURRENT_LAYOUT + 1}}'`);
+      await expect(readSourceTable(connection, 'postgres.logs')).rejects.toThrow(/layout \d+, which only a newer cannery reads/);
     } finally {
       close();
     }

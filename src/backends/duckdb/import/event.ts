@@ -4,7 +4,8 @@
  * The row is written back as JSON for DuckDB's `read_json` with explicit column types, so
  * normalising here means: every nested object becomes a one-element array (the repeated-record
  * convention), field names take the spelling the table already uses, nulls are dropped (a
- * missing key reads as NULL) and timestamps become one unambiguous form.
+ * missing key reads as NULL) and timestamps become one unambiguous form. A record that meets an
+ * array of no objects, several, or a null one is marked repeated: stored as a list from then on.
  */
 import { normaliseTimestamp } from '../../../engine/timestamp.js';
 import { DataError } from '../data-error.js';
@@ -14,6 +15,7 @@ import {
   describeShape,
   emptyRecord,
   fieldKey,
+  markRepeated,
   widenField,
   widenScalar,
   type RecordValueShape,
@@ -38,6 +40,11 @@ const TOP_LEVEL_FIELDS = ['id', 'timestamp', 'event_message', 'project', 'metada
 
 function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Whether an array of objects fits a record stored as one STRUCT: exactly one element, not null. */
+function holdsOneObject(values: readonly unknown[]): boolean {
+  return values.length === 1 && values[0] !== null;
 }
 
 function describeValue(value: unknown): string {
@@ -118,6 +125,7 @@ export class EventNormaliser {
         throw this.invalid(`metadata must be an object or an array of objects, got ${describeValue(metadata)}`, 'metadata');
       }
       const records = Array.isArray(metadata) ? metadata : [metadata];
+      if (!holdsOneObject(records)) markRepeated(this.metadata);
       event.metadata = records.map((record, index) => {
         if (record === null) return null;
         if (!isObject(record)) {
@@ -200,6 +208,7 @@ export class EventNormaliser {
     }
     if (objects) {
       const record = this.childRecord(parent, name, path);
+      if (!holdsOneObject(values)) markRepeated(record);
       return values.map((value) => (value === null ? null : this.record(value as JsonObject, record, path)));
     }
     // An empty array says nothing about the element type, and reads like NULL under unnest.
@@ -209,7 +218,7 @@ export class EventNormaliser {
   }
 
   private childRecord(parent: RecordValueShape, name: string, path: string): RecordValueShape {
-    const shape = this.widen(parent, name, emptyRecord(), path);
+    const shape = this.widen(parent, name, emptyRecord(parent.repeated), path);
     if (shape.kind !== 'record') {
       throw this.conflict(`${path} is an object here but ${describeShape(shape)} elsewhere; no column type holds both`, path);
     }

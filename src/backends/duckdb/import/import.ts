@@ -2,8 +2,9 @@
  * `cannery import`: NDJSON log events -> a source table.
  *
  * Two passes, one over the input: JS validates and normalises each line into a temporary NDJSON
- * file while learning the schema, then DuckDB widens the table and bulk-loads the file with
- * `read_json` and explicit column types. DuckDB's JSON reader is far faster than any row-by-row
+ * file while learning the schema (every record as a list of objects, whatever its layout), then
+ * DuckDB widens the table and bulk-loads the file with `read_json` and explicit column types,
+ * reading each record into the table's layout. DuckDB's JSON reader is far faster than any row-by-row
  * path from JS, and the data never passes through SQL text: the file path and the column types
  * are bound parameters.
  */
@@ -17,6 +18,7 @@ import { EventNormaliser } from './event.js';
 import { lineBatches, type TextInput } from './lines.js';
 import { cloneShape, emptyRecord, fieldKey, mergeRecord, recordShapeToValueShape, type ScalarType } from '../value-shape.js';
 import { ensureSourceTable, readSourceTable, type SourceTable } from '../source-tables.js';
+import { stagedMetadata } from '../layout-sql.js';
 
 export interface ImportOptions {
   /** Sources whose declared fields a newly created table gets too, so the shipped SQL can read it. */
@@ -112,21 +114,23 @@ async function insertStaged(
   own: Readonly<Record<string, ScalarType>>,
   file: string,
 ): Promise<void> {
-  // The table's own type text, not ours: after widening it is at least as wide as every staged
-  // value, and it also covers column types cannery would not have chosen itself.
-  const metadataType = table.columns.get('metadata')?.type;
+  const metadataColumn = table.columns.get('metadata');
+  const staged = metadataColumn && stagedMetadata(metadataColumn.type, table.metadata);
   const columns: Record<string, string> = { id: 'VARCHAR', timestamp: 'BIGINT', event_message: 'VARCHAR', project: 'VARCHAR' };
   for (const name of Object.keys(own)) {
     const type = table.columns.get(fieldKey(name))?.type;
     if (type !== undefined) columns[name] = type;
   }
   // No metadata column means no event had a metadata field: nothing staged is lost without it.
-  if (metadataType !== undefined) columns.metadata = metadataType;
-  const copied = Object.keys(columns).filter((name) => name !== 'timestamp').map(quoteIdentifier);
+  if (staged !== undefined) columns.metadata = staged.type;
+  const copied = Object.keys(columns).filter((name) => name !== 'timestamp' && name !== 'metadata').map(quoteIdentifier);
+  // In time order, so each row group of the table covers a short span of time, which its zone maps
+  // on `timestamp` tell every time-bounded or newest-first query (docs/storage.md).
   await connection.run(
     `INSERT INTO ${quoteIdentifier(table.name)} BY NAME
-     SELECT make_timestamptz("timestamp") AS "timestamp", ${copied.join(', ')}
-     FROM read_json($file, format = 'newline_delimited', columns = $columns, maximum_object_size = $maxObjectSize)`,
+     SELECT make_timestamptz("timestamp") AS "timestamp", ${copied.join(', ')}${staged === undefined ? '' : `, ${staged.select} AS metadata`}
+     FROM read_json($file, format = 'newline_delimited', columns = $columns, maximum_object_size = $maxObjectSize)
+     ORDER BY "timestamp"`,
     {
       file,
       columns: structValue(columns),

@@ -4,7 +4,7 @@ import { DataError } from '../../../../src/backends/duckdb/data-error.js';
 import { importNdjson } from '../../../../src/backends/duckdb/import/import.js';
 import { readSourceTable } from '../../../../src/backends/duckdb/source-tables.js';
 import { duckdbType } from '../../../../src/backends/duckdb/column-types.js';
-import { connectDuckDB, rows } from '../../../support/duckdb.js';
+import { bigQueryRows, connectDuckDB, rows } from '../../../support/duckdb.js';
 
 const ndjson = (...events: unknown[]): string => events.map((event) => JSON.stringify(event)).join('\n');
 
@@ -18,7 +18,7 @@ async function metadataType(connection: Parameters<typeof importNdjson>[0], sour
 }
 
 describe('importNdjson', () => {
-  it('creates the table, normalises nested objects to one-element arrays and keeps arrays of objects', async () => {
+  it('creates the table, stores one object as a STRUCT and an array of several as a list, and reads both as arrays', async () => {
     const { connection, close } = await connectDuckDB();
     try {
       const input = ndjson({
@@ -30,9 +30,11 @@ describe('importNdjson', () => {
       });
       expect(await importNdjson(connection, 'custom.logs', chunks(input))).toEqual({ rows: 1 });
       expect(await metadataType(connection, 'custom.logs')).toBe(
-        'STRUCT("request" STRUCT("path" VARCHAR, "headers" STRUCT("x_real_ip" VARCHAR)[])[], "tags" VARCHAR[], "hops" STRUCT("at" BIGINT)[])[]',
+        'STRUCT("request" STRUCT("path" VARCHAR, "headers" STRUCT("x_real_ip" VARCHAR)), "tags" VARCHAR[], "hops" STRUCT("at" BIGINT)[])',
       );
-      const [row] = await rows(connection, 'SELECT id, project, event_message, metadata FROM "custom.logs"');
+      const [stored] = await rows(connection, 'SELECT metadata FROM "custom.logs"');
+      expect(stored?.metadata).toEqual({ request: { path: '/rest/v1/todos', headers: { x_real_ip: '10.0.0.1' } }, tags: ['a', 'b'], hops: [{ at: 1n }, { at: 2n }] });
+      const [row] = await bigQueryRows(connection, 'select id, project, event_message, metadata from `custom.logs`');
       expect(row).toEqual({
         id: 'e1',
         project: 'p1',
@@ -55,15 +57,74 @@ describe('importNdjson', () => {
         metadata: [{ request: [{ path: '/auth/v1/token', brand_new: true }] }],
       });
       await importNdjson(connection, 'cloudflare.logs.prod', chunks(input));
-      const result = await rows(
+      const result = await bigQueryRows(
         connection,
-        `SELECT r.path, r.brand_new, r.method, s.status_code FROM "cloudflare.logs.prod" t
-         CROSS JOIN unnest(t.metadata) AS _u_m(m) CROSS JOIN unnest(m.request) AS _u_r(r)
-         LEFT JOIN unnest(m.response) AS _u_s(s) ON true`,
+        `select r.path, r.brand_new, r.method, s.status_code from \`cloudflare.logs.prod\` t
+         cross join unnest(t.metadata) as m cross join unnest(m.request) as r
+         left join unnest(m.response) as s on true`,
       );
       expect(result).toEqual([{ path: '/auth/v1/token', brand_new: true, method: null, status_code: null }]);
     } finally {
       close();
+    }
+  });
+
+  it('stores a record as a list once a value holds several objects, converting the rows stored before', async () => {
+    const { connection, close } = await connectDuckDB();
+    try {
+      await importNdjson(
+        connection,
+        'grow',
+        chunks(
+          ndjson(
+            { id: '1', timestamp: 0, event_message: 'a', metadata: { req: { path: '/a', hdr: { ua: 'x' } }, tag: { k: 'v' } } },
+            { id: '2', timestamp: 0, event_message: 'b', metadata: { req: [], tag: [{ k: 'w' }] } },
+          ),
+        ),
+      );
+      // An empty array reads as NULL, which a STRUCT holds as well: both stay STRUCTs.
+      expect(await metadataType(connection, 'grow')).toBe('STRUCT("req" STRUCT("path" VARCHAR, "hdr" STRUCT("ua" VARCHAR)), "tag" STRUCT("k" VARCHAR))');
+      await importNdjson(
+        connection,
+        'grow',
+        chunks(ndjson({ id: '3', timestamp: 0, event_message: 'c', metadata: { req: [{ path: '/c' }, { path: '/d', hdr: { ua: 'y' } }] } })),
+      );
+      // Everything under a list is a list too.
+      expect(await metadataType(connection, 'grow')).toBe('STRUCT("req" STRUCT("path" VARCHAR, "hdr" STRUCT("ua" VARCHAR)[])[], "tag" STRUCT("k" VARCHAR))');
+      expect(await bigQueryRows(connection, 'select id, metadata from grow order by id')).toEqual([
+        { id: '1', metadata: [{ req: [{ path: '/a', hdr: [{ ua: 'x' }] }], tag: [{ k: 'v' }] }] },
+        { id: '2', metadata: [{ req: null, tag: [{ k: 'w' }] }] },
+        { id: '3', metadata: [{ req: [{ path: '/c', hdr: null }, { path: '/d', hdr: [{ ua: 'y' }] }], tag: null }] },
+      ]);
+      expect(
+        await bigQueryRows(connection, 'select t.id, r.path, h.ua from grow t cross join unnest(t.metadata) as m cross join unnest(m.req) as r left join unnest(r.hdr) as h on true order by t.id, r.path'),
+      ).toEqual([
+        { id: '1', path: '/a', ua: 'x' },
+        { id: '3', path: '/c', ua: null },
+        { id: '3', path: '/d', ua: 'y' },
+      ]);
+    } finally {
+      close();
+    }
+  });
+
+  it('stores metadata as a list when an event holds no object, a null one or several', async () => {
+    for (const [metadata, stored] of [
+      [[], []],
+      [[null], [null]],
+      [[{ a: 1 }, { a: 2 }], [{ a: 1n }, { a: 2n }]],
+    ] as const) {
+      const { connection, close } = await connectDuckDB();
+      try {
+        await importNdjson(connection, 'lists', chunks(ndjson({ id: '1', timestamp: 0, event_message: 'x', metadata: { a: 3 } }, { id: '2', timestamp: 0, event_message: 'y', metadata })));
+        expect(await metadataType(connection, 'lists')).toBe('STRUCT("a" BIGINT)[]');
+        expect(await rows(connection, 'SELECT id, metadata FROM lists ORDER BY id')).toEqual([
+          { id: '1', metadata: [{ a: 3n }] },
+          { id: '2', metadata: stored },
+        ]);
+      } finally {
+        close();
+      }
     }
   });
 
@@ -98,13 +159,11 @@ describe('importNdjson', () => {
         { id: '3', timestamp: 0, event_message: 'm', metadata: { s: 'text', Req: { PATH: '/c' } } },
       );
       expect(await importNdjson(connection, 'wide', chunks(input))).toEqual({ rows: 3 });
-      expect(await metadataType(connection, 'wide')).toBe(
-        'STRUCT("n" DOUBLE, "s" VARCHAR, "req" STRUCT("path" VARCHAR, "headers" STRUCT("ua" VARCHAR)[])[])[]',
-      );
-      const result = await rows(
+      expect(await metadataType(connection, 'wide')).toBe('STRUCT("n" DOUBLE, "s" VARCHAR, "req" STRUCT("path" VARCHAR, "headers" STRUCT("ua" VARCHAR)))');
+      const result = await bigQueryRows(
         connection,
-        `SELECT t.id, m.n, m.s, r.path, h.ua FROM wide t CROSS JOIN unnest(t.metadata) AS _u_m(m)
-         CROSS JOIN unnest(m.req) AS _u_r(r) LEFT JOIN unnest(r.headers) AS _u_h(h) ON true ORDER BY t.id`,
+        `select t.id, m.n, m.s, r.path, h.ua from wide t cross join unnest(t.metadata) as m
+         cross join unnest(m.req) as r left join unnest(r.headers) as h on true order by t.id`,
       );
       expect(result).toEqual([
         { id: '1', n: 1, s: '1', path: '/a', ua: null },
@@ -125,8 +184,8 @@ describe('importNdjson', () => {
         'twice',
         chunks(ndjson({ id: '2', timestamp: 0, event_message: 'b', metadata: { code: 'E42', req: { path: '/x' } } })),
       );
-      expect(await metadataType(connection, 'twice')).toBe('STRUCT("level" VARCHAR, "code" VARCHAR, "req" STRUCT("path" VARCHAR)[])[]');
-      const result = await rows(connection, 'SELECT id, metadata FROM twice ORDER BY id');
+      expect(await metadataType(connection, 'twice')).toBe('STRUCT("level" VARCHAR, "code" VARCHAR, "req" STRUCT("path" VARCHAR))');
+      const result = await bigQueryRows(connection, 'select id, metadata from twice order by id');
       expect(result).toEqual([
         { id: '1', metadata: [{ level: 'info', code: '1', req: null }] },
         { id: '2', metadata: [{ level: null, code: 'E42', req: [{ path: '/x' }] }] },
@@ -143,7 +202,7 @@ describe('importNdjson', () => {
       const bytes = Buffer.from(text);
       const parts = [bytes.subarray(0, 5), bytes.subarray(5, 45), bytes.subarray(45, 46), bytes.subarray(46)];
       expect(await importNdjson(connection, 'bytes', Readable.from(parts))).toEqual({ rows: 2 });
-      const result = await rows(connection, 'SELECT id, event_message, metadata FROM bytes ORDER BY id');
+      const result = await bigQueryRows(connection, 'select id, event_message, metadata from bytes order by id');
       expect(result).toEqual([
         { id: '2', event_message: 'x', metadata: null },
         { id: 'ü', event_message: 'héllo → wörld', metadata: [{ a: 'ß' }] },
@@ -202,7 +261,7 @@ describe('importNdjson', () => {
         expect((error as DataError).line).toBe(Number(/^line (\d+)/.exec((error as DataError).message)?.[1]));
       }
       expect(await rows(connection, 'SELECT count(*) AS n FROM strict')).toEqual([{ n: 1n }]);
-      expect(await metadataType(connection, 'strict')).toBe('STRUCT("a" BIGINT)[]');
+      expect(await metadataType(connection, 'strict')).toBe('STRUCT("a" BIGINT)');
     } finally {
       close();
     }
@@ -214,7 +273,7 @@ describe('importNdjson', () => {
       await importNdjson(connection, 'plain', chunks(ndjson({ id: '1', timestamp: 0, event_message: 'a', metadata: {} })));
       expect((await readSourceTable(connection, 'plain'))?.columns.has('metadata')).toBe(false);
       await importNdjson(connection, 'plain', chunks(ndjson({ id: '2', timestamp: 0, event_message: 'b', metadata: { level: 'info' } })));
-      expect(await rows(connection, 'SELECT id, project, metadata FROM plain ORDER BY id')).toEqual([
+      expect(await bigQueryRows(connection, 'select id, project, metadata from plain order by id')).toEqual([
         { id: '1', project: null, metadata: null },
         { id: '2', project: null, metadata: [{ level: 'info' }] },
       ]);
@@ -233,8 +292,8 @@ describe('importNdjson', () => {
         chunks(ndjson({ id: '1', timestamp: 0, event_message: 'x', metadata: { at: '2024-01-01T10:00:00+02:00' } })),
         { sources },
       );
-      expect(await metadataType(connection, 'audit')).toBe('STRUCT("at" TIMESTAMPTZ)[]');
-      const [row] = await rows(connection, `SELECT strftime(m.at, '%H:%M') AS hm FROM audit t CROSS JOIN unnest(t.metadata) AS _u_m(m)`);
+      expect(await metadataType(connection, 'audit')).toBe('STRUCT("at" TIMESTAMPTZ)');
+      const [row] = await bigQueryRows(connection, `select format_timestamp('%H:%M', m.at) as hm from audit t cross join unnest(t.metadata) as m`);
       expect(row).toEqual({ hm: '08:00' });
     } finally {
       close();
