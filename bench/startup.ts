@@ -66,9 +66,9 @@ const SOURCES: Source[] = [
   { name: 'deno-subhosting-events', project: 'project_ref', fields: [f('function_id'), f('execution_id'), f('level'), f('event_type')] },
   { name: 'gotrue.logs.prod', project: 'column', fields: [f('level'), f('status', 'integer'), f('path'), f('method'), f('msg'), f('remote_addr')] },
   { name: 'realtime.logs.prod', project: 'project', fields: [f('level'), f('external_id')] },
-  { name: 'storage.logs.prod.2', project: 'project', fields: [f('level'), f('req_id')] },
-  { name: 'postgREST.logs.prod', project: 'column', fields: [f('host'), f('level')] },
-  { name: 'pgbouncer.logs.prod', project: 'column', fields: [f('host'), f('level')] },
+  { name: 'storage.logs.prod.2', project: 'project', fields: [f('level'), f('reqId'), f('req.method'), f('res.statusCode', 'integer')] },
+  { name: 'postgREST.logs.prod', project: 'column', fields: [f('host')] },
+  { name: 'pgbouncer.logs.prod', project: 'column', fields: [f('host')] },
 ];
 
 const WORDS = ['rest', 'storage', 'auth', 'realtime', 'graphql', 'functions', 'admin', 'health', 'token', 'signup', 'objects', 'buckets', 'rpc', 'channel', 'upload', 'verify'];
