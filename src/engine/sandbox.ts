@@ -16,6 +16,16 @@ export function compileSandboxQuery(endpoint: CompiledEndpoint, sql: string, dia
   if (!definition.sandbox) {
     throw new CanneryError('sandbox_not_enabled', `${definition.name} does not accept sql: query sandboxing is not enabled for it`, { param: 'sql' });
   }
+  if (definition.redact_pii) {
+    // Redaction runs on what leaves; SQL that splits a value or replaces its dots first gets it
+    // out readable. Until the sources can be read redacted at the scan, an endpoint that is
+    // always redacted runs no caller SQL at all (docs/redaction.md).
+    throw new CanneryError(
+      'sandbox_violation',
+      `${definition.name} is always redacted (redact_pii: true), and sql could take a value apart before its redaction: it runs no sandbox query`,
+      { param: 'sql' },
+    );
+  }
   if (sql.length > MAX_SANDBOX_SQL_LENGTH) {
     throw new CanneryError('sandbox_violation', `sql is ${sql.length} characters long; the limit is ${MAX_SANDBOX_SQL_LENGTH}`, { param: 'sql' });
   }
