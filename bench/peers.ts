@@ -67,8 +67,8 @@ function patternOf(question: PeerQuestion, n: number): string {
 /** The built modules used here, and the parts of their shapes this file reads. */
 interface CanneryModules {
   openDuckDb(options: { path: string; memoryLimit?: string; readOnly?: boolean }): Promise<DuckDBInstance>;
-  readTableShapes(connection: unknown, sources: readonly string[]): Promise<unknown>;
-  duckDbDialect(sources: readonly string[], shapes: unknown): unknown;
+  readTableColumns(connection: unknown, sources: readonly string[]): Promise<unknown>;
+  duckDbDialect(sources: readonly string[], options: { sourceColumns: unknown; strictNames: boolean }): unknown;
   loadRegistry(dir: string, context: { dialect: unknown; sources: readonly string[] }): Promise<{ find(name: string): CompiledEndpoint | undefined }>;
   readRequestParams(definition: CompiledEndpoint['definition'], entries: Iterable<[string, string]>): { values: Record<string, DuckDBValue> };
   withDerivedValues(derived: Record<string, unknown>, values: Record<string, DuckDBValue>): Record<string, DuckDBValue>;
@@ -89,7 +89,7 @@ interface CompiledEndpoint {
 export async function canneryModules(): Promise<CanneryModules> {
   const load = (path: string) => import(new URL(path, DIST).href);
   const parts = await Promise.all(
-    ['backends/duckdb/backend.js', 'backends/duckdb/table-shapes.js', 'sql/dialects/duckdb.js', 'engine/registry.js', 'engine/params.js', 'sql/derived-parameters.js', 'sql/generator/generate.js', 'sql/read.js', 'backends/duckdb/values.js', 'config/sources.js', 'sql/language.js'].map(load),
+    ['backends/duckdb/backend.js', 'backends/duckdb/table-columns.js', 'sql/dialects/duckdb.js', 'engine/registry.js', 'engine/params.js', 'sql/derived-parameters.js', 'sql/generator/generate.js', 'sql/read.js', 'backends/duckdb/values.js', 'config/sources.js', 'sql/language.js'].map(load),
   );
   return Object.assign({}, ...parts) as CanneryModules;
 }
@@ -98,7 +98,7 @@ export async function canneryModules(): Promise<CanneryModules> {
 async function compileFor(modules: CanneryModules, instance: DuckDBInstance, sql: string): Promise<string> {
   const connection = await instance.connect();
   try {
-    const dialect = modules.duckDbDialect(modules.sourceNames(), await modules.readTableShapes(connection, modules.sourceNames()));
+    const dialect = modules.duckDbDialect(modules.sourceNames(), { sourceColumns: await modules.readTableColumns(connection, modules.sourceNames()), strictNames: true });
     return modules.generate(modules.parseQuery(sql), dialect).sql;
   } finally {
     connection.closeSync();
@@ -109,7 +109,7 @@ export async function openCannery(name: string, db: string, now: Date): Promise<
   const modules = await canneryModules();
   const instance = await modules.openDuckDb({ path: db, memoryLimit: '2GB', readOnly: true });
   const connection = await instance.connect();
-  const dialect = modules.duckDbDialect(modules.sourceNames(), await modules.readTableShapes(connection, modules.sourceNames()));
+  const dialect = modules.duckDbDialect(modules.sourceNames(), { sourceColumns: await modules.readTableColumns(connection, modules.sourceNames()), strictNames: true });
   connection.closeSync();
   const registry = await modules.loadRegistry(SHIPPED_ENDPOINTS, { dialect, sources: modules.sourceNames() });
   return {
