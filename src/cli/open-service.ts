@@ -62,6 +62,7 @@ export async function openService(settings: Settings, options: OpenServiceOption
       clock: options.clock,
       cacheMaxBytes: settings.cacheMaxBytes,
       maxResultBytes: settings.maxResultBytes,
+      sandbox: { threads: settings.sandboxThreads, budgetMs: settings.sandboxCompileMs },
       maxConcurrentQueries: settings.maxConcurrentQueries,
       maxQueuedQueries: settings.maxQueuedQueries,
       observer: options.observer,

@@ -29,6 +29,10 @@ export interface Settings {
   cachePrefix: string;
   /** The most one answer may weigh, encoded; past it, result_too_large. */
   maxResultBytes: number;
+  /** Threads that compile sandbox SQL, off the event loop. */
+  sandboxThreads: number;
+  /** The longest one sandbox query may take to compile; past it, sandbox_violation. */
+  sandboxCompileMs: number;
   duckdbMemoryLimit: string;
   duckdbThreads: number | undefined;
   /** Backend queries that may run at once; cache hits take no slot. */
@@ -66,6 +70,10 @@ export const DEFAULTS = {
   // Far above what a log client reads in one answer (1,000 rows of a few KB), far below what
   // would strain the process: a request's memory is a small multiple of it.
   maxResultBytes: 32 * 1024 * 1024,
+  // Compiling a real client's query takes milliseconds; two threads keep a slow one from queueing
+  // the others, and the budget is far above any real query, far below a stall anyone would wait out.
+  sandboxThreads: 2,
+  sandboxCompileMs: 2_000,
   // Enough to keep a backend busy; more at once only queue inside it, and each costs memory.
   maxConcurrentQueries: 16,
   maxQueuedQueries: 64,
@@ -89,6 +97,8 @@ export function readSettings(env: Env = process.env): Settings {
     cacheTimeoutMs: integer(env, 'CANNERY_CACHE_TIMEOUT_MS', DEFAULTS.cacheTimeoutMs, 1, 60_000),
     cachePrefix: cachePrefix(env.CANNERY_CACHE_PREFIX),
     maxResultBytes: integer(env, 'CANNERY_MAX_RESULT_BYTES', DEFAULTS.maxResultBytes, 1024, Number.MAX_SAFE_INTEGER),
+    sandboxThreads: integer(env, 'CANNERY_SANDBOX_THREADS', DEFAULTS.sandboxThreads, 1, 64),
+    sandboxCompileMs: integer(env, 'CANNERY_SANDBOX_COMPILE_MS', DEFAULTS.sandboxCompileMs, 1, 600_000),
     duckdbMemoryLimit: env.CANNERY_DUCKDB_MEMORY_LIMIT || DEFAULTS.duckdbMemoryLimit,
     duckdbThreads: env.CANNERY_DUCKDB_THREADS ? integer(env, 'CANNERY_DUCKDB_THREADS', 1, 1, 1024) : undefined,
     maxConcurrentQueries: integer(env, 'CANNERY_MAX_CONCURRENT_QUERIES', DEFAULTS.maxConcurrentQueries, 1, 10_000),

@@ -6,13 +6,14 @@ import { UnsupportedConstruct } from '../sql/generator/unsupported.js';
 import { InvalidQuery } from '../sql/invalid-query.js';
 import type { SqlLocation } from '../sql/parse.js';
 import { composeSandboxQuery, SandboxViolation } from '../sql/sandbox.js';
+import type { EndpointDefinition } from '../core/types.js';
 import type { CompiledEndpoint } from './compiled-endpoint.js';
 
 /** Longest sandbox SQL accepted, in characters: room for real queries, not for parser abuse. */
 export const MAX_SANDBOX_SQL_LENGTH = 100_000;
 
-export function compileSandboxQuery(endpoint: CompiledEndpoint, sql: string, dialect: Dialect): CompiledSql {
-  const { definition } = endpoint;
+/** The refusals that need no parsing: sandbox off, an endpoint that is always redacted, SQL over the length cap. */
+export function checkSandboxRequest(definition: EndpointDefinition, sql: string): void {
   if (!definition.sandbox) {
     throw new CanneryError('sandbox_not_enabled', `${definition.name} does not accept sql: query sandboxing is not enabled for it`, { param: 'sql' });
   }
@@ -29,6 +30,11 @@ export function compileSandboxQuery(endpoint: CompiledEndpoint, sql: string, dia
   if (sql.length > MAX_SANDBOX_SQL_LENGTH) {
     throw new CanneryError('sandbox_violation', `sql is ${sql.length} characters long; the limit is ${MAX_SANDBOX_SQL_LENGTH}`, { param: 'sql' });
   }
+}
+
+export function compileSandboxQuery(endpoint: Pick<CompiledEndpoint, 'definition' | 'statement'>, sql: string, dialect: Dialect): CompiledSql {
+  const { definition } = endpoint;
+  checkSandboxRequest(definition, sql);
   try {
     const statement = composeSandboxQuery(sql, { statement: endpoint.statement, declaredParams: Object.keys(definition.params) });
     return generate(statement, dialect, { rowCap: definition.max_rows });

@@ -15,7 +15,8 @@ import { createLimiter } from './limiter.js';
 import { UNOBSERVED, type EngineObserver } from './observer.js';
 import { readRequestParams } from './params.js';
 import { createQueryKeys } from './cache/query-string-keys.js';
-import { compileSandboxQuery } from './sandbox.js';
+import { checkSandboxRequest } from './sandbox.js';
+import { createSandboxCompiler, type SandboxCompilerOptions } from './sandbox-workers.js';
 import { withDerivedValues } from '../sql/derived-parameters.js';
 import type { Registry } from './registry.js';
 import { redactString, redactValue } from './redact.js';
@@ -45,6 +46,8 @@ export interface ServiceOptions {
   observer?: EngineObserver;
   /** The most an answer may weigh, encoded (CANNERY_MAX_RESULT_BYTES); past it, result_too_large. */
   maxResultBytes?: number;
+  /** Sandbox SQL's compile threads (CANNERY_SANDBOX_THREADS, CANNERY_SANDBOX_COMPILE_MS); defaults from settings. */
+  sandbox?: Partial<SandboxCompilerOptions>;
   /** Describes the endpoints' contracts, for /openapi.json. */
   contracts?: ContractBook;
   /** The shared cache tier (CANNERY_CACHE_URL); absent: the in-process cache alone. */
@@ -187,6 +190,11 @@ export function createService(options: ServiceOptions): Service {
   });
   const queryKeys = createQueryKeys();
   const maxResultBytes = options.maxResultBytes ?? DEFAULTS.maxResultBytes;
+  const sandbox = createSandboxCompiler({
+    threads: options.sandbox?.threads ?? DEFAULTS.sandboxThreads,
+    budgetMs: options.sandbox?.budgetMs ?? DEFAULTS.sandboxCompileMs,
+    execArgv: options.sandbox?.execArgv,
+  });
   let registry = options.registry;
   return {
     get registry() {
@@ -211,13 +219,16 @@ export function createService(options: ServiceOptions): Service {
     async query(endpoint, params, queryOptions = {}) {
       const { definition } = endpoint;
       const request = readRequestParams(definition, params);
-      const compiled =
-        request.sql === undefined
-          ? { sql: endpoint.sql, parameters: endpoint.sqlParameters, derived: endpoint.sqlDerived }
-          : compileSandboxQuery(endpoint, request.sql, options.backend.dialect);
+      const { sql } = request;
+      // Refused at once when no parsing is needed; otherwise compiled on a miss only, off the event loop.
+      if (sql !== undefined) checkSandboxRequest(definition, sql);
       const redact = redactionOn(definition, queryOptions);
       const compute = async (now: Date) => {
         try {
+          const compiled =
+            sql === undefined
+              ? { sql: endpoint.sql, parameters: endpoint.sqlParameters, derived: endpoint.sqlDerived }
+              : await sandbox.compile(endpoint, sql, options.backend.dialect);
           const result = await runOnBackend(backend, request.sql !== undefined, {
             sql: compiled.sql,
             parameters: compiled.parameters,
@@ -247,6 +258,8 @@ export function createService(options: ServiceOptions): Service {
       return answer && { endpoint, body: answer.body, rows: answer.rows, backendMs: answer.backendMs, cache: answer.cache };
     },
     sharedCacheHealth: () => cache.sharedHealth(),
-    close: () => cache.close(),
+    close: async () => {
+      await Promise.all([cache.close(), sandbox.close()]);
+    },
   };
 }

@@ -6,10 +6,9 @@
 import { readFile } from 'node:fs/promises';
 import { register } from 'node:module';
 
-if (process.env.CANNERY_HOOKS_REGISTERED !== '1') {
-  process.env.CANNERY_HOOKS_REGISTERED = '1';
-  register(import.meta.url);
-}
+// Registering loads this file again as the hooks' module (`?hooks`), which must not register
+// again. Every thread registers its own: a worker thread inherits --import, not the hooks.
+if (!import.meta.url.endsWith('?hooks')) register(`${import.meta.url}?hooks`);
 
 export async function resolve(specifier, context, next) {
   try {

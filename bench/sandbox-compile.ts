@@ -1,0 +1,91 @@
+/**
+ * What heavy sandbox SQL costs every other request: `/health` latency (p50, p99, max) while three
+ * heavy queries compile at once, against `/health` on the same idle server in the same run. The
+ * queries are the hostile shapes of issue 15: 2,000 UNION ALLs, a 9,000-item IN list, and scalar
+ * subqueries nested 17 deep (parsed in time exponential in the depth). Compiling runs on worker
+ * threads, so /health should not wait on them.
+ *
+ *   npm run bench:sandbox-compile [-- --rounds 3]
+ *
+ * The built CLI seeds a small DuckDB file and serves it (dist/, compiled by tsconfig.bench.json).
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { API_KEY, DEMO_PROJECT, describeMachine, markdownTable, ms, percentile, seed, serve } from './support.js';
+
+function nested(depth: number): string {
+  let sql = 'select 1 as x';
+  for (let level = 0; level < depth; level++) sql = `select (${sql}) as x`;
+  return sql;
+}
+
+const HEAVY: Record<string, string> = {
+  '2,000 UNION ALLs': Array.from({ length: 2000 }, (_, i) => `select ${i} as n`).join(' union all '),
+  '9,000-item IN list': `select id from edge_logs where id in (${Array.from({ length: 9000 }, (_, i) => `'${i}'`).join(', ')})`,
+  'subqueries nested 17 deep': nested(17),
+};
+
+async function sandbox(url: string, sql: string): Promise<number> {
+  const response = await fetch(`${url}/api/endpoints/query/logs.all`, {
+    method: 'POST',
+    headers: { 'x-api-key': API_KEY, 'content-type': 'application/json' },
+    body: JSON.stringify({ project: DEMO_PROJECT, sql }),
+  });
+  await response.arrayBuffer();
+  return response.status;
+}
+
+/** /health, one request after another, while `until` is unsettled (or `count` times). */
+async function health(url: string, until: Promise<unknown> | number): Promise<number[]> {
+  let finished = false;
+  if (typeof until !== 'number') void until.finally(() => (finished = true));
+  const latencies: number[] = [];
+  while (typeof until === 'number' ? latencies.length < until : !finished) {
+    const started = performance.now();
+    await (await fetch(`${url}/health`)).arrayBuffer();
+    latencies.push(performance.now() - started);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  return latencies;
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { rounds: { type: 'string', default: '3' } } });
+  const dir = await mkdtemp(join(tmpdir(), 'cannery-bench-compile-'));
+  try {
+    const db = join(dir, 'bench.duckdb');
+    seed(db, 5_000);
+    const served = await serve({ db, env: { CANNERY_LOG_LEVEL: 'warn' } });
+    try {
+      const idle: number[] = [];
+      const busy: number[] = [];
+      const statuses: number[] = [];
+      const started = performance.now();
+      for (let round = 0; round < Number(values.rounds); round++) {
+        idle.push(...(await health(served.url, 200)));
+        // A different literal each round: a cached answer would not be compiled again.
+        const queries = Promise.all(Object.values(HEAVY).map((sql) => sandbox(served.url, `${sql} -- ${round}`)));
+        const [answers, latencies] = await Promise.all([queries, health(served.url, queries)]);
+        statuses.push(...answers);
+        busy.push(...latencies);
+      }
+      const row = (label: string, list: number[]) => [label, String(list.length), ms(percentile(list, 50)), ms(percentile(list, 99)), ms(Math.max(...list))];
+      const machine = describeMachine();
+      console.log(
+        [
+          `Measured on ${machine.date}, ${machine.cores} cores, load ${machine.load}; ${values.rounds} rounds in ${ms(performance.now() - started)}; heavy queries' statuses: ${[...new Set(statuses)].join(', ')}.`,
+          '',
+          markdownTable(['/health', 'requests', 'p50', 'p99', 'max'], [row('idle server', idle), row('while the three heavy queries compile', busy)]),
+        ].join('\n'),
+      );
+    } finally {
+      await served.stop();
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+await main();
