@@ -25,7 +25,8 @@ afterAll(async () => {
 
 const diff = (args: string[], cwd = repo.dir, env: Record<string, string> = {}) => cannery(['diff', ...args], { cwd, env });
 
-describe('cannery diff', () => {
+// Each runs the built CLI, which runs every endpoint test twice (old and new): slow on a loaded machine.
+describe('cannery diff', { timeout: 90_000 }, () => {
   it('finds nothing changed against the merge base with main', async () => {
     const run = await diff(['--fail-on', 'breaking']);
     expect(run.code).toBe(0);
