@@ -8,8 +8,8 @@ import { queryPath } from '../endpoints/edge-fixtures.js';
 import { startTestService, TEST_KEY, type TestService } from '../support/service.js';
 
 /** Scalar subqueries nested `depth` deep: the grammar parses them in time exponential in the depth. */
-function nested(depth: number): string {
-  let sql = 'select 1 as x';
+function nested(depth: number, innermost = 'select 1 as x'): string {
+  let sql = innermost;
   for (let level = 0; level < depth; level++) sql = `select (${sql}) as x`;
   return sql;
 }
@@ -30,11 +30,15 @@ describe('sandbox SQL compiled on worker threads', () => {
 
   it('answers /health and other queries while a slow compile runs', async () => {
     const finished: string[] = [];
-    const heavy = get(svc, queryPath('logs.all', { project: 'p1', sql: nested(16) })).then((answer) => {
+    // Refused only once parsed: compiled on the event loop, its 400 would be written before any
+    // later request were read, so it would finish first; on a thread it finishes last.
+    const heavy = get(svc, queryPath('logs.all', { project: 'p1', sql: nested(18, "select getenv('HOME') as x") })).then((answer) => {
       finished.push('heavy');
       return answer;
     });
-    // Sent after the heavy one: on the event loop they would wait for its parse.
+    // Lets the server read the heavy request first. The test shares the server's event loop: a
+    // parse on it would hold this timer too, and the requests below would be sent after its answer.
+    await new Promise((resolve) => setTimeout(resolve, 100));
     const health = fetch(`${svc.url}/health`).then((response) => {
       finished.push('health');
       return response.status;
@@ -45,7 +49,10 @@ describe('sandbox SQL compiled on worker threads', () => {
     });
     expect(await health).toBe(200);
     expect((await light).body.result).toEqual([{ id: 'e1' }]);
-    expect((await heavy).status).toBe(200);
+    const refused = await heavy;
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toMatchObject({ code: 'sandbox_violation', param: 'sql' });
+    expect(refused.body.error?.message).toContain('GETENV');
     expect(finished.indexOf('heavy')).toBe(2);
   });
 
