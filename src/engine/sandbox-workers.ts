@@ -69,7 +69,8 @@ export function createSandboxCompiler(options: SandboxCompilerOptions): SandboxC
     worker.unref();
     const failed = (error: unknown) => {
       starting -= 1;
-      // Nothing can be compiled without a thread: the queue learns why.
+      // Other threads take the queue on; with none, nothing can be compiled and the queue learns why.
+      if (idle.length + busy.size + starting > 0) return;
       for (const job of queue.splice(0)) job.reject(error instanceof Error ? error : new Error(`a sandbox compile thread exited (${String(error)})`));
     };
     worker.once('error', failed);
