@@ -1,4 +1,5 @@
 /** One interface for every backend: run compiled SQL with bound parameters, return wire rows. */
+import type { WriteBack } from '../sql/tree.js';
 import type { Dialect } from '../sql/generator/dialect.js';
 import type { BoundParams, ColumnField, ParamSpec, WireRow } from '../core/types.js';
 
@@ -22,6 +23,8 @@ export interface QueryRequest {
   timeoutMs: number;
   /** Names the endpoint, for backends that label jobs. */
   endpointName: string;
+  /** Columns stored otherwise than BigQuery types them, written back as rows are converted (the generator's `writeBack`). */
+  writeBack?: Record<string, WriteBack> | undefined;
 }
 
 export interface QueryResult {

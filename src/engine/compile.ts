@@ -92,6 +92,7 @@ export function compileEndpoint(loaded: LoadedEndpointFile, context: CompileCont
       sql: served.sql,
       sqlParameters: served.parameters,
       sqlDerived: served.derived,
+      sqlWriteBack: served.writeBack,
       version: definitionVersion(definition),
     },
   };
@@ -125,5 +126,5 @@ export function definitionVersion(definition: EndpointDefinition): string {
 /** The endpoint with its SQL written for another dialect's tables (a scratch database of other layout). */
 export function compiledFor(endpoint: CompiledEndpoint, dialect: Dialect): CompiledEndpoint {
   const compiled = generate(endpoint.statement, dialect, { rowCap: endpoint.definition.max_rows });
-  return { ...endpoint, sql: compiled.sql, sqlParameters: compiled.parameters, sqlDerived: compiled.derived };
+  return { ...endpoint, sql: compiled.sql, sqlParameters: compiled.parameters, sqlDerived: compiled.derived, sqlWriteBack: compiled.writeBack };
 }

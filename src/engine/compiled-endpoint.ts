@@ -1,6 +1,6 @@
 /** An endpoint as the engine serves it: its definition, what analysis found, and its SQL for the active backend. */
 import type { EndpointDefinition } from '../core/types.js';
-import type { DerivedParameter, Query } from '../sql/tree.js';
+import type { DerivedParameter, Query, WriteBack } from '../sql/tree.js';
 
 /** What static analysis learns from the SQL (from the query tree, never from the text). */
 export interface QueryAnalysis {
@@ -22,6 +22,8 @@ export interface CompiledEndpoint {
   sqlParameters: string[];
   /** Those of them the engine works out per request from the caller's (sql/derived-parameters.ts). */
   sqlDerived: Record<string, DerivedParameter>;
+  /** Its columns the backend writes back into BigQuery's types as it converts rows. */
+  sqlWriteBack?: Record<string, WriteBack> | undefined;
   /** Hash of the definition; changes whenever the file's meaning changes. */
   version: string;
 }

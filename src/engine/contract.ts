@@ -23,6 +23,7 @@ export async function describeEndpoint(endpoint: CompiledEndpoint, backend: Scra
     const columns = await backend.describe({
       sql: compiled.sql,
       parameters: compiled.parameters,
+      writeBack: compiled.writeBack,
       values: Object.fromEntries(Object.entries(definition.params).map(([name, spec]) => [name, sampleValue(spec)])),
       specs: definition.params,
       now: new Date(0),

@@ -227,11 +227,12 @@ export function createService(options: ServiceOptions): Service {
         try {
           const compiled =
             sql === undefined
-              ? { sql: endpoint.sql, parameters: endpoint.sqlParameters, derived: endpoint.sqlDerived }
+              ? { sql: endpoint.sql, parameters: endpoint.sqlParameters, derived: endpoint.sqlDerived, writeBack: endpoint.sqlWriteBack }
               : await sandbox.compile(endpoint, sql, options.backend.dialect);
           const result = await runOnBackend(backend, request.sql !== undefined, {
             sql: compiled.sql,
             parameters: compiled.parameters,
+            writeBack: compiled.writeBack,
             values: withDerivedValues(compiled.derived, request.values),
             specs: definition.params,
             now,

@@ -23,6 +23,18 @@ export interface Query extends Node {
   body: QueryBody;
   orderBy: OrderItem[];
   limit?: Limit | undefined;
+  /** Set by a dialect's rewrite on the outermost query: its columns to write back as rows are converted, by name. */
+  writeBack?: Record<string, WriteBack> | undefined;
+}
+
+/**
+ * A value the backend stores otherwise than BigQuery types it, written back into BigQuery's type
+ * as rows are converted (rewrites/stored-records.ts): `list`, a record stored as its one STRUCT
+ * becomes a one-element list; `fields`, its fields that hold such records. NULL stays NULL.
+ */
+export interface WriteBack {
+  list: boolean;
+  fields: Record<string, WriteBack>;
 }
 
 /** A SELECT, a set operation of them, or a parenthesised query with its own ORDER BY / LIMIT. */

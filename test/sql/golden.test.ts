@@ -19,6 +19,7 @@ import { importNdjson } from '../../src/backends/duckdb/import/import.js';
 import { ensureSourceTables } from '../../src/backends/duckdb/source-tables.js';
 import { readTableColumns } from '../../src/backends/duckdb/table-columns.js';
 import { toWireValue } from '../../src/backends/duckdb/values.js';
+import { writeBackRows } from '../../src/backends/duckdb/write-back.js';
 import { BUILT_IN_SOURCES, sourceNames } from '../../src/config/sources.js';
 import type { WireRow } from '../../src/core/types.js';
 import { bigQueryDialect } from '../../src/sql/dialects/bigquery.js';
@@ -84,13 +85,13 @@ afterAll(() => {
   }
 });
 
-async function rowsOf({ sql, parameters, derived }: CompiledSql, params: Record<string, DuckDBValue>): Promise<WireRow[]> {
+async function rowsOf({ sql, parameters, derived, writeBack }: CompiledSql, params: Record<string, DuckDBValue>): Promise<WireRow[]> {
   // The values the engine works out from the caller's on each request, as the service binds them.
   const values = withDerivedValues(derived, params);
   const bindings: Record<string, DuckDBValue> = {};
   for (const name of parameters) bindings[name] = name === '__cannery_now' ? NOW : (values[name] ?? null);
   const reader = await connection.runAndReadAll(sql, bindings);
-  return reader.convertRowObjects(toWireValue) as WireRow[];
+  return writeBackRows(reader.convertRowObjects(toWireValue) as WireRow[], writeBack);
 }
 
 for (const { file, cases: fileCases } of cases) {

@@ -7,6 +7,7 @@ import type { DuckDBConnection, DuckDBInstance, DuckDBValue } from '@duckdb/node
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDuckDb } from '../../src/backends/duckdb/backend.js';
 import { toWireValue } from '../../src/backends/duckdb/values.js';
+import { writeBackRows } from '../../src/backends/duckdb/write-back.js';
 import type { WireRow } from '../../src/core/types.js';
 import { EXECUTION_TIME_PARAM } from '../../src/sql/language.js';
 import { duckDbDialect } from '../../src/sql/dialects/duckdb.js';
@@ -46,7 +47,7 @@ async function bq(sql: string, values: Record<string, DuckDBValue> = {}): Promis
   const bindings: Record<string, DuckDBValue> = {};
   for (const name of compiled.parameters) bindings[name] = name === EXECUTION_TIME_PARAM ? NOW.toISOString() : (all[name] ?? null);
   const reader = await connection.runAndReadAll(compiled.sql, bindings);
-  return reader.convertRowObjects(toWireValue) as WireRow[];
+  return writeBackRows(reader.convertRowObjects(toWireValue) as WireRow[], compiled.writeBack);
 }
 
 async function one(sql: string, values: Record<string, DuckDBValue> = {}): Promise<WireRow> {

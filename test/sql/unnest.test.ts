@@ -7,6 +7,7 @@ import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDuckDb } from '../../src/backends/duckdb/backend.js';
 import { toWireValue } from '../../src/backends/duckdb/values.js';
+import { writeBackRows } from '../../src/backends/duckdb/write-back.js';
 import type { WireRow } from '../../src/core/types.js';
 import { duckDbDialect } from '../../src/sql/dialects/duckdb.js';
 import { generate } from '../../src/sql/generator/generate.js';
@@ -40,7 +41,7 @@ async function bq(sql: string): Promise<WireRow[]> {
   const statement = parseQuery(sql);
   const compiled = generate(statement, dialect, { rowCap: 1000 });
   const reader = await connection.runAndReadAll(compiled.sql);
-  return reader.convertRowObjects(toWireValue) as WireRow[];
+  return writeBackRows(reader.convertRowObjects(toWireValue) as WireRow[], compiled.writeBack);
 }
 
 describe('UNNEST chains', () => {
@@ -122,8 +123,9 @@ describe('unqualified struct fields through an UNNEST alias (BigQuery name resol
   });
   async function run(sql: string): Promise<WireRow[]> {
     const statement = parseQuery(sql);
-    const reader = await connection.runAndReadAll(generate(statement, shaped, { rowCap: 1000 }).sql);
-    return reader.convertRowObjects(toWireValue) as WireRow[];
+    const compiled = generate(statement, shaped, { rowCap: 1000 });
+    const reader = await connection.runAndReadAll(compiled.sql);
+    return writeBackRows(reader.convertRowObjects(toWireValue) as WireRow[], compiled.writeBack);
   }
 
   it('resolves a field of the innermost alias', async () => {

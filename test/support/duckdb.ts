@@ -1,4 +1,6 @@
 import { DuckDBInstance, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
+import { writeBackRows } from '../../src/backends/duckdb/write-back.js';
+import type { WireRow } from '../../src/core/types.js';
 import { readTableColumns } from '../../src/backends/duckdb/table-columns.js';
 import { duckDbDialect } from '../../src/sql/dialects/duckdb.js';
 import { generate } from '../../src/sql/generator/generate.js';
@@ -34,5 +36,6 @@ export async function bigQueryRows(connection: DuckDBConnection, sql: string, va
   const compiled = generate(parseQuery(sql), dialect);
   const bound = Object.fromEntries(compiled.parameters.map((name) => [name, values[name] ?? null]));
   const reader = await connection.runAndReadAll(compiled.sql, bound);
-  return reader.getRowObjectsJS() as Record<string, unknown>[];
+  // As the backend answers: stored records written back into BigQuery's lists.
+  return writeBackRows(reader.getRowObjectsJS() as WireRow[], compiled.writeBack) as Record<string, unknown>[];
 }

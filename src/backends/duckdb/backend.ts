@@ -17,6 +17,7 @@ import { BUILT_IN_SOURCES, type SourceDescriptor } from '../../config/sources.js
 import { CURRENT_LAYOUT } from './layout-version.js';
 import { ensureSourceTables, readSourceTable } from './source-tables.js';
 import { readWireRows } from './result-rows.js';
+import { writeBackType } from './write-back.js';
 import { readTableColumns } from './table-columns.js';
 import type { Backend, QueryRequest, QueryResult } from '../../engine/backend.js';
 import { resultBudget } from '../../engine/result-budget.js';
@@ -150,7 +151,7 @@ export async function runDuckDbQuery(instance: DuckDBInstance, request: QueryReq
   }, request.timeoutMs);
   try {
     const result = await connection.stream(request.sql, bindings(request));
-    const rows = await readWireRows(result, request.maxRows, resultBudget(request.maxBytes));
+    const rows = await readWireRows(result, request.maxRows, resultBudget(request.maxBytes), request.writeBack);
     return { rows, backendMs: performance.now() - started };
   } catch (error) {
     if (error instanceof CanneryError) throw error;
@@ -183,7 +184,11 @@ export async function describeDuckDbQuery(instance: DuckDBInstance, request: Que
     }
     const result = await connection.run(request.sql, bindings(request), types);
     const names = result.columnNames();
-    return result.columnTypes().map((type, index) => ({ name: names[index]!, type: columnTypeOf(type) }));
+    return result.columnTypes().map((type, index) => {
+      const name = names[index]!;
+      const stored = request.writeBack?.[name];
+      return { name, type: stored ? writeBackType(columnTypeOf(type), stored) : columnTypeOf(type) };
+    });
   } catch (error) {
     throw new CanneryError('query_failed', `${request.endpointName}: the query cannot be described: ${firstLine((error as Error).message)}`, { cause: error });
   } finally {

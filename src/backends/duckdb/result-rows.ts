@@ -7,9 +7,11 @@
 import type { DuckDBResult } from '@duckdb/node-api';
 import type { WireRow, WireValue } from '../../core/types.js';
 import type { ResultBudget } from '../../engine/result-budget.js';
+import type { WriteBack } from '../../sql/tree.js';
 import { toWireValue } from './values.js';
+import { writeBackValue } from './write-back.js';
 
-export async function readWireRows(result: DuckDBResult, maxRows: number, budget: ResultBudget): Promise<WireRow[]> {
+export async function readWireRows(result: DuckDBResult, maxRows: number, budget: ResultBudget, writeBack: Record<string, WriteBack> = {}): Promise<WireRow[]> {
   // Duplicate names get suffixes (`id`, `id:1`): an object cannot hold both.
   const names = result.deduplicatedColumnNames();
   const rows: WireRow[] = [];
@@ -21,7 +23,9 @@ export async function readWireRows(result: DuckDBResult, maxRows: number, budget
       const members: [string, WireValue][] = [];
       chunk.visitRowValues(index, (value, _row, column, type) => {
         const name = names[column]!;
-        const wire = toWireValue(value, type, toWireValue);
+        const converted = toWireValue(value, type, toWireValue);
+        const stored = writeBack[name];
+        const wire = stored === undefined ? converted : writeBackValue(converted, stored);
         budget.spendMember(name, wire);
         members.push([name, wire]);
       });

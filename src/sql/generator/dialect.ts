@@ -7,7 +7,7 @@
  */
 import type { DialectSettings } from '../dialects/settings.js';
 import type { DialectName } from '../language.js';
-import type { DerivedParameter, Expr, FromItem, Query, SelectItem, TypeName } from '../tree.js';
+import type { DerivedParameter, Expr, FromItem, Query, SelectItem, TypeName, WriteBack } from '../tree.js';
 
 export interface CompiledSql {
   /** Executable SQL, parameters as placeholders. */
@@ -16,6 +16,8 @@ export interface CompiledSql {
   parameters: string[];
   /** Those of them the engine works out from the caller's parameters, by name. */
   derived: Record<string, DerivedParameter>;
+  /** Columns of the answer the backend writes back into BigQuery's types as it converts rows (tree.ts `WriteBack`). */
+  writeBack?: Record<string, WriteBack> | undefined;
 }
 
 /** What a transform may ask of the printer it overrides. */

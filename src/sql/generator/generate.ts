@@ -420,5 +420,5 @@ export function generate(query: Query, dialect: Dialect, options: GenerateOption
   }
 
   const sql = printQuery(tree);
-  return { sql, parameters: [...parameters], derived };
+  return tree.writeBack ? { sql, parameters: [...parameters], derived, writeBack: tree.writeBack } : { sql, parameters: [...parameters], derived };
 }

@@ -21,7 +21,7 @@
  */
 import type { Rewrite } from '../generator/dialect.js';
 import { elementOf, fieldOf, UNKNOWN, type Columns, type Shape } from '../shapes.js';
-import type { Binary, ColumnRef, Expr, FromItem, Literal, Query, QueryBody, Select, SelectItem, StarItem } from '../tree.js';
+import type { Binary, ColumnRef, Expr, FromItem, Literal, Query, QueryBody, Select, SelectItem, StarItem, WriteBack } from '../tree.js';
 import { mapExprChildren } from '../tree-walk.js';
 
 /** A relation's columns by lower-case name, with their own spelling; undefined when not known. */
@@ -39,8 +39,13 @@ interface Scope {
   parent: Scope | undefined;
 }
 
-/** Whether a query's values leave in BigQuery's types ('value') or may pass stored ones on ('pass'). */
-type Mode = 'value' | 'pass';
+/**
+ * Whether a query's values leave in BigQuery's types ('value'), may pass stored ones on ('pass'),
+ * or are the answer's rows ('wire'): there a stored record selected as it is leaves as stored and
+ * the backend writes it back as the rows are converted (`writeBack`), which costs a fraction of
+ * rebuilding it in SQL.
+ */
+type Mode = 'value' | 'pass' | 'wire';
 
 interface Resolved {
   expr: Expr;
@@ -87,6 +92,19 @@ function written(expr: Expr, shape: Shape, notNull = false): Expr {
     inner = { kind: 'struct', fields: names.map((name) => ({ name, expr: written(fieldPath(expr, name), shape.fields.get(name.toLowerCase())!) })) };
   } else return expr;
   return notNull ? inner : { kind: 'case', whens: [{ when: isNull(expr), then: NULL }], else: inner };
+}
+
+/** How the backend writes a stored value of this shape back as rows are converted; as `written` does in SQL. */
+function writeBackOf(shape: Shape): WriteBack {
+  const struct = isStored(shape) ? shape.element : shape;
+  const fields: Record<string, WriteBack> = {};
+  if (struct.kind === 'struct') {
+    for (const name of struct.names) {
+      const field = struct.fields.get(name.toLowerCase())!;
+      if (holdsStored(field)) fields[name] = writeBackOf(field);
+    }
+  }
+  return { list: isStored(shape), fields };
 }
 
 function relationOf(columns: Columns): Relation {
@@ -384,21 +402,31 @@ export function readStoredRecords(sourceColumns?: (source: string) => Columns): 
     const columns = new Map<string, { name: string; shape: Shape }>();
     let known = true;
     let anonymous = 0;
+    // Written back as rows are converted only where each column's name is its own: a `*` may
+    // bring names that clash.
+    const wire = mode === 'wire' && select.items.every((item) => item.kind === 'item') ? new Map<string, Shape>() : undefined;
     const items = select.items.flatMap((item): SelectItem[] => {
       if (item.kind === 'star') {
-        const expanded = star(item, scope, mode, aliases, columns);
+        const expanded = star(item, scope, mode === 'wire' ? 'value' : mode, aliases, columns);
         known &&= expanded.known;
         return expanded.items;
       }
       const resolved = resolve(item.expr, scope);
-      const expr = mode === 'pass' ? resolved.expr : written(resolved.expr, resolved.shape);
+      const raw = mode === 'pass' || (wire !== undefined && holdsStored(resolved.shape));
+      const expr = raw ? resolved.expr : written(resolved.expr, resolved.shape);
       const implied = impliedName(item.expr);
       const name = item.alias ?? implied ?? `f${anonymous++}_`;
       columns.set(name.toLowerCase(), { name, shape: mode === 'pass' ? resolved.shape : UNKNOWN });
+      if (wire !== undefined && raw) wire.set(name, resolved.shape);
       // Keep BigQuery's name for the column where the SQL written for it no longer implies it.
       const alias = item.alias ?? (implied !== undefined && impliedName(expr) !== implied ? implied : undefined);
       return [{ ...item, expr, alias }];
     });
+    if (wire !== undefined && wire.size > 0) {
+      // Two columns of one name (one entry in `columns`): the backend could not tell which to write back.
+      if (columns.size !== select.items.length) return rewriteSelect(select, parent, 'value');
+      writeBack = Object.fromEntries([...wire].map(([name, shape]) => [name, writeBackOf(shape)]));
+    }
     return {
       scope,
       columns: known ? columns : undefined,
@@ -454,5 +482,10 @@ export function readStoredRecords(sourceColumns?: (source: string) => Columns): 
     };
   }
 
-  return (query) => rewriteQuery(query, undefined, 'value').query;
+  let writeBack: Record<string, WriteBack> | undefined;
+  return (query) => {
+    writeBack = undefined;
+    const rewritten = rewriteQuery(query, undefined, 'wire').query;
+    return writeBack ? { ...rewritten, writeBack } : rewritten;
+  };
 }

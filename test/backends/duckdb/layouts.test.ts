@@ -24,6 +24,7 @@ import { CURRENT_LAYOUT } from '../../../src/backends/duckdb/layout-version.js';
 import { readSourceTable } from '../../../src/backends/duckdb/source-tables.js';
 import { readTableColumns } from '../../../src/backends/duckdb/table-columns.js';
 import { toWireValue } from '../../../src/backends/duckdb/values.js';
+import { writeBackRows } from '../../../src/backends/duckdb/write-back.js';
 import { BUILT_IN_SOURCES, sourceNames } from '../../../src/config/sources.js';
 import type { WireRow } from '../../../src/core/types.js';
 import { seedDemoData } from '../../../src/demo/seed.js';
@@ -157,7 +158,7 @@ async function run(db: Database, compiled: CompiledSql, values: Record<string, D
   const bound = Object.fromEntries(compiled.parameters.map((name) => [name, name === EXECUTION_TIME_PARAM ? NOW.toISOString() : (all[name] ?? null)]));
   const reader = await db.connection.runAndReadAll(compiled.sql, bound);
   // As multisets: the layouts need not give rows without an ORDER BY in the same order.
-  return (reader.convertRowObjects(toWireValue) as WireRow[]).map((row) => JSON.stringify(row)).sort();
+  return writeBackRows(reader.convertRowObjects(toWireValue) as WireRow[], compiled.writeBack).map((row) => JSON.stringify(row)).sort();
 }
 
 interface Question {
@@ -176,7 +177,7 @@ function goldenQuestions(): Question[] {
 function endpointQuestions(): Question[] {
   const endpoint = (name: string) => (db: Database) => {
     const found = db.endpoints.get(name)!;
-    return { sql: found.sql, parameters: found.sqlParameters, derived: found.sqlDerived };
+    return { sql: found.sql, parameters: found.sqlParameters, derived: found.sqlDerived, writeBack: found.sqlWriteBack };
   };
   const questions: Question[] = [];
   for (const project of ['alpha', 'beta', 'qzvmkdwtrjxhbnpalcoe']) {

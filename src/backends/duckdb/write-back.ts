@@ -1,0 +1,38 @@
+/**
+ * Stored records written back into BigQuery's types as rows are converted: a record the database
+ * keeps as its one STRUCT leaves as a one-element list, as BigQuery's repeated record would
+ * (rewrites/stored-records.ts decides which columns, as `WriteBack`). The SQL could do it, but a
+ * rebuilt STRUCT under a CASE per record costs DuckDB far more than this walk over the few rows
+ * an answer holds.
+ */
+import type { ColumnType, WireRow, WireValue } from '../../core/types.js';
+import type { WriteBack } from '../../sql/tree.js';
+
+export function writeBackValue(value: WireValue, writeBack: WriteBack): WireValue {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+  let record = value;
+  for (const [name, field] of Object.entries(writeBack.fields)) {
+    if (Object.hasOwn(record, name)) record = { ...record, [name]: writeBackValue(record[name]!, field) };
+  }
+  return writeBack.list ? [record] : record;
+}
+
+export function writeBackType(type: ColumnType, writeBack: WriteBack): ColumnType {
+  if (type.kind !== 'struct') return type;
+  const fields = type.fields.map((field) => {
+    const inner = writeBack.fields[field.name];
+    return inner ? { ...field, type: writeBackType(field.type, inner) } : field;
+  });
+  const struct: ColumnType = { kind: 'struct', fields };
+  return writeBack.list ? { kind: 'array', element: struct } : struct;
+}
+
+/** Rows read elsewhere than the backend (tests, benchmarks), written back as the backend writes them. */
+export function writeBackRows(rows: WireRow[], writeBack: Record<string, WriteBack> | undefined): WireRow[] {
+  if (writeBack === undefined) return rows;
+  return rows.map((row) => {
+    const copy = { ...row };
+    for (const [name, shape] of Object.entries(writeBack)) if (Object.hasOwn(copy, name)) copy[name] = writeBackValue(copy[name]!, shape);
+    return copy;
+  });
+}
