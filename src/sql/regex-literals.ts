@@ -57,6 +57,8 @@ function parse(pattern: string): Node {
         if (flags !== undefined) {
           // `(?i)` changes the flags up to the end of the enclosing group, across `|` too.
           state = { fold: flags };
+          // A repetition right after it (`a(?i){2}`) is read by RE2 in ways not worth modelling.
+          if ('*+?{'.includes(peek() ?? '')) throw new Unknown();
           continue;
         }
         const atom = atomAt(state.fold);

@@ -52,7 +52,7 @@ async function plainAnswers(pattern: string): Promise<unknown[] | undefined> {
 }
 
 const pattern = fc.oneof(
-  fc.constantFrom('a', 'ab', 'ab|ba', 'https?://alpha', 'cannery\\.dev/(rest|auth)', '(?i)ab', '^a', 'b$', 'a+b', 'x\\{y\\}', '[ab]c', '\\.', 'c c|zz', '(a|b){2}', 'a{', ''),
+  fc.constantFrom('a', 'ab', 'ab|ba', 'https?://alpha', 'cannery\\.dev/(rest|auth)', '(?i)ab', '^a', 'b$', 'a+b', 'x\\{y\\}', '[ab]c', '\\.', 'c c|zz', '(a|b){2}', 'a{', 'a(?i){2}', ''),
   fc.array(fc.constantFrom('a', 'b', 'c', '.', '|', '(', ')', '*', '+', '?', '\\.', '[ab]', '{2}', '(?i)', 'A', '^', '$'), { maxLength: 8 }).map((parts) => parts.join('')),
 );
 
