@@ -1,0 +1,62 @@
+/**
+ * PII redaction as SQL: the IPv4, IPv6 and e-mail rules of engine/redact.ts written as RE2
+ * patterns, which BigQuery's REGEXP_REPLACE and DuckDB's regexp_replace (RE2 too) both run. Used
+ * where a sandbox query reads a string from an endpoint's CTEs while redaction is on
+ * (rewrites/redact-reads.ts), so that SQL which takes a value apart sees it redacted already.
+ *
+ * RE2 has no lookaround, so these rules cannot reproduce every exception of the output redactor
+ * (a User-Agent's `Chrome/126.0.0.0`, `1.2.3.4.5`, an octet over 255): they redact a superset of
+ * what it redacts, never less. docs/redaction.md lists what differs; test/sql/redaction-rules.test.ts
+ * runs the output redactor's own cases through them on DuckDB.
+ */
+import type { Call, Expr, Literal } from './tree.js';
+
+export const REDACTED = 'REDACTED';
+
+/** An IPv6 group: one to four hex digits. */
+const G = '[0-9A-Fa-f]{1,4}';
+/** Four dotted numbers of one to three digits (a superset of 0-255). */
+const V4 = String.raw`\d{1,3}(?:\.\d{1,3}){3}`;
+
+export interface RedactionRule {
+  about: string;
+  pattern: string;
+  /** `\1` puts back the character matched before the address (RE2 has no lookbehind). */
+  replacement: string;
+}
+
+export const REDACTION_RULES: readonly RedactionRule[] = [
+  {
+    // Eight groups, or fewer around one `::` (never `::` alone), the last 32 bits possibly as an
+    // IPv4 address, with an optional zone. First, so an IPv4 tail goes with its address.
+    about: 'IPv6',
+    pattern: String.raw`(^|[^0-9A-Za-z_])(?:${G}(?::${G}){7}|(?:${G}:){6}${V4}|${G}(?::${G}){0,6}::(?:(?:${G}:){0,5}${V4}|${G}(?::${G}){0,6})?|::(?:(?:${G}:){0,5}${V4}|${G}(?::${G}){0,6}))(?:%[0-9A-Za-z._~-]+)?`,
+    replacement: String.raw`\1${REDACTED}`,
+  },
+  {
+    // Four dotted numbers not glued to a word on the left; before the e-mail rule, so an address
+    // whose local part is an IPv4 address is whole when that rule looks.
+    about: 'IPv4',
+    pattern: String.raw`(^|[^0-9A-Za-z_])${V4}`,
+    replacement: String.raw`\1${REDACTED}`,
+  },
+  {
+    // A local part, `@` or `%40`, and two or more labels, the last not starting with an ASCII digit.
+    about: 'e-mail',
+    pattern: String.raw`[\p{L}\p{M}\p{N}._%+-]+(?:@|%40)[\p{L}\p{M}\p{N}-]+(?:\.[\p{L}\p{M}\p{N}-]+)*\.[\p{L}\p{M}\x{80}-\x{10FFFF}][\p{L}\p{M}\p{N}-]+`,
+    replacement: REDACTED,
+  },
+];
+
+function string(value: string): Literal {
+  return { kind: 'literal', type: 'string', value };
+}
+
+/** `expr` with every address redacted: REGEXP_REPLACE over REGEXP_REPLACE, one per rule. */
+export function redactedExpr(expr: Expr): Call {
+  let redacted: Expr = expr;
+  for (const rule of REDACTION_RULES) {
+    redacted = { kind: 'call', name: 'regexp_replace', args: [redacted, string(rule.pattern), string(rule.replacement)], loc: expr.loc };
+  }
+  return redacted as Call;
+}
