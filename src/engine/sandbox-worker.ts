@@ -18,7 +18,7 @@ port.on('message', (task: SandboxTask) => {
   try {
     let dialect = dialects.get(task.settingsKey);
     if (dialect === undefined) dialects.set(task.settingsKey, (dialect = dialectFromSettings(task.settings)));
-    reply = { compiled: compileSandboxQuery(task, task.sql, dialect) };
+    reply = { compiled: compileSandboxQuery(task, task.sql, dialect, { redact: task.redact }) };
   } catch (error) {
     reply = isCanneryError(error)
       ? { refused: { code: error.code, message: error.message, param: error.param } }

@@ -16,6 +16,8 @@ import type { Query } from '../sql/tree.js';
 
 export interface SandboxTask {
   sql: string;
+  /** PII redaction is on: strings are redacted where the SQL reads them (sandbox.ts). */
+  redact: boolean;
   statement: Query;
   definition: EndpointDefinition;
   /** The dialect as data, and a key the thread keeps the dialect it builds from them under. */
@@ -38,7 +40,7 @@ export interface SandboxCompilerOptions {
 }
 
 export interface SandboxCompiler {
-  compile(endpoint: { statement: Query; definition: EndpointDefinition }, sql: string, dialect: Dialect): Promise<CompiledSql>;
+  compile(endpoint: { statement: Query; definition: EndpointDefinition }, sql: string, dialect: Dialect, options?: { redact?: boolean | undefined }): Promise<CompiledSql>;
   /** Ends the threads; compiles waiting or running fail. */
   close(): Promise<void>;
 }
@@ -141,9 +143,9 @@ export function createSandboxCompiler(options: SandboxCompilerOptions): SandboxC
   }
 
   return {
-    compile(endpoint, sql, dialect) {
+    compile(endpoint, sql, dialect, compileOptions = {}) {
       if (closed) return Promise.reject(new Error('the sandbox compiler is closed'));
-      const task: SandboxTask = { sql, statement: endpoint.statement, definition: endpoint.definition, settings: dialect.settings, settingsKey: keyOf(dialect) };
+      const task: SandboxTask = { sql, redact: compileOptions.redact === true, statement: endpoint.statement, definition: endpoint.definition, settings: dialect.settings, settingsKey: keyOf(dialect) };
       return new Promise<CompiledSql>((resolve, reject) => {
         queue.push({ task, resolve, reject });
         next();

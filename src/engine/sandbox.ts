@@ -5,6 +5,8 @@ import { generate } from '../sql/generator/generate.js';
 import { UnsupportedConstruct } from '../sql/generator/unsupported.js';
 import { InvalidQuery } from '../sql/invalid-query.js';
 import type { SqlLocation } from '../sql/parse.js';
+import { BUILT_IN_SOURCES } from '../config/sources.js';
+import { endpointRelations } from '../sql/rewrites/redact-reads.js';
 import { composeSandboxQuery, SandboxViolation } from '../sql/sandbox.js';
 import type { EndpointDefinition } from '../core/types.js';
 import type { CompiledEndpoint } from './compiled-endpoint.js';
@@ -12,31 +14,30 @@ import type { CompiledEndpoint } from './compiled-endpoint.js';
 /** Longest sandbox SQL accepted, in characters: room for real queries, not for parser abuse. */
 export const MAX_SANDBOX_SQL_LENGTH = 100_000;
 
-/** The refusals that need no parsing: sandbox off, an endpoint that is always redacted, SQL over the length cap. */
+/** The refusals that need no parsing: sandbox off, SQL over the length cap. */
 export function checkSandboxRequest(definition: EndpointDefinition, sql: string): void {
   if (!definition.sandbox) {
     throw new CanneryError('sandbox_not_enabled', `${definition.name} does not accept sql: query sandboxing is not enabled for it`, { param: 'sql' });
-  }
-  if (definition.redact_pii) {
-    // Redaction runs on what leaves; SQL that splits a value or replaces its dots first gets it
-    // out readable. Until the sources can be read redacted at the scan, an endpoint that is
-    // always redacted runs no caller SQL at all (docs/redaction.md).
-    throw new CanneryError(
-      'sandbox_violation',
-      `${definition.name} is always redacted (redact_pii: true), and sql could take a value apart before its redaction: it runs no sandbox query`,
-      { param: 'sql' },
-    );
   }
   if (sql.length > MAX_SANDBOX_SQL_LENGTH) {
     throw new CanneryError('sandbox_violation', `sql is ${sql.length} characters long; the limit is ${MAX_SANDBOX_SQL_LENGTH}`, { param: 'sql' });
   }
 }
 
-export function compileSandboxQuery(endpoint: Pick<CompiledEndpoint, 'definition' | 'statement'>, sql: string, dialect: Dialect): CompiledSql {
+export interface SandboxOptions {
+  /**
+   * PII redaction is on for the request: every string the SQL reads from the endpoint's CTEs is
+   * redacted where it is read, on top of the redaction of what leaves (docs/redaction.md).
+   */
+  redact?: boolean | undefined;
+}
+
+export function compileSandboxQuery(endpoint: Pick<CompiledEndpoint, 'definition' | 'statement'>, sql: string, dialect: Dialect, options: SandboxOptions = {}): CompiledSql {
   const { definition } = endpoint;
   checkSandboxRequest(definition, sql);
   try {
-    const statement = composeSandboxQuery(sql, { statement: endpoint.statement, declaredParams: Object.keys(definition.params) });
+    const redact = options.redact ? endpointRelations(endpoint.statement, BUILT_IN_SOURCES) : undefined;
+    const statement = composeSandboxQuery(sql, { statement: endpoint.statement, declaredParams: Object.keys(definition.params), redact });
     return generate(statement, dialect, { rowCap: definition.max_rows });
   } catch (error) {
     if (error instanceof SandboxViolation) throw new CanneryError('sandbox_violation', error.message, { param: 'sql' });

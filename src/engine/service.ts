@@ -228,7 +228,7 @@ export function createService(options: ServiceOptions): Service {
           const compiled =
             sql === undefined
               ? { sql: endpoint.sql, parameters: endpoint.sqlParameters, derived: endpoint.sqlDerived, writeBack: endpoint.sqlWriteBack }
-              : await sandbox.compile(endpoint, sql, options.backend.dialect);
+              : await sandbox.compile(endpoint, sql, options.backend.dialect, { redact });
           const result = await runOnBackend(backend, request.sql !== undefined, {
             sql: compiled.sql,
             parameters: compiled.parameters,

@@ -12,7 +12,7 @@
 import { byType, float64Text, quoteString, raise, repeatable, secondFraction } from './functions/duckdb-sql.js';
 import { InvalidJsonPath, jsonPointer, type JsonPathQuoting } from './functions/json-path.js';
 import { capturingGroups } from './functions/regex-groups.js';
-import type { ResultType, StaticType } from './functions/static-type.js';
+import type { ResultType, StaticType, TypeLookup } from './functions/static-type.js';
 import { formatSql, parseFormats, UnsupportedFormat, type FormatValue, type TimeKind } from './functions/time-formats.js';
 import type { Expr } from './tree.js';
 
@@ -992,6 +992,12 @@ export function languageEntries(): string[] {
 }
 
 /** Every name the sandbox lets a caller call: exactly the table's functions (with `SAFE.` before a scalar one). */
+/** What the query text says of types: declared function results and cast targets (functions/static-type.ts). */
+export const TYPE_LOOKUP: TypeLookup = {
+  result: (call) => resolveFunction(call.name)?.spec.returns,
+  cast: (type) => CAST_TYPES[type]?.type,
+};
+
 export function isSupportedFunction(name: string): boolean {
   return resolveFunction(name) !== undefined;
 }

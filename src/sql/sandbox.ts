@@ -11,20 +11,22 @@
 import { isSupportedFunction } from './language.js';
 import { SqlSyntaxError } from './parse.js';
 import { parseStatements, QueryTooDeep, type Statement } from './read.js';
+import { redactReads, type EndpointRelations } from './rewrites/redact-reads.js';
+import { SandboxViolation } from './sandbox-violation.js';
 import type { FromItem, Query } from './tree.js';
 import { walkTree } from './tree-walk.js';
 
-export class SandboxViolation extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'SandboxViolation';
-  }
-}
+export { SandboxViolation };
 
 export interface SandboxContext {
   /** The endpoint's query; its CTEs are what the consumer may read. */
   statement: Query;
   declaredParams: readonly string[];
+  /**
+   * With PII redaction on: what the endpoint's CTEs hold (rewrites/redact-reads.ts), so that every
+   * string the consumer's SQL reads from them is redacted where it is read.
+   */
+  redact?: EndpointRelations | undefined;
 }
 
 /** Functions refused by name with a reason: they reach outside the endpoint's data. */
@@ -46,7 +48,8 @@ export function composeSandboxQuery(consumerSql: string, context: SandboxContext
   }
   const readable = new Set([...endpointNames, ...consumerCtes.map((cte) => cte.name.toLowerCase())]);
   checkConsumerQuery(consumer, readable, endpointCtes.map((cte) => cte.name), context.declaredParams);
-  return { ...consumer, with: [...endpointCtes, ...consumerCtes] };
+  const checked = context.redact ? redactReads(consumer, context.redact) : consumer;
+  return { ...checked, with: [...endpointCtes, ...checked.with] };
 }
 
 function parseConsumerSql(sql: string): Query {

@@ -7,7 +7,7 @@
  * Anything the walk has no rule for is refused by `refuse`, the one place that does, naming the
  * construct and the backend.
  */
-import { staticType, type TypeLookup } from '../functions/static-type.js';
+import { staticType } from '../functions/static-type.js';
 import { InvalidQuery } from '../invalid-query.js';
 import {
   allowsPart,
@@ -24,6 +24,7 @@ import {
   resolveFunction,
   SAFE_CALLS,
   SET_OPERATORS,
+  TYPE_LOOKUP,
   type CallContext,
 } from '../language.js';
 import type { Call, DerivedParameter, Expr, FromItem, Literal, OrderItem, Query, QueryBody, Select, SelectItem, TypeName, WindowSpec } from '../tree.js';
@@ -38,12 +39,6 @@ export interface GenerateOptions {
 
 const NUMBER = /^-?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
 const WHOLE_NUMBER = /^\d+$/;
-
-/** What the query text says of types: declared function results and cast targets. */
-const TYPE_LOOKUP: TypeLookup = {
-  result: (call) => resolveFunction(call.name)?.spec.returns,
-  cast: (type) => CAST_TYPES[type]?.type,
-};
 
 function typeOf(expr: Expr) {
   return staticType(expr, TYPE_LOOKUP);
