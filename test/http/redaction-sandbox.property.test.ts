@@ -13,7 +13,7 @@
  * status is never a 5xx, and a 400 is `sandbox_violation` or `invalid_parameter`.
  *
  * The design this holds against (the lead's scan-side redaction): every string a sandbox query
- * reads from the endpoint's CTEs is redacted where it is read, so the named bypasses at the end run
+ * reads from the endpoint's CTEs is redacted where it is read, so the named bypasses below run
  * (200) and see `REDACTED`; a query it cannot make safe (a whole record into TO_JSON_STRING) is
  * 400 `sandbox_violation`. Before that lands, the header only redacts output, and these tests
  * fail for the header: that is the bypass issue 15 is about.
