@@ -12,17 +12,18 @@
  * together, nor its reverse) may be in the body or a header, an oracle never says "found", the
  * status is never a 5xx, and a 400 is `sandbox_violation` or `invalid_parameter`.
  *
- * The design this holds against (the lead's scan-side redaction): every string a sandbox query
- * reads from the endpoint's CTEs is redacted where it is read, so the named bypasses below run
- * (200) and see `REDACTED`; a query it cannot make safe (a whole record into TO_JSON_STRING) is
- * 400 `sandbox_violation`. Before that lands, the header only redacts output, and these tests
- * fail for the header: that is the bypass issue 15 is about.
+ * What it holds against (src/sql/rewrites/redact-reads.ts): every string a sandbox query reads
+ * from the endpoint's CTEs is redacted where it is read, so the named bypasses below run (200) and
+ * see `REDACTED`; a query it cannot make safe (a whole record into TO_JSON_STRING) is 400
+ * `sandbox_violation`. With redaction on output only (before that rewrite), the header cases
+ * failed: that is the bypass issue 15 is about.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REDACTED, redactString, redactValue } from '../../src/engine/redact.js';
+import { readRedacted } from '../support/sql-redaction.js';
 import { queryPath } from '../endpoints/edge-fixtures.js';
 import { SHIPPED_ENDPOINTS, TEST_KEY, startTestService, type TestService } from '../support/service.js';
 
@@ -693,7 +694,10 @@ const HEADERS_JOIN = 'CROSS JOIN UNNEST(metadata) AS m CROSS JOIN UNNEST(m.reque
 interface Named {
   name: string;
   sql: string;
-  /** The rows the design answers: each string read redacted first, then the caller's functions. */
+  /**
+   * The rows the design answers: each string read redacted first (by the SQL rules, which also
+   * hide a User-Agent's version), then the caller's functions, then the output redactor.
+   */
   rows: Record<string, unknown>[];
 }
 
@@ -701,7 +705,7 @@ const NAMED: Named[] = [
   {
     name: "replace(event_message, '.', ' . ')",
     sql: "SELECT id, REPLACE(event_message, '.', ' . ') AS v FROM edge_logs ORDER BY id",
-    rows: EDGE_P1.map((event) => ({ id: event.id, v: redactString(replaceAll(redactString(event.event_message), '.', ' . ')) })),
+    rows: EDGE_P1.map((event) => ({ id: event.id, v: redactString(replaceAll(readRedacted(event.event_message), '.', ' . ')) })),
   },
   {
     name: "split(x_real_ip, '.')",
@@ -718,8 +722,8 @@ const NAMED: Named[] = [
     sql: "SELECT id, REPLACE(event_message, '@', ' at ') AS v, REPLACE(r.search, '@', ' at ') AS s FROM edge_logs CROSS JOIN UNNEST(metadata) AS m CROSS JOIN UNNEST(m.request) AS r ORDER BY id",
     rows: EDGE_P1.map((event) => ({
       id: event.id,
-      v: replaceAll(redactString(event.event_message), '@', ' at '),
-      s: replaceAll(redactString(event.metadata.request.search), '@', ' at '),
+      v: replaceAll(readRedacted(event.event_message), '@', ' at '),
+      s: replaceAll(readRedacted(event.metadata.request.search), '@', ' at '),
     })),
   },
   {
@@ -733,7 +737,7 @@ const NAMED: Named[] = [
       'SELECT p.user_name AS u, SUBSTR(p.connection_from, 1, 6) AS a, SUBSTR(p.connection_from, 7) AS b FROM postgres_logs CROSS JOIN UNNEST(metadata) AS m CROSS JOIN UNNEST(m.parsed) AS p ORDER BY 2, 3',
     rows: postgresEvents
       .map((event) => {
-        const from = redactString(event.metadata.parsed.connection_from);
+        const from = readRedacted(event.metadata.parsed.connection_from);
         return { u: redactString(event.metadata.parsed.user_name), a: from.slice(0, 6), b: from.slice(6) };
       })
       .sort((x, y) => (x.a + x.b < y.a + y.b ? -1 : 1)),
