@@ -2,8 +2,8 @@
  * Redaction where a sandbox query reads (src/sql/rewrites/redact-reads.ts), on the shipped logs.all:
  * which values are redacted where they are read, which pass through to the output redactor, what
  * is refused, and how taint follows the caller's CTEs, subqueries, UNNESTs and set operations.
- * The texts are BigQuery's (the rewrite runs before any dialect's), with the redaction written
- * `R(x)`; test/http/redaction-sandbox.test.ts runs such queries on DuckDB.
+ * The texts are BigQuery's (the rewrite runs before any dialect's), with the redaction of x
+ * written `R(x)`; test/http/redaction-sandbox.test.ts runs such queries on DuckDB.
  */
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -14,7 +14,9 @@ import { loadRegistry } from '../../../src/engine/registry.js';
 import { compileSandboxQuery } from '../../../src/engine/sandbox.js';
 import { bigQueryDialect } from '../../../src/sql/dialects/bigquery.js';
 import { sourceTables } from '../../../src/sql/dialects/bigquery-tables.js';
-import { REDACTION_RULES } from '../../../src/sql/redaction-rules.js';
+import { generate } from '../../../src/sql/generator/generate.js';
+import { redactedExpr, REDACTION_RULES } from '../../../src/sql/redaction-rules.js';
+import type { Expr, Query } from '../../../src/sql/tree.js';
 import { parseQuery } from '../../../src/sql/read.js';
 import { endpointRelations } from '../../../src/sql/rewrites/redact-reads.js';
 import { SHIPPED_ENDPOINTS } from '../../support/service.js';
@@ -30,18 +32,43 @@ beforeAll(async () => {
   ctes = probe.slice(0, probe.lastIndexOf(' SELECT 1 AS `one`'));
 });
 
-/** The caller's part of the BigQuery text with redaction on, each redaction written `R(...)`. */
-function redacted(sql: string): string {
-  let text = compileSandboxQuery(logsAll, sql, bigquery, { redact: true }).sql;
+/** The BigQuery text of `expr` as a SELECT item, from a query of that one item. */
+function itemText(expr: Expr): string {
+  const query: Query = { kind: 'query', with: [], body: { kind: 'select', distinct: false, items: [{ kind: 'item', expr, alias: 'x' }], from: [], groupBy: [], windows: [] }, orderBy: [] };
+  return generate(query, bigquery).sql.slice('SELECT '.length, -' AS `x`'.length);
+}
+
+/** The text of the redaction of `inner` (BigQuery text): a column or field path guarded, anything else not. */
+function redactionText(inner: string): string {
+  const path = /^`[^`]+`(\.`[^`]+`)*$/.test(inner) ? inner.slice(1, -1).split('`.`') : undefined;
+  if (path) return itemText(redactedExpr({ kind: 'column', name: path[0]!, fields: path.slice(1) }));
+  return REDACTION_RULES.reduce((text, rule) => `REGEXP_REPLACE(${text}, ${bigquery.quoteString(rule.pattern)}, ${bigquery.quoteString(rule.replacement)})`, inner);
+}
+
+/** `expected` with each `R(x)` written out as the redaction of x, innermost first. */
+function expand(expected: string): string {
+  const start = expected.search(/(?<![A-Za-z_])R\(/);
+  if (start < 0) return expected;
+  let depth = 0;
+  let end = start + 1;
+  for (; end < expected.length; end += 1) {
+    if (expected[end] === '(') depth += 1;
+    if (expected[end] === ')' && --depth === 0) break;
+  }
+  const inner = expand(expected.slice(start + 2, end));
+  return expected.slice(0, start) + redactionText(inner) + expand(expected.slice(end + 1));
+}
+
+/** The caller's part of the BigQuery text with redaction on. */
+function compiled(sql: string): string {
+  const text = compileSandboxQuery(logsAll, sql, bigquery, { redact: true }).sql;
   expect(text.startsWith(ctes)).toBe(true);
-  text = text.slice(ctes.length).trim();
-  text = text.replaceAll('REGEXP_REPLACE('.repeat(REDACTION_RULES.length), 'R(');
-  REDACTION_RULES.forEach((rule, index) => {
-    const suffix = `, ${bigquery.quoteString(rule.pattern)}, ${bigquery.quoteString(rule.replacement)})`;
-    text = text.replaceAll(suffix, index === REDACTION_RULES.length - 1 ? ')' : '');
-  });
-  expect(text).not.toContain('REGEXP_REPLACE');
-  return text.replace(/ LIMIT 1000$/, '');
+  return text.slice(ctes.length).trim().replace(/ LIMIT 1000$/, '');
+}
+
+/** Expects the text with redaction on; `R(x)` in `expected` stands for the redaction of x. */
+function expectText(sql: string, expected: string): void {
+  expect(compiled(sql)).toBe(expand(expected));
 }
 
 function refusal(sql: string): string {
@@ -72,21 +99,21 @@ describe('a string is redacted where it is read', () => {
     ['select id, row_number() over (partition by event_message order by timestamp) as n from edge_logs', 'SELECT `id`, ROW_NUMBER() OVER (PARTITION BY R(`event_message`) ORDER BY `timestamp`) AS `n` FROM `edge_logs`'],
     ['select count(distinct event_message) as n from edge_logs', 'SELECT COUNT(DISTINCT R(`event_message`)) AS `n` FROM `edge_logs`'],
   ])('%s', (sql, expected) => {
-    expect(redacted(sql)).toBe(expected);
+    expectText(sql, expected);
   });
 
   it('a grouped or DISTINCT item is read, and keeps its name', () => {
-    expect(redacted('select event_message, count(*) as n from edge_logs group by event_message')).toBe(
+    expectText('select event_message, count(*) as n from edge_logs group by event_message', 
       'SELECT R(`event_message`) AS `event_message`, COUNT(*) AS `n` FROM `edge_logs` GROUP BY `event_message`',
     );
-    expect(redacted('select distinct event_message from edge_logs')).toBe('SELECT DISTINCT R(`event_message`) AS `event_message` FROM `edge_logs`');
+    expectText('select distinct event_message from edge_logs', 'SELECT DISTINCT R(`event_message`) AS `event_message` FROM `edge_logs`');
   });
 
   it('the rows a DISTINCT set operation or IN (subquery) compares are read', () => {
-    expect(redacted('select event_message from edge_logs union distinct select event_message from postgres_logs')).toBe(
+    expectText('select event_message from edge_logs union distinct select event_message from postgres_logs', 
       'SELECT R(`event_message`) AS `event_message` FROM `edge_logs` UNION DISTINCT SELECT R(`event_message`) AS `event_message` FROM `postgres_logs`',
     );
-    expect(redacted('select id from edge_logs where event_message in (select event_message from postgres_logs)')).toBe(
+    expectText('select id from edge_logs where event_message in (select event_message from postgres_logs)', 
       'SELECT `id` FROM `edge_logs` WHERE (R(`event_message`) IN (SELECT R(`event_message`) AS `event_message` FROM `postgres_logs`))',
     );
   });
@@ -104,37 +131,37 @@ describe('what no expression reads is left to the output redactor', () => {
       'SELECT `r`.`status_code` FROM `edge_logs` CROSS JOIN UNNEST(`metadata`) AS `m` CROSS JOIN UNNEST(`m`.`response`) AS `r` WHERE (`r`.`status_code` >= 500)',
     ],
   ])('%s', (sql, expected) => {
-    expect(redacted(sql)).toBe(expected);
+    expectText(sql, expected);
   });
 });
 
 describe('taint follows the value', () => {
   it('through the caller\'s CTE and a subquery, with or without an alias', () => {
-    expect(redacted("with x as (select event_message as msg from edge_logs) select upper(msg) as u from x")).toBe(
+    expectText("with x as (select event_message as msg from edge_logs) select upper(msg) as u from x", 
       ', x AS (SELECT `event_message` AS `msg` FROM `edge_logs`) SELECT UPPER(R(`msg`)) AS `u` FROM `x`',
     );
-    expect(redacted("select lower(event_message) as v from (select * from edge_logs)")).toBe('SELECT LOWER(R(`event_message`)) AS `v` FROM (SELECT * FROM `edge_logs`)');
-    expect(redacted("select lower(s.e) as v from (select event_message as e from edge_logs) as s")).toBe(
+    expectText("select lower(event_message) as v from (select * from edge_logs)", 'SELECT LOWER(R(`event_message`)) AS `v` FROM (SELECT * FROM `edge_logs`)');
+    expectText("select lower(s.e) as v from (select event_message as e from edge_logs) as s", 
       'SELECT LOWER(R(`s`.`e`)) AS `v` FROM (SELECT `event_message` AS `e` FROM `edge_logs`) AS `s`',
     );
   });
 
   it('through UNION ALL, a scalar subquery, COALESCE and CASE', () => {
-    expect(redacted("select lower(m) as l from (select event_message as m from edge_logs union all select 'x' from edge_logs)")).toContain('LOWER(R(`m`))');
-    expect(redacted("select lower((select max(event_message) from edge_logs)) as l")).toBe('SELECT LOWER((SELECT MAX(R(`event_message`)) FROM `edge_logs`)) AS `l`');
-    expect(redacted("select lower((select event_message from edge_logs limit 1)) as l")).toBe('SELECT LOWER(R((SELECT `event_message` FROM `edge_logs` LIMIT 1))) AS `l`');
-    expect(redacted("select length(coalesce(event_message, '')) as n from edge_logs")).toBe("SELECT LENGTH(R(COALESCE(`event_message`, ''))) AS `n` FROM `edge_logs`");
-    expect(redacted("select length(case when id = 'a' then event_message else 'b' end) as n from edge_logs")).toBe(
+    expect(compiled("select lower(m) as l from (select event_message as m from edge_logs union all select 'x' from edge_logs)")).toContain(expand('LOWER(R(`m`))'));
+    expectText("select lower((select max(event_message) from edge_logs)) as l", 'SELECT LOWER((SELECT MAX(R(`event_message`)) FROM `edge_logs`)) AS `l`');
+    expectText("select lower((select event_message from edge_logs limit 1)) as l", 'SELECT LOWER(R((SELECT `event_message` FROM `edge_logs` LIMIT 1))) AS `l`');
+    expectText("select length(coalesce(event_message, '')) as n from edge_logs", "SELECT LENGTH(R(COALESCE(`event_message`, ''))) AS `n` FROM `edge_logs`");
+    expectText("select length(case when id = 'a' then event_message else 'b' end) as n from edge_logs",
       "SELECT LENGTH(R((CASE WHEN (R(`id`) = 'a') THEN `event_message` ELSE 'b' END))) AS `n` FROM `edge_logs`",
     );
   });
 
   it('into an UNNEST made of a read value', () => {
-    expect(redacted("select x from edge_logs, unnest(split(event_message, '.')) as x")).toBe("SELECT `x` FROM `edge_logs`, UNNEST(SPLIT(R(`event_message`), '.')) AS `x`");
+    expectText("select x from edge_logs, unnest(split(event_message, '.')) as x", "SELECT `x` FROM `edge_logs`, UNNEST(SPLIT(R(`event_message`), '.')) AS `x`");
   });
 
   it('a record the schema does not list a field of is read as a string (a grown BigQuery table fails closed)', () => {
-    expect(redacted('select upper(m.not_in_the_schema) as u from function_logs cross join unnest(metadata) as m')).toBe(
+    expectText('select upper(m.not_in_the_schema) as u from function_logs cross join unnest(metadata) as m', 
       'SELECT UPPER(R(`m`.`not_in_the_schema`)) AS `u` FROM `function_logs` CROSS JOIN UNNEST(`metadata`) AS `m`',
     );
   });
