@@ -17,6 +17,8 @@ import { apiRequest, edgeLog, EDGE, queryPath } from '../../endpoints/edge-fixtu
 import { restRows, startFakeBigQuery, type FakeBigQuery, type SchemaField, type TimestampForm } from '../../support/bigquery-server.js';
 import { SHIPPED_ENDPOINTS, startTestService, TEST_KEY, type TestService } from '../../support/service.js';
 import { createLogger } from '../../../src/core/logger.js';
+import { quoteString as bigQueryQuoteString } from '../../../src/sql/dialects/bigquery-quote.js';
+import { REDACTION_RULES } from '../../../src/sql/redaction-rules.js';
 
 const NOW = new Date('2024-05-01T12:34:56.789Z');
 
@@ -112,8 +114,8 @@ async function stop(running: typeof bigquery | undefined) {
   await running?.service.backend.close();
 }
 
-async function call(url: string, path: string) {
-  const response = await fetch(url + path, { headers: { 'x-api-key': TEST_KEY } });
+async function call(url: string, path: string, headers: Record<string, string> = {}) {
+  const response = await fetch(url + path, { headers: { 'x-api-key': TEST_KEY, ...headers } });
   return { status: response.status, text: await response.text(), response };
 }
 
@@ -203,6 +205,24 @@ describe('sandbox queries on BigQuery', () => {
     expect(sent.query).toContain('postgres_logs AS (SELECT `t`.`id`, `t`.`timestamp`, `t`.`event_message`, `t`.`identifier`, `t`.`metadata` FROM `test-proj.logs.postgres_logs` AS `t`');
     expect(sent.query).toMatch(/ SELECT `id` FROM `postgres_logs` WHERE REGEXP_CONTAINS\(`event_message`, 'ERROR'\) LIMIT 5$/);
     expect(sent.queryParameters.map((parameter: { name: string }) => parameter.name)).toEqual(['project', 'iso_timestamp_start', 'iso_timestamp_end']);
+  });
+});
+
+describe('sandbox queries on BigQuery with PII redaction on', () => {
+  it('send each string the SQL reads wrapped in the RE2 redaction, and redact the answer too', async () => {
+    // What BigQuery would answer if it ignored the redaction: the answer's own redaction still holds.
+    answer = { fields: [{ name: 'm', type: 'STRING' }], rows: [{ m: 'GET from 203 . 0 . 113 . 9 and 10.0.0.1' }], timestamps: 'int64' };
+    fake.requests.length = 0;
+    const sql = "select replace(event_message, '.', ' . ') as m from edge_logs where event_message like '%10.0.0%'";
+    const { status, text } = await call(bigquery.url, queryPath('logs.all', { project: 'proj-a', sql }), { 'svc-endpoint-redact-pii': 'true' });
+    expect(status, text).toBe(200);
+    expect(JSON.parse(text)).toEqual({ result: [{ m: 'GET from 203 . 0 . 113 . 9 and REDACTED' }] });
+    const [sent] = fake.queries();
+    const caller = sent.query.slice(sent.query.lastIndexOf(') SELECT ') + 2);
+    // Both reads, each through every rule, as BigQuery string literals of the RE2 patterns.
+    expect(caller.split('REGEXP_REPLACE(').length - 1).toBe(2 * (2 ** REDACTION_RULES.length - 1));
+    for (const rule of REDACTION_RULES) expect(caller).toContain(`${bigQueryQuoteString(rule.pattern)}, ${bigQueryQuoteString(rule.replacement)})`);
+    expect(caller).toMatch(/^SELECT REPLACE\(\(CASE WHEN .*`event_message`.* LIKE '%10\.0\.0%'\) LIMIT 1000$/);
   });
 });
 
