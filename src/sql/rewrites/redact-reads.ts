@@ -109,6 +109,12 @@ function merge(one: Taint, other: Taint): Taint {
   return OPAQUE;
 }
 
+/** `alias.*` of an UNNEST: the fields of its element, where they are known. */
+function elementColumns(element: Taint | undefined): Relation {
+  if (element?.kind === 'record') return Object.entries(element.shape).map(([name, shape]) => ({ name, taint: taintOf(shape) }));
+  return element === undefined || element.kind === 'clean' ? [] : [{ name: '*', taint: OPAQUE }];
+}
+
 function rowTaint(relation: Relation): Taint {
   return relation.every((column) => isClean(column.taint)) ? CLEAN : OPAQUE;
 }
@@ -235,16 +241,14 @@ function createReader(rewrite: boolean, sources: ReadonlyMap<string, Relation> =
       }
       case 'case': {
         // A CASE with a subject compares it with each WHEN: that subject is read.
-        let taint = expr.else ? value(expr.else, scope, withAliases).taint : CLEAN;
+        const otherwise = expr.else && value(expr.else, scope, withAliases);
+        let taint = otherwise?.taint ?? CLEAN;
         const whens = expr.whens.map((branch) => {
           const then = value(branch.then, scope, withAliases);
           taint = merge(taint, then.taint);
           return { when: read(branch.when, scope, withAliases), then: then.expr };
         });
-        return {
-          expr: { ...expr, subject: expr.subject && read(expr.subject, scope, withAliases), whens, else: expr.else && value(expr.else, scope, withAliases).expr },
-          taint,
-        };
+        return { expr: { ...expr, subject: expr.subject && read(expr.subject, scope, withAliases), whens, else: otherwise?.expr }, taint };
       }
       case 'array_query': {
         const inner = query(expr.query, scope, false);
@@ -381,7 +385,7 @@ function createReader(rewrite: boolean, sources: ReadonlyMap<string, Relation> =
     let anonymous = 0;
     const items = node.items.map((item): SelectItem => {
       if (item.kind === 'star') {
-        const relations = item.table === undefined ? [...scope.relations.values()] : [scope.relations.get(key(item.table)) ?? []];
+        const relations = item.table === undefined ? [...scope.relations.values()] : [scope.relations.get(key(item.table)) ?? elementColumns(scope.unnests.get(key(item.table)))];
         const except = new Set(item.except.map(key));
         const replaced = new Set(item.replace.map((one) => key(one.alias)));
         for (const relation of relations) {

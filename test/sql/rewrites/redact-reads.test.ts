@@ -200,3 +200,12 @@ describe('what the endpoint CTEs hold, traced to the sources', () => {
     expect(relations('usage.api-counts.yaml')).toEqual({ requests: { timestamp: 'clean', path: 'string' }, bucketed: { bucket: 'clean', path: 'string' } });
   });
 });
+
+describe('alias.* of an UNNESTed record', () => {
+  it('gives its fields, read redacted by a later query', () => {
+    expectText(
+      'select upper(path) as p from (select r.* from edge_logs cross join unnest(metadata) as m cross join unnest(m.request) as r)',
+      'SELECT UPPER(R(`path`)) AS `p` FROM (SELECT `r`.* FROM `edge_logs` CROSS JOIN UNNEST(`metadata`) AS `m` CROSS JOIN UNNEST(`m`.`request`) AS `r`)',
+    );
+  });
+});
