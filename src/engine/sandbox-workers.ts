@@ -35,6 +35,12 @@ export interface SandboxCompilerOptions {
   threads: number;
   /** Milliseconds a compile may take (CANNERY_SANDBOX_COMPILE_MS). */
   budgetMs: number;
+  /**
+   * Compiles that may wait for a thread (CANNERY_MAX_QUEUED_QUERIES, as backend queries); past it,
+   * too_many_requests. Unbounded, a burst of heavy SQL would queue without end, each caller
+   * waiting for all the compiles before it.
+   */
+  maxQueued?: number | undefined;
   /** Node flags for the threads (tests run the TypeScript sources through a loader). */
   execArgv?: string[] | undefined;
 }
@@ -145,6 +151,13 @@ export function createSandboxCompiler(options: SandboxCompilerOptions): SandboxC
   return {
     compile(endpoint, sql, dialect, compileOptions = {}) {
       if (closed) return Promise.reject(new Error('the sandbox compiler is closed'));
+      // Jobs a starting thread will take are not waiting for one.
+      const waiting = queue.length - starting;
+      if (idle.length === 0 && busy.size + starting >= options.threads && waiting >= (options.maxQueued ?? Infinity)) {
+        return Promise.reject(
+          new CanneryError('too_many_requests', `the service is compiling sandbox SQL on all ${options.threads} threads with ${waiting} more waiting; retry shortly`),
+        );
+      }
       const task: SandboxTask = { sql, redact: compileOptions.redact === true, statement: endpoint.statement, definition: endpoint.definition, settings: dialect.settings, settingsKey: keyOf(dialect) };
       return new Promise<CompiledSql>((resolve, reject) => {
         queue.push({ task, resolve, reject });

@@ -193,6 +193,7 @@ export function createService(options: ServiceOptions): Service {
   const sandbox = createSandboxCompiler({
     threads: options.sandbox?.threads ?? DEFAULTS.sandboxThreads,
     budgetMs: options.sandbox?.budgetMs ?? DEFAULTS.sandboxCompileMs,
+    maxQueued: options.maxQueuedQueries ?? DEFAULTS.maxQueuedQueries,
     execArgv: options.sandbox?.execArgv,
   });
   let registry = options.registry;

@@ -82,3 +82,29 @@ describe('the compile budget', () => {
     expect(next.body.result).toEqual([{ id: 'e1' }]);
   });
 });
+
+describe('the compile queue', () => {
+  let svc: TestService;
+  beforeAll(async () => {
+    svc = await startTestService({
+      fixtures: { 'cloudflare.logs.prod': EDGE },
+      env: { CANNERY_SANDBOX_COMPILE_MS: '60000', CANNERY_SANDBOX_THREADS: '1', CANNERY_MAX_QUEUED_QUERIES: '1' },
+    });
+  });
+  afterAll(() => svc?.close());
+
+  it('past CANNERY_MAX_QUEUED_QUERIES compiles waiting for a thread, another is 429 at once', async () => {
+    // One compiles (for seconds), one waits; the third finds the queue full.
+    const running = get(svc, queryPath('logs.all', { project: 'p1', sql: nested(19, 'select 1 as y') }));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const waiting = get(svc, queryPath('logs.all', { project: 'p1', sql: 'select id from edge_logs' }));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const response = await fetch(svc.url + queryPath('logs.all', { project: 'p1', sql: 'select timestamp from edge_logs' }), { headers: { 'x-api-key': TEST_KEY } });
+    expect(response.status).toBe(429);
+    expect(response.headers.get('retry-after')).not.toBeNull();
+    expect(((await response.json()) as { error: { code: string; message: string } }).error).toMatchObject({ code: 'too_many_requests', message: expect.stringContaining('sandbox SQL') });
+    expect((await running).status).toBe(200);
+    const waited = await waiting;
+    expect(waited.body.result, JSON.stringify(waited.body)).toEqual([{ id: "e1" }]);
+  });
+});
