@@ -220,7 +220,7 @@ export function openApiDocument(
           name: 'SVC-ENDPOINT-REDACT-PII',
           in: 'header',
           required: false,
-          description: '`true` (any case) redacts IP and e-mail addresses in this response; `false` keeps the endpoint setting.',
+          description: '`true` (any case) redacts IP and e-mail addresses in this response and its errors, and every string sandbox `sql` reads; `false` keeps the endpoint setting.',
           schema: { type: 'string' },
         },
         IfNoneMatch: {
