@@ -11,8 +11,10 @@
  * array or object comes back, and the backend's rows are never mutated (a cache may hold them).
  */
 import type { WireValue } from '../core/types.js';
+import { REDACTED } from '../sql/redaction-rules.js';
 
-export const REDACTED = 'REDACTED';
+/** The one replacement text, the same where SQL redacts a read (sql/redaction-rules.ts). */
+export { REDACTED };
 
 const COLON = 0x3a;
 const DOT = 0x2e;

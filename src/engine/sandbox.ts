@@ -5,14 +5,17 @@ import { generate } from '../sql/generator/generate.js';
 import { UnsupportedConstruct } from '../sql/generator/unsupported.js';
 import { InvalidQuery } from '../sql/invalid-query.js';
 import type { SqlLocation } from '../sql/parse.js';
-import { BUILT_IN_SOURCES } from '../config/sources.js';
 import { endpointRelations } from '../sql/rewrites/redact-reads.js';
 import { composeSandboxQuery, SandboxViolation } from '../sql/sandbox.js';
 import type { EndpointDefinition } from '../core/types.js';
+import { sourceShapes } from './catalog.js';
 import type { CompiledEndpoint } from './compiled-endpoint.js';
 
 /** Longest sandbox SQL accepted, in characters: room for real queries, not for parser abuse. */
 export const MAX_SANDBOX_SQL_LENGTH = 100_000;
+
+/** The built-in sources' rows, as the catalog describes them: where redaction traces what a CTE holds. */
+const SOURCES = sourceShapes();
 
 /** The refusals that need no parsing: sandbox off, SQL over the length cap. */
 export function checkSandboxRequest(definition: EndpointDefinition, sql: string): void {
@@ -36,7 +39,7 @@ export function compileSandboxQuery(endpoint: Pick<CompiledEndpoint, 'definition
   const { definition } = endpoint;
   checkSandboxRequest(definition, sql);
   try {
-    const redact = options.redact ? endpointRelations(endpoint.statement, BUILT_IN_SOURCES) : undefined;
+    const redact = options.redact ? endpointRelations(endpoint.statement, SOURCES) : undefined;
     const statement = composeSandboxQuery(sql, { statement: endpoint.statement, declaredParams: Object.keys(definition.params), redact });
     return generate(statement, dialect, { rowCap: definition.max_rows });
   } catch (error) {

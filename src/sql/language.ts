@@ -991,13 +991,13 @@ export function languageEntries(): string[] {
   ];
 }
 
-/** Every name the sandbox lets a caller call: exactly the table's functions (with `SAFE.` before a scalar one). */
 /** What the query text says of types: declared function results and cast targets (functions/static-type.ts). */
 export const TYPE_LOOKUP: TypeLookup = {
   result: (call) => resolveFunction(call.name)?.spec.returns,
   cast: (type) => CAST_TYPES[type]?.type,
 };
 
+/** Every name the sandbox lets a caller call: exactly the table's functions (with `SAFE.` before a scalar one). */
 export function isSupportedFunction(name: string): boolean {
   return resolveFunction(name) !== undefined;
 }

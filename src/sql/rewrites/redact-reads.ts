@@ -17,9 +17,10 @@
  * a join USING a string column, a name the rewrite cannot place. Refusing is the safe side: the
  * output redactor still covers everything that leaves, and a refusal names what to write instead.
  */
-import type { FieldShape, RecordShape, SourceDescriptor } from '../../config/sources.js';
-import { topLevelColumns } from '../../config/sources.js';
+import type { FieldShape, RecordShape } from '../../config/sources.js';
+import type { SourceShapes } from '../cte-columns.js';
 import { staticType } from '../functions/static-type.js';
+import { impliedName } from '../item-names.js';
 import { resolveFunction, TYPE_LOOKUP } from '../language.js';
 import { redactedExpr } from '../redaction-rules.js';
 import { SandboxViolation } from '../sandbox-violation.js';
@@ -117,13 +118,6 @@ function elementColumns(element: Taint | undefined): Relation {
 
 function rowTaint(relation: Relation): Taint {
   return relation.every((column) => isClean(column.taint)) ? CLEAN : OPAQUE;
-}
-
-/** The name BigQuery gives a select item without an alias, when it gives one. */
-function impliedName(expr: Expr): string | undefined {
-  if (expr.kind === 'column') return expr.fields[expr.fields.length - 1] ?? expr.name;
-  if (expr.kind === 'field') return expr.name;
-  return undefined;
 }
 
 function describe(expr: Expr): string {
@@ -472,12 +466,9 @@ const NO_SOURCES: ReadonlyMap<string, Relation> = new Map();
 /** The endpoint's CTEs, each with what its columns hold of the sources' data. */
 export type EndpointRelations = ReadonlyMap<string, Relation>;
 
-export function endpointRelations(statement: Query, sources: readonly SourceDescriptor[]): EndpointRelations {
+export function endpointRelations(statement: Query, sources: SourceShapes): EndpointRelations {
   const sourceRelations = new Map<string, Relation>(
-    sources.map((source) => [
-      source.name,
-      [...Object.entries(topLevelColumns(source)).map(([name, type]) => ({ name, taint: taintOf(type) })), { name: 'metadata', taint: taintOf(source.metadata) }],
-    ]),
+    [...sources].map(([name, row]) => [name, Object.entries(row).map(([column, shape]) => ({ name: column, taint: taintOf(shape) }))]),
   );
   const reader = createReader(false, sourceRelations);
   const ctes = new Map<string, Relation>();

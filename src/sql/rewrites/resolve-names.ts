@@ -21,6 +21,7 @@
  */
 import type { Rewrite } from '../generator/dialect.js';
 import { InvalidQuery } from '../invalid-query.js';
+import { impliedName } from '../item-names.js';
 import { FUNCTIONS } from '../language.js';
 import { elementOf, fieldOf, SCALAR, UNKNOWN, type Columns, type Shape } from '../shapes.js';
 import type { ColumnRef, Expr, FromItem, Query, QueryBody, Select, SelectItem } from '../tree.js';
@@ -317,15 +318,9 @@ export function resolveNames(options: ResolveOptions = {}): Rewrite {
         if (item.table === undefined) for (const [alias, unnest] of scope.unnests) columns.set(alias, unnest.element);
         continue;
       }
-      columns.set(key(item.alias ?? implicitAlias(item.expr) ?? `f${anonymous++}_`), shapeOf(item.expr, scope).shape);
+      columns.set(key(item.alias ?? impliedName(item.expr) ?? `f${anonymous++}_`), shapeOf(item.expr, scope).shape);
     }
     return columns;
-  }
-
-  function implicitAlias(expr: Expr): string | undefined {
-    if (expr.kind === 'column') return expr.fields[expr.fields.length - 1] ?? expr.name;
-    if (expr.kind === 'field') return expr.name;
-    return undefined;
   }
 
   /** The SELECT list's aliases (explicit and implicit), each with its resolved expression. */
@@ -334,7 +329,7 @@ export function resolveNames(options: ResolveOptions = {}): Rewrite {
     const ambiguous = new Set<string>();
     for (const item of items) {
       if (item.kind !== 'item') continue;
-      const name = item.alias ?? implicitAlias(item.expr);
+      const name = item.alias ?? impliedName(item.expr);
       if (name === undefined) continue;
       const expr = item.expr;
       const sameColumn = expr.kind === 'column' && expr.fields.length === 0 && key(expr.name) === key(name);

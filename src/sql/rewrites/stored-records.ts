@@ -20,6 +20,7 @@
  * nothing of it is stored otherwise than BigQuery types it, so nothing needs writing back.
  */
 import type { Rewrite } from '../generator/dialect.js';
+import { impliedName } from '../item-names.js';
 import { elementOf, fieldOf, UNKNOWN, type Columns, type Shape } from '../shapes.js';
 import type { Binary, ColumnRef, Expr, FromItem, Literal, Query, QueryBody, Select, SelectItem, StarItem, WriteBack } from '../tree.js';
 import { mapExprChildren } from '../tree-walk.js';
@@ -109,13 +110,6 @@ function writeBackOf(shape: Shape): WriteBack {
 
 function relationOf(columns: Columns): Relation {
   return columns && new Map([...columns].map(([key, shape]) => [key, { name: key, shape }]));
-}
-
-/** The name BigQuery gives a select item without an alias, when it gives one. */
-function impliedName(expr: Expr): string | undefined {
-  if (expr.kind === 'column') return expr.fields[expr.fields.length - 1] ?? expr.name;
-  if (expr.kind === 'field') return expr.name;
-  return undefined;
 }
 
 /** How an UNNEST joins, when it is a lateral join this rewrite reads as its element. */

@@ -8,7 +8,8 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
-import { BUILT_IN_SOURCES, sourceNames } from '../../../src/config/sources.js';
+import { sourceNames } from '../../../src/config/sources.js';
+import { sourceShapes } from '../../../src/engine/catalog.js';
 import type { CompiledEndpoint } from '../../../src/engine/compiled-endpoint.js';
 import { loadRegistry } from '../../../src/engine/registry.js';
 import { compileSandboxQuery } from '../../../src/engine/sandbox.js';
@@ -187,7 +188,7 @@ describe('what cannot be redacted field by field is refused, saying what to writ
 describe('what the endpoint CTEs hold, traced to the sources', () => {
   function relations(file: string) {
     const query = parseQuery((YAML.parse(readFileSync(`${SHIPPED_ENDPOINTS}${file}`, 'utf8')) as { query: string }).query);
-    return Object.fromEntries([...endpointRelations(query, BUILT_IN_SOURCES)].map(([name, columns]) => [name, Object.fromEntries(columns.map((column) => [column.name, column.taint.kind]))]));
+    return Object.fromEntries([...endpointRelations(query, sourceShapes())].map(([name, columns]) => [name, Object.fromEntries(columns.map((column) => [column.name, column.taint.kind]))]));
   }
 
   it('logs.all: strings, a clean timestamp, and each source\'s metadata record', () => {
