@@ -16,7 +16,7 @@ import { describeMachine, DIST, isMain, markdownTable, median } from './support.
 const ROOT = new URL('../', DIST);
 const require = createRequire(import.meta.url);
 const STOCK_PARSER = require.resolve('node-sql-parser/build/bigquery.js');
-const GRAMMAR = new URL('sql/parser/bigquery-grammar.js', DIST);
+const GRAMMAR = new URL('sql/parse/bigquery-grammar.js', DIST);
 const LOAD_RUNS = 15;
 const PARSE_ROUNDS = 60;
 

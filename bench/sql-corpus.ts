@@ -16,7 +16,7 @@ export interface CorpusEntry {
   sql: string;
 }
 
-const PARSER_TESTS = 'test/sql/parser/';
+const PARSER_TESTS = 'test/sql/parse/';
 
 /** Strings that start the way a statement does; the parsers decide which of them are SQL. */
 const STATEMENT_START = /^\s*(\(\s*)*(select|with)\b/i;

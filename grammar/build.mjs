@@ -7,7 +7,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import peggy from 'peggy';
 
 const grammar = new URL('./bigquery.pegjs', import.meta.url);
-const output = new URL('../dist/sql/parser/bigquery-grammar.js', import.meta.url);
+const output = new URL('../dist/sql/parse/bigquery-grammar.js', import.meta.url);
 
 const source = await readFile(grammar, 'utf8');
 // No `dependencies`: the grammar's `BigInt` is then JavaScript's own (node-sql-parser's bundle

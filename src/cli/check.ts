@@ -7,7 +7,7 @@
  * are also annotations shown next to the line in the pull request.
  */
 import { readSettings } from '../config/settings.js';
-import type { Command } from './commands.js';
+import type { Command } from './command.js';
 import { dryRunEndpoints } from './dry-run.js';
 import { BACKEND_CHOICES, loadOfflineEndpoints, offlineCompileContext, type BackendChoice } from './offline-registry.js';
 import { formatProblem } from '../config/problem-line.js';

@@ -1,11 +1,5 @@
-/** The CLI's commands; each returns an exit code (or -1 to keep running, for `serve`). */
-import type { ParseArgsConfig } from 'node:util';
-export type Flags = Record<string, string | boolean | undefined>;
-
-export interface Command {
-  options: NonNullable<ParseArgsConfig['options']>;
-  run(flags: Flags, positionals: string[]): Promise<number>;
-}
+/** The CLI's command table (command.ts says what a command is). */
+import type { Command } from './command.js';
 
 /**
  * Each command's module, loaded when that command runs: `check` never loads DuckDB, the HTTP

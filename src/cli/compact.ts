@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { openDuckDb } from '../backends/duckdb/backend.js';
 import { compactSourceTable } from '../backends/duckdb/compact.js';
 import { BUILT_IN_SOURCES, sourceNames } from '../config/sources.js';
-import type { Command } from './commands.js';
+import type { Command } from './command.js';
 import { settingsWithFlags } from './flags.js';
 
 export const compactCommand: Command = {

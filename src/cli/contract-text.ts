@@ -1,6 +1,6 @@
 /** A parameter and an endpoint's settings in a few words, as `describe` and `diff` print them. */
 import type { EndpointDefinition, ParamSpec } from '../core/types.js';
-import { cacheText } from '../engine/contract.js';
+import { cacheText } from '../engine/contracts/contract.js';
 
 export function paramText(name: string, spec: Omit<ParamSpec, 'description'>): string {
   const parts = [name, spec.type, spec.required ? 'required' : 'optional'];

@@ -8,9 +8,9 @@ import { BUILT_IN_SOURCES } from '../config/sources.js';
 import { didYouMean } from '../config/spelling.js';
 import type { ColumnField, EndpointContract } from '../core/types.js';
 import type { CompiledEndpoint } from '../engine/compiled-endpoint.js';
-import { typeText, wireSchema, wireText } from '../engine/column-types.js';
-import { createContractBook } from '../engine/contract.js';
-import type { Command } from './commands.js';
+import { typeText, wireSchema, wireText } from '../engine/contracts/column-types.js';
+import { createContractBook } from '../engine/contracts/contract.js';
+import type { Command } from './command.js';
 import { loadOfflineRegistry } from './offline-registry.js';
 import { paramText, settingsText } from './contract-text.js';
 

@@ -1,7 +1,7 @@
 /** `cannery diff` as text for a terminal, and as Markdown for a pull-request comment. */
 import type { Problem } from '../core/types.js';
-import type { Change } from '../engine/contract-diff.js';
-import type { EndpointDiff, RowDifference } from '../engine/endpoint-diff.js';
+import type { Change } from '../engine/contracts/contract-diff.js';
+import type { EndpointDiff, RowDifference } from '../engine/contracts/endpoint-diff.js';
 
 export interface DiffReport {
   /** The endpoints folder compared. */

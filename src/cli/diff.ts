@@ -6,13 +6,13 @@
  */
 import { normalize } from 'node:path';
 import { duckDbScratchEngine } from '../backends/duckdb/scratch.js';
-import { parseEndpointFiles } from '../config/endpoint-files.js';
+import { parseEndpointFiles } from '../config/commit-endpoints.js';
 import { readSettings } from '../config/settings.js';
 import { BUILT_IN_SOURCES } from '../config/sources.js';
-import { createContractBook } from '../engine/contract.js';
-import { diffEndpoints } from '../engine/endpoint-diff.js';
-import { compileRegistry } from '../engine/registry.js';
-import type { Command } from './commands.js';
+import { createContractBook } from '../engine/contracts/contract.js';
+import { diffEndpoints } from '../engine/contracts/endpoint-diff.js';
+import { compileRegistry } from '../engine/serve/registry.js';
+import type { Command } from './command.js';
 import { breakingCount, diffMarkdown, diffText, type DiffReport } from './diff-report.js';
 import { endpointTextsAt, GitProblem, locateInRepository, resolveBase } from './git.js';
 import { loadOfflineEndpoints, scratchCompileContext } from './offline-registry.js';

@@ -1,6 +1,6 @@
 /** CLI flags override the environment's settings. */
 import { readSettings, type Settings } from '../config/settings.js';
-import type { Flags } from './commands.js';
+import type { Flags } from './command.js';
 
 export function settingsWithFlags(flags: Flags): Settings {
   const settings = readSettings();

@@ -3,7 +3,7 @@ import { createReadStream } from 'node:fs';
 import { openDuckDb } from '../backends/duckdb/backend.js';
 import { BUILT_IN_SOURCES, sourceNames } from '../config/sources.js';
 import { importNdjson } from '../backends/duckdb/import/import.js';
-import type { Command } from './commands.js';
+import type { Command } from './command.js';
 import { settingsWithFlags } from './flags.js';
 import { didYouMean } from '../config/spelling.js';
 

@@ -1,6 +1,6 @@
 import type { Settings } from '../config/settings.js';
-import { openCompileCache } from '../engine/compile-cache.js';
-import type { LoadOptions } from '../engine/registry.js';
+import { openCompileCache } from '../engine/compile/cache.js';
+import type { LoadOptions } from '../engine/serve/registry.js';
 
 /** How endpoint files are loaded: through the settings' compile cache, when it can be used. */
 export async function loadOptionsFor(settings: Settings): Promise<LoadOptions> {

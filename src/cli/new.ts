@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { parseEndpointFile } from '../config/endpoint-file.js';
 import { TESTS_FOLDER } from '../config/endpoint-tests-file.js';
 import { readSettings } from '../config/settings.js';
-import type { Command } from './commands.js';
+import type { Command } from './command.js';
 
 export const newCommand: Command = {
   options: { endpoints: { type: 'string' } },

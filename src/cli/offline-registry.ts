@@ -6,14 +6,14 @@ import { readBigQuerySettings } from '../config/bigquery-settings.js';
 import { BUILT_IN_SOURCES, sourceNames } from '../config/sources.js';
 import type { EndpointFolder } from '../config/endpoint-folder.js';
 import type { ScratchEngine } from '../engine/backend.js';
-import type { CompileContext } from '../engine/compile.js';
-import { loadEndpoints, loadRegistry, type LoadOptions, type Registry } from '../engine/registry.js';
-import { bigQueryDialect } from '../sql/dialects/bigquery.js';
-import { sourceTables } from '../sql/dialects/bigquery-tables.js';
-import { duckDbDialect } from '../sql/dialects/duckdb.js';
+import type { CompileContext } from '../engine/compile/compile.js';
+import { loadEndpoints, loadRegistry, type LoadOptions, type Registry } from '../engine/serve/registry.js';
+import { bigQueryDialect } from '../sql/dialects/bigquery/dialect.js';
+import { sourceTables } from '../sql/dialects/bigquery/tables.js';
+import { duckDbDialect } from '../sql/dialects/duckdb/dialect.js';
 import type { Dialect } from '../sql/generator/dialect.js';
 import type { DialectName } from '../sql/language.js';
-import { sourceColumnsLookup } from '../sql/shapes.js';
+import { sourceColumnsLookup } from '../sql/analyse/shapes.js';
 
 export type BackendChoice = DialectName | 'all';
 

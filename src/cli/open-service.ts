@@ -3,12 +3,12 @@ import { duckDbScratchEngine } from '../backends/duckdb/scratch.js';
 import type { Backend } from '../engine/backend.js';
 import type { Settings } from '../config/settings.js';
 import { BUILT_IN_SOURCES, sourceNames } from '../config/sources.js';
-import type { CompileContext } from '../engine/compile.js';
-import { createContractBook } from '../engine/contract.js';
-import type { EngineObserver } from '../engine/observer.js';
-import { loadRegistry, type LoadOptions } from '../engine/registry.js';
+import type { CompileContext } from '../engine/compile/compile.js';
+import { createContractBook } from '../engine/contracts/contract.js';
+import type { EngineObserver } from '../engine/serve/observer.js';
+import { loadRegistry, type LoadOptions } from '../engine/serve/registry.js';
 import { loadOptionsFor } from './load-options.js';
-import { createService, type Service, type SharedCacheSettings } from '../engine/service.js';
+import { createService, type Service, type SharedCacheSettings } from '../engine/serve/service.js';
 
 /** The backend of the settings; only its own modules are loaded (the BigQuery client takes ~100 ms). */
 export async function openBackend(settings: Settings): Promise<Backend> {
@@ -43,7 +43,7 @@ export interface OpenServiceOptions {
 /** The shared cache store of CANNERY_CACHE_URL; one that does not answer yet is used once it does. */
 async function openSharedCache(settings: Settings): Promise<SharedCacheSettings | undefined> {
   if (settings.cacheUrl === undefined) return undefined;
-  const { openRedisStore } = await import('../backends/redis/redis-store.js');
+  const { openRedisStore } = await import('../stores/redis/redis-store.js');
   const opened = await openRedisStore({ url: settings.cacheUrl, prefix: settings.cachePrefix, timeoutMs: settings.cacheTimeoutMs });
   if (!opened.up) console.error('cannery: the shared cache store (CANNERY_CACHE_URL) does not answer; serving from the in-process cache until it does');
   return { ...opened, timeoutMs: settings.cacheTimeoutMs };

@@ -2,10 +2,10 @@
 import { duckDbScratchEngine } from '../backends/duckdb/scratch.js';
 import { readSettings } from '../config/settings.js';
 import { BUILT_IN_SOURCES } from '../config/sources.js';
-import { createContractBook } from '../engine/contract.js';
+import { createContractBook } from '../engine/contracts/contract.js';
 import { openApiDocument } from '../http/openapi.js';
 import { VERSION } from '../core/version.js';
-import type { Command } from './commands.js';
+import type { Command } from './command.js';
 import { loadOfflineRegistry } from './offline-registry.js';
 import { loadOptionsFor } from './load-options.js';
 

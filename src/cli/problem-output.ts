@@ -1,5 +1,5 @@
 /** How `cannery check` reports problems: text lines, one JSON document, or GitHub annotations. */
-import type { Registry } from '../engine/registry.js';
+import type { Registry } from '../engine/serve/registry.js';
 import type { EndpointTestFile } from '../config/endpoint-tests-file.js';
 import type { Problem } from '../core/types.js';
 

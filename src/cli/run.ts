@@ -1,7 +1,7 @@
 /** `cannery run NAME key=value ...`: one endpoint, result as JSON on stdout. */
 import { isCanneryError } from '../core/errors.js';
 import { openService } from './open-service.js';
-import type { Command } from './commands.js';
+import type { Command } from './command.js';
 import { settingsWithFlags } from './flags.js';
 
 export const runCommand: Command = {

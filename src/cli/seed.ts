@@ -2,7 +2,7 @@
 import { openDuckDb } from '../backends/duckdb/backend.js';
 import { progressReporter } from './progress.js';
 import { seedDemoData } from '../demo/seed.js';
-import type { Command } from './commands.js';
+import type { Command } from './command.js';
 import { positiveInteger, settingsWithFlags } from './flags.js';
 
 /** Edge events `serve --demo` seeds on first run: a lively week in a few seconds. */

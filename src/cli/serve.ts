@@ -10,8 +10,8 @@ import { listen } from '../http/server.js';
 import { createLogger } from '../core/logger.js';
 import { loadOptionsFor } from './load-options.js';
 import { compileContextFor, openService } from './open-service.js';
-import { startHotReload } from '../engine/hot-reload.js';
-import type { Command } from './commands.js';
+import { startHotReload } from '../engine/serve/hot-reload.js';
+import type { Command } from './command.js';
 import { settingsWithFlags } from './flags.js';
 import { MAIN_DEMO_PROJECT } from '../demo/pools.js';
 

@@ -1,7 +1,7 @@
 /** How `cannery test` shows its results: text for people, GitHub annotations, JUnit XML for CI dashboards. */
 import type { EndpointTestFile } from '../config/endpoint-tests-file.js';
 import type { Problem } from '../core/types.js';
-import type { TestResult } from '../engine/endpoint-tests.js';
+import type { TestResult } from '../engine/testing/run-files.js';
 import { githubAnnotation } from './problem-output.js';
 
 /** One result in text: a mark, the name, the time; a failure adds its message, its lines and where it is. */

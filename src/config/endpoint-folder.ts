@@ -1,8 +1,8 @@
 /**
  * The endpoint folder: which of its files are endpoint files, and the rule across them (no two
- * share an id or a name). Reading and parsing them is endpoint-files.ts's; the registry reads
- * them through the compile cache (engine/registry.ts). No YAML here: a start whose files are all
- * in the compile cache never loads the YAML and schema modules.
+ * share an id or a name). Reading a file's text is endpoint-text.ts's, parsing it endpoint-file.ts's;
+ * the registry reads them through the compile cache (engine/serve/registry.ts). No YAML here: a
+ * start whose files are all in the compile cache never loads the YAML and schema modules.
  */
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';

@@ -16,7 +16,7 @@
  * events, logs.all's top 100 took 14 ms instead of 900 ms).
  */
 import { INTEGER, LIST, VARCHAR, BIGINT, listValue, type DuckDBConnection, type DuckDBType, type DuckDBValue } from '@duckdb/node-api';
-import { quoteIdentifier } from '../sql/dialects/duckdb.js';
+import { quoteIdentifier } from '../sql/dialects/duckdb/quote.js';
 import { stagedMetadata } from '../backends/duckdb/layout-sql.js';
 import { ensureSourceTables, readSourceTable } from '../backends/duckdb/source-tables.js';
 import { edge, functionEdge } from './gateway.js';

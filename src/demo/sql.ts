@@ -5,7 +5,7 @@
  * Every value is derived from hashes of the row number and the seed, never from random(), so the
  * data is a pure function of (now, edgeEvents). Pools are bound as list parameters.
  */
-import { quoteIdentifier } from '../sql/dialects/duckdb.js';
+import { quoteIdentifier } from '../sql/dialects/duckdb/quote.js';
 import * as pools from './pools.js';
 
 export type ParamValue = string | number | bigint | readonly string[] | readonly number[] | readonly (readonly string[])[];

@@ -1,5 +1,5 @@
 /** One interface for every backend: run compiled SQL with bound parameters, return wire rows. */
-import type { WriteBack } from '../sql/tree.js';
+import type { WriteBack } from '../sql/parse/tree.js';
 import type { Dialect } from '../sql/generator/dialect.js';
 import type { BoundParams, ColumnField, ParamSpec, WireRow } from '../core/types.js';
 

@@ -1,6 +1,6 @@
 /** An endpoint as the engine serves it: its definition, what analysis found, and its SQL for the active backend. */
 import type { EndpointDefinition } from '../core/types.js';
-import type { DerivedParameter, Query, WriteBack } from '../sql/tree.js';
+import type { DerivedParameter, Query, WriteBack } from '../sql/parse/tree.js';
 
 /** What static analysis learns from the SQL (from the query tree, never from the text). */
 export interface QueryAnalysis {

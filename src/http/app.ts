@@ -10,8 +10,8 @@
 import { H3, type H3Event } from 'h3';
 import { DEFAULTS } from '../config/settings.js';
 import { CanneryError } from '../core/errors.js';
-import { catalogEndpoint, sourceShapes } from '../engine/catalog.js';
-import type { Service } from '../engine/service.js';
+import { catalogEndpoint, sourceShapes } from '../engine/serve/catalog.js';
+import type { Service } from '../engine/serve/service.js';
 import { createLogger, type Logger } from '../core/logger.js';
 import { VERSION } from '../core/version.js';
 import { apiKeyCheck } from './auth.js';

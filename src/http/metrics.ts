@@ -9,8 +9,8 @@
  * requests and use prom-client's metrics as they are.
  */
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry, type Metric } from 'prom-client';
-import type { CacheSource, CacheStatus } from '../engine/cache/read-through.js';
-import type { EngineObserver } from '../engine/observer.js';
+import type { CacheSource, CacheStatus } from '../engine/serve/cache/read-through.js';
+import type { EngineObserver } from '../engine/serve/observer.js';
 import { CONSOLE_PREFIX } from './console.js';
 import { CATALOG_PATH, QUERY_PATH } from './paths.js';
 

@@ -7,10 +7,10 @@
  */
 import { ERROR_CODES, type ErrorCode } from '../core/errors.js';
 import type { EndpointContract, ParamSpec } from '../core/types.js';
-import { wireSchema } from '../engine/column-types.js';
+import { wireSchema } from '../engine/contracts/column-types.js';
 import type { CompiledEndpoint } from '../engine/compiled-endpoint.js';
-import type { ContractOutcome } from '../engine/contract.js';
-import { MAX_SANDBOX_SQL_LENGTH } from '../engine/sandbox.js';
+import type { ContractOutcome } from '../engine/contracts/contract.js';
+import { MAX_SANDBOX_SQL_LENGTH } from '../engine/serve/sandbox-compile.js';
 import { statusOf } from './errors.js';
 import { CATALOG_PATH, QUERY_PATH } from './paths.js';
 

@@ -13,7 +13,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import type { ServerRuntimeContext } from 'srvx';
 import { CanneryError } from '../core/errors.js';
-import { MAX_SANDBOX_SQL_LENGTH } from '../engine/sandbox.js';
+import { MAX_SANDBOX_SQL_LENGTH } from '../engine/serve/sandbox-compile.js';
 
 /** Longest body accepted: room for a long sandbox query (100,000 characters), not for abuse. */
 export const MAX_BODY_BYTES = 1 << 20;

@@ -1,7 +1,7 @@
 /** Parameters from the query string, and for POST also from a JSON object body. */
 import type { H3Event } from 'h3';
 import { CanneryError } from '../core/errors.js';
-import { SANDBOX_PARAM } from '../engine/params.js';
+import { SANDBOX_PARAM } from '../engine/serve/params.js';
 import { readBodyText, type NodeExchange } from './request-body.js';
 
 export async function readParams(event: H3Event): Promise<[string, string][]> {

@@ -3,9 +3,9 @@
  * request log line and the metrics both come from it. It lives in the h3 event's context.
  */
 import type { H3Event } from 'h3';
-import type { CacheStatus } from '../engine/cache/read-through.js';
+import type { CacheStatus } from '../engine/serve/cache/read-through.js';
 import type { CanneryError } from '../core/errors.js';
-import type { QueryOutcome } from '../engine/service.js';
+import type { QueryOutcome } from '../engine/serve/service.js';
 
 export interface RequestRecord {
   /** performance.now() when the request arrived. */

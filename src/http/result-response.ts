@@ -9,7 +9,7 @@
  * Headers object and stream the body.
  */
 import { FastResponse } from 'srvx';
-import type { QueryOutcome } from '../engine/service.js';
+import type { QueryOutcome } from '../engine/serve/service.js';
 import type { Format } from './formats.js';
 import { REDACTION_HEADER } from './redaction-header.js';
 

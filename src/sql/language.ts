@@ -9,12 +9,13 @@
  * edge cases included (an error BigQuery raises is raised on DuckDB too, so `SAFE.` can turn it
  * into NULL). A rendering for BigQuery is only given where it is not `NAME(args)`.
  */
-import { byType, float64Text, quoteString, raise, repeatable, secondFraction } from './functions/duckdb-sql.js';
-import { InvalidJsonPath, jsonPointer, type JsonPathQuoting } from './functions/json-path.js';
-import { capturingGroups } from './functions/regex-groups.js';
-import type { ResultType, StaticType, TypeLookup } from './functions/static-type.js';
-import { formatSql, parseFormats, UnsupportedFormat, type FormatValue, type TimeKind } from './functions/time-formats.js';
-import type { Expr } from './tree.js';
+import { quoteString } from './dialects/duckdb/quote.js';
+import { byType, float64Text, raise, repeatable, secondFraction } from './dialects/duckdb/semantics.js';
+import { InvalidJsonPath, jsonPointer, type JsonPathQuoting } from './dialects/duckdb/json-path.js';
+import { capturingGroups } from './analyse/regex-groups.js';
+import type { ResultType, StaticType, TypeLookup } from './analyse/static-type.js';
+import { formatSql, parseFormats, UnsupportedFormat, type FormatValue, type TimeKind } from './dialects/duckdb/time-formats.js';
+import type { Expr } from './parse/tree.js';
 
 export type DialectName = 'bigquery' | 'duckdb';
 

@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { WireRow, WireValue } from '../../src/core/types.js';
-import { encodeResult } from '../../src/engine/encode.js';
+import { encodeResult } from '../../src/engine/serve/encode.js';
 import { answerRows } from '../../src/http/answer-rows.js';
 
 /** Strings full of what a scanner could trip on: quotes, backslashes, brackets, commas, multi-byte characters. */

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JSON_CONTENT_TYPE } from '../../src/http/errors.js';
 import { endpointText } from '../support/endpoint-text.js';
 import { TEST_KEY, startTestService, type TestService } from '../support/service.js';
-import { cachedEndpoint, edgeEventsOf } from '../engine/cache/harness.js';
+import { cachedEndpoint, edgeEventsOf } from '../engine/serve/cache/harness.js';
 
 const Q = '/api/endpoints/query/';
 const START = Date.parse('2024-05-01T12:00:00Z');

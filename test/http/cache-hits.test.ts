@@ -8,7 +8,7 @@
  */
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cachedEndpoint, edgeEventsOf } from '../engine/cache/harness.js';
+import { cachedEndpoint, edgeEventsOf } from '../engine/serve/cache/harness.js';
 import { TEST_KEY, startTestService, type TestService } from '../support/service.js';
 
 const Q = '/api/endpoints/query/';

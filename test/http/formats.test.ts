@@ -7,7 +7,7 @@ import { CanneryError } from '../../src/core/errors.js';
 import { csvField } from '../../src/http/csv.js';
 import { JSON_CONTENT_TYPE } from '../../src/http/errors.js';
 import { negotiate } from '../../src/http/formats.js';
-import { cachedEndpoint } from '../engine/cache/harness.js';
+import { cachedEndpoint } from '../engine/serve/cache/harness.js';
 import { endpointText } from '../support/endpoint-text.js';
 import { startOpsService, type OpsService } from '../support/ops-service.js';
 

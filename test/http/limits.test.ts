@@ -6,8 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { JSON_CONTENT_TYPE } from '../../src/http/errors.js';
 import { MAX_HEADER_BYTES, MAX_URL_LENGTH } from '../../src/http/limits.js';
-import { MAX_SANDBOX_SQL_LENGTH } from '../../src/engine/sandbox.js';
-import { cachedEndpoint } from '../engine/cache/harness.js';
+import { MAX_SANDBOX_SQL_LENGTH } from '../../src/engine/serve/sandbox-compile.js';
+import { cachedEndpoint } from '../engine/serve/cache/harness.js';
 import { endpointText } from '../support/endpoint-text.js';
 import { startOpsService, type OpsService } from '../support/ops-service.js';
 

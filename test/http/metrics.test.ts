@@ -3,7 +3,7 @@
  * move for a miss, a hit, errors, backend queries and cache warming (driven by fake time).
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { cachedEndpoint } from '../engine/cache/harness.js';
+import { cachedEndpoint } from '../engine/serve/cache/harness.js';
 import { endpointText } from '../support/endpoint-text.js';
 import { startTestService } from '../support/service.js';
 import { startOpsService, type OpsService } from '../support/ops-service.js';

@@ -22,7 +22,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REDACTED, redactString, redactValue } from '../../src/engine/redact.js';
+import { REDACTED, redactString, redactValue } from '../../src/engine/serve/redact.js';
 import { readRedacted } from '../support/sql-redaction.js';
 import { queryPath } from '../endpoints/edge-fixtures.js';
 import { SHIPPED_ENDPOINTS, TEST_KEY, startTestService, type TestService } from '../support/service.js';

@@ -4,7 +4,7 @@
  * length, server errors at error level with their stack, and CANNERY_LOG_LEVEL as the threshold.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cachedEndpoint } from '../engine/cache/harness.js';
+import { cachedEndpoint } from '../engine/serve/cache/harness.js';
 import { endpointText } from '../support/endpoint-text.js';
 import { startTestService, TEST_KEY } from '../support/service.js';
 import { startOpsService, type OpsService } from '../support/ops-service.js';

@@ -22,10 +22,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { sourceNames } from '../../src/config/sources.js';
 import type { CompiledEndpoint } from '../../src/engine/compiled-endpoint.js';
-import { loadRegistry } from '../../src/engine/registry.js';
-import { compileSandboxQuery } from '../../src/engine/sandbox.js';
-import { bigQueryDialect } from '../../src/sql/dialects/bigquery.js';
-import { sourceTables } from '../../src/sql/dialects/bigquery-tables.js';
+import { loadRegistry } from '../../src/engine/serve/registry.js';
+import { compileSandboxQuery } from '../../src/engine/serve/sandbox-compile.js';
+import { bigQueryDialect } from '../../src/sql/dialects/bigquery/dialect.js';
+import { sourceTables } from '../../src/sql/dialects/bigquery/tables.js';
 import { queryPath } from '../endpoints/edge-fixtures.js';
 import { SHIPPED_ENDPOINTS, startTestService, type Fixtures, type TestService } from '../support/service.js';
 

@@ -22,13 +22,13 @@ import { toWireValue } from '../../src/backends/duckdb/values.js';
 import { writeBackRows } from '../../src/backends/duckdb/write-back.js';
 import { BUILT_IN_SOURCES, sourceNames } from '../../src/config/sources.js';
 import type { WireRow } from '../../src/core/types.js';
-import { bigQueryDialect } from '../../src/sql/dialects/bigquery.js';
-import { sourceTables } from '../../src/sql/dialects/bigquery-tables.js';
-import { duckDbDialect } from '../../src/sql/dialects/duckdb.js';
+import { bigQueryDialect } from '../../src/sql/dialects/bigquery/dialect.js';
+import { sourceTables } from '../../src/sql/dialects/bigquery/tables.js';
+import { duckDbDialect } from '../../src/sql/dialects/duckdb/dialect.js';
 import { generate } from '../../src/sql/generator/generate.js';
 import { languageEntries } from '../../src/sql/language.js';
-import { parseQuery } from '../../src/sql/read.js';
-import { withDerivedValues } from '../../src/sql/derived-parameters.js';
+import { parseQuery } from '../../src/sql/parse/to-tree.js';
+import { withDerivedValues } from '../../src/sql/analyse/derived-parameters.js';
 import type { CompiledSql, Dialect } from '../../src/sql/generator/dialect.js';
 
 const FOLDER = fileURLToPath(new URL('./golden/', import.meta.url));

@@ -6,16 +6,16 @@
  */
 import { describe, expect, it } from 'vitest';
 import { sourceNames } from '../../src/config/sources.js';
-import { bigQueryDialect } from '../../src/sql/dialects/bigquery.js';
-import { sourceTables } from '../../src/sql/dialects/bigquery-tables.js';
-import { duckDbDialect } from '../../src/sql/dialects/duckdb.js';
-import { MAX_REPEATED_SQL } from '../../src/sql/functions/duckdb-sql.js';
+import { bigQueryDialect } from '../../src/sql/dialects/bigquery/dialect.js';
+import { sourceTables } from '../../src/sql/dialects/bigquery/tables.js';
+import { duckDbDialect } from '../../src/sql/dialects/duckdb/dialect.js';
+import { MAX_REPEATED_SQL } from '../../src/sql/dialects/duckdb/semantics.js';
 import { generate } from '../../src/sql/generator/generate.js';
 import { UnsupportedConstruct } from '../../src/sql/generator/unsupported.js';
-import { InvalidQuery } from '../../src/sql/invalid-query.js';
+import { InvalidQuery } from '../../src/sql/parse/errors.js';
 import { isSupportedFunction } from '../../src/sql/language.js';
-import { parseQuery } from '../../src/sql/read.js';
-import type { ExprItem, Select } from '../../src/sql/tree.js';
+import { parseQuery } from '../../src/sql/parse/to-tree.js';
+import type { ExprItem, Select } from '../../src/sql/parse/tree.js';
 
 const dialects = [duckDbDialect(sourceNames()), bigQueryDialect(sourceTables(sourceNames(), { project: 'p', dataset: 'd' }))];
 

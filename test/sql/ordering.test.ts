@@ -3,9 +3,9 @@
  * matter; the translation keeps exactly the orders that matter (DuckDB would sort anyway).
  */
 import { describe, expect, it } from 'vitest';
-import { duckDbDialect } from '../../src/sql/dialects/duckdb.js';
+import { duckDbDialect } from '../../src/sql/dialects/duckdb/dialect.js';
 import { generate } from '../../src/sql/generator/generate.js';
-import { parseQuery } from '../../src/sql/read.js';
+import { parseQuery } from '../../src/sql/parse/to-tree.js';
 
 const dialect = duckDbDialect(['t']);
 const translate = (sql: string) => generate(parseQuery(sql), dialect, { rowCap: 1000 }).sql;

@@ -10,11 +10,11 @@ import { toWireValue } from '../../src/backends/duckdb/values.js';
 import { writeBackRows } from '../../src/backends/duckdb/write-back.js';
 import type { WireRow } from '../../src/core/types.js';
 import { EXECUTION_TIME_PARAM } from '../../src/sql/language.js';
-import { duckDbDialect } from '../../src/sql/dialects/duckdb.js';
+import { duckDbDialect } from '../../src/sql/dialects/duckdb/dialect.js';
 import { generate } from '../../src/sql/generator/generate.js';
 import { UnsupportedConstruct } from '../../src/sql/generator/unsupported.js';
-import { withDerivedValues } from '../../src/sql/derived-parameters.js';
-import { parseQuery } from '../../src/sql/read.js';
+import { withDerivedValues } from '../../src/sql/analyse/derived-parameters.js';
+import { parseQuery } from '../../src/sql/parse/to-tree.js';
 
 const NOW = new Date('2024-05-08T12:00:00Z');
 const us = (iso: string) => Date.parse(iso) * 1000;

@@ -2,9 +2,9 @@ import { DuckDBInstance, type DuckDBConnection, type DuckDBValue } from '@duckdb
 import { writeBackRows } from '../../src/backends/duckdb/write-back.js';
 import type { WireRow } from '../../src/core/types.js';
 import { readTableColumns } from '../../src/backends/duckdb/table-columns.js';
-import { duckDbDialect } from '../../src/sql/dialects/duckdb.js';
+import { duckDbDialect } from '../../src/sql/dialects/duckdb/dialect.js';
 import { generate } from '../../src/sql/generator/generate.js';
-import { parseQuery } from '../../src/sql/read.js';
+import { parseQuery } from '../../src/sql/parse/to-tree.js';
 
 /** A connection as the service opens them: DuckDB in UTC, so TIMESTAMPTZ text and date parts read as UTC. */
 export async function connectDuckDB(path = ':memory:'): Promise<{ connection: DuckDBConnection; close: () => void }> {

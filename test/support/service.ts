@@ -16,7 +16,7 @@ import { createMetrics } from '../../src/http/metrics.js';
 import { createLogger } from '../../src/core/logger.js';
 import { listen } from '../../src/http/server.js';
 import { openService } from '../../src/cli/open-service.js';
-import type { Service } from '../../src/engine/service.js';
+import type { Service } from '../../src/engine/serve/service.js';
 
 export const TEST_KEY = 'test-key-1';
 export const SHIPPED_ENDPOINTS = new URL('../../endpoints/', import.meta.url).pathname;

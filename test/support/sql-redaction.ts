@@ -4,7 +4,7 @@
  * these patterns (leftmost-first alternation, no backreferences); test/sql/redaction-rules.test.ts
  * checks that they give what DuckDB's RE2 gives.
  */
-import { REDACTION_RULES } from '../../src/sql/redaction-rules.js';
+import { REDACTION_RULES } from '../../src/sql/sandbox/redaction-rules.js';
 
 const RULES = REDACTION_RULES.map((rule) => ({
   pattern: new RegExp(rule.pattern.replaceAll('\\x{80}', '\\u{80}').replaceAll('\\x{10FFFF}', '\\u{10FFFF}'), 'gu'),

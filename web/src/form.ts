@@ -5,7 +5,7 @@
  * typing is the one the service would answer; the service's 400 for a field is shown beside it.
  */
 import type { ParamSpec } from '../../src/core/types.js';
-import { readParamValue } from '../../src/engine/params.js';
+import { readParamValue } from '../../src/engine/serve/params.js';
 import { h } from './dom.js';
 
 export interface ParamsForm {

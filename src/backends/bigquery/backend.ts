@@ -15,12 +15,12 @@ import { BigQuery, type BigQueryOptions } from '@google-cloud/bigquery';
 import { checkBigQueryComplete, type BigQuerySettings } from '../../config/bigquery-settings.js';
 import { CanneryError } from '../../core/errors.js';
 import type { WireRow } from '../../core/types.js';
-import { bigQueryDialect } from '../../sql/dialects/bigquery.js';
-import { sourceTables, tablePathSpellings, type TablePath } from '../../sql/dialects/bigquery-tables.js';
+import { bigQueryDialect } from '../../sql/dialects/bigquery/dialect.js';
+import { sourceTables, tablePathSpellings, type TablePath } from '../../sql/dialects/bigquery/tables.js';
 import { bigQueryError, type ErrorContext } from './errors.js';
 import { jobLabels, queryParameters } from './request.js';
 import { decodeRows, type ResultSchema } from './values.js';
-import { resultBudget } from '../../engine/result-budget.js';
+import { resultBudget } from '../../engine/serve/result-budget.js';
 import type { Backend, QueryRequest, QueryResult } from '../../engine/backend.js';
 
 export interface BigQueryBackendOptions {

@@ -9,7 +9,7 @@
  */
 import { CanneryError } from '../../core/errors.js';
 import type { WireRow, WireValue } from '../../core/types.js';
-import { resultBudget, type ResultBudget } from '../../engine/result-budget.js';
+import { resultBudget, type ResultBudget } from '../../engine/serve/result-budget.js';
 
 export interface SchemaField {
   name: string;

@@ -11,8 +11,9 @@ import { BIGINT, BOOLEAN, DOUBLE, DuckDBInstance, VARCHAR, type DuckDBConnection
 import { CanneryError } from '../../core/errors.js';
 import { EXECUTION_TIME_PARAM } from '../../sql/language.js';
 import type { Dialect } from '../../sql/generator/dialect.js';
-import { duckDbDialect, quoteIdentifier } from '../../sql/dialects/duckdb.js';
-import { sourceColumnsLookup } from '../../sql/shapes.js';
+import { duckDbDialect } from '../../sql/dialects/duckdb/dialect.js';
+import { quoteIdentifier } from '../../sql/dialects/duckdb/quote.js';
+import { sourceColumnsLookup } from '../../sql/analyse/shapes.js';
 import { BUILT_IN_SOURCES, type SourceDescriptor } from '../../config/sources.js';
 import { CURRENT_LAYOUT } from './layout-version.js';
 import { ensureSourceTables, readSourceTable } from './source-tables.js';
@@ -20,7 +21,7 @@ import { readWireRows } from './result-rows.js';
 import { writeBackType } from './write-back.js';
 import { readTableColumns } from './table-columns.js';
 import type { Backend, QueryRequest, QueryResult } from '../../engine/backend.js';
-import { resultBudget } from '../../engine/result-budget.js';
+import { resultBudget } from '../../engine/serve/result-budget.js';
 import type { ColumnField, ParamType } from '../../core/types.js';
 import { columnTypeOf } from './contract-types.js';
 

@@ -6,7 +6,7 @@
  */
 import { DuckDBListType, DuckDBStructType, DuckDBTypeId, type DuckDBType } from '@duckdb/node-api';
 import { topLevelColumns, type FieldShape, type RecordShape } from '../../config/sources.js';
-import { quoteIdentifier } from '../../sql/dialects/duckdb.js';
+import { quoteIdentifier } from '../../sql/dialects/duckdb/quote.js';
 import { DataError } from './data-error.js';
 import {
   LIST,

@@ -8,7 +8,7 @@
  * held several objects stays a list.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { quoteIdentifier, quoteString } from '../../sql/dialects/duckdb.js';
+import { quoteIdentifier, quoteString } from '../../sql/dialects/duckdb/quote.js';
 import { convertLayout } from './layout-sql.js';
 import { CURRENT_LAYOUT, layoutComment } from './layout-version.js';
 import { readSourceTable, type SourceTable } from './source-tables.js';

@@ -4,7 +4,7 @@
  * import's staging format, and the layout of databases written before the STRUCT one): a value of
  * any layout is written in list form, then read into the target layout.
  */
-import { quoteIdentifier, quoteString } from '../../sql/dialects/duckdb.js';
+import { quoteIdentifier, quoteString } from '../../sql/dialects/duckdb/quote.js';
 import { duckdbType } from './column-types.js';
 import { cloneShape, hasColumns, markRepeated, type RecordValueShape, type ValueShape } from './value-shape.js';
 

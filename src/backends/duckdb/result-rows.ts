@@ -6,8 +6,8 @@
  */
 import type { DuckDBResult } from '@duckdb/node-api';
 import type { WireRow, WireValue } from '../../core/types.js';
-import type { ResultBudget } from '../../engine/result-budget.js';
-import type { WriteBack } from '../../sql/tree.js';
+import type { ResultBudget } from '../../engine/serve/result-budget.js';
+import type { WriteBack } from '../../sql/parse/tree.js';
 import { toWireValue } from './values.js';
 import { writeBackValue } from './write-back.js';
 

@@ -5,7 +5,7 @@
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { BUILT_IN_SOURCES, type SourceDescriptor } from '../../config/sources.js';
-import { quoteIdentifier, quoteString } from '../../sql/dialects/duckdb.js';
+import { quoteIdentifier, quoteString } from '../../sql/dialects/duckdb/quote.js';
 import { columnDefinitions, duckdbType, shapeFromDuckDBType, sourceColumns } from './column-types.js';
 import { DataError } from './data-error.js';
 import { convertLayout, layoutChanged } from './layout-sql.js';

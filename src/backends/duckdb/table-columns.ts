@@ -5,7 +5,7 @@
  * read-only), so a name no table has can be refused as BigQuery refuses it.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { SCALAR, structShape, UNKNOWN, type Columns, type Shape } from '../../sql/shapes.js';
+import { SCALAR, structShape, UNKNOWN, type Columns, type Shape } from '../../sql/analyse/shapes.js';
 import { readSourceTable } from './source-tables.js';
 import { hasColumns, type ValueShape } from './value-shape.js';
 

@@ -6,7 +6,7 @@
  * an answer holds.
  */
 import type { ColumnType, WireRow, WireValue } from '../../core/types.js';
-import type { WriteBack } from '../../sql/tree.js';
+import type { WriteBack } from '../../sql/parse/tree.js';
 
 export function writeBackValue(value: WireValue, writeBack: WriteBack): WireValue {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;

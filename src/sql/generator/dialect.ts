@@ -5,9 +5,10 @@
  * needs in a different shape first (DuckDB's UNNEST) is a rewrite of the tree, run before printing.
  * Functions, cast types and the rest of the language come from the language table, by `name`.
  */
-import type { DialectSettings } from '../dialects/settings.js';
+import type { ShapeData } from '../analyse/shape-data.js';
+import type { TablePath } from '../dialects/bigquery/tables.js';
 import type { DialectName } from '../language.js';
-import type { DerivedParameter, Expr, FromItem, Query, SelectItem, TypeName, WriteBack } from '../tree.js';
+import type { DerivedParameter, Expr, FromItem, Query, SelectItem, TypeName, WriteBack } from '../parse/tree.js';
 
 export interface CompiledSql {
   /** Executable SQL, parameters as placeholders. */
@@ -46,6 +47,28 @@ export interface Transforms extends ExprTransforms {
 
 /** A pass over the tree that rewrites it into the shape the dialect prints. */
 export type Rewrite = (query: Query) => Query;
+
+/**
+ * A dialect's settings: everything its SQL depends on besides cannery's own code, as plain JSON
+ * data. The compile cache keys on them (a changed table mapping or table column compiles anew),
+ * and worker threads, which cannot be handed functions, rebuild the dialect from them
+ * (dialects/from-settings.ts).
+ */
+export type DialectSettings = DuckDbDialectSettings | BigQueryDialectSettings;
+
+export interface DuckDbDialectSettings {
+  name: 'duckdb';
+  sources: string[];
+  /** The columns of each source whose columns are known, by source name. */
+  columns: Record<string, [string, ShapeData][]>;
+  strictNames: boolean;
+}
+
+export interface BigQueryDialectSettings {
+  name: 'bigquery';
+  /** Source name -> table, in the map's order. */
+  tables: [string, TablePath][];
+}
 
 export interface Dialect {
   readonly name: DialectName;

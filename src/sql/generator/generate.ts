@@ -7,8 +7,8 @@
  * Anything the walk has no rule for is refused by `refuse`, the one place that does, naming the
  * construct and the backend.
  */
-import { staticType } from '../functions/static-type.js';
-import { InvalidQuery } from '../invalid-query.js';
+import { staticType } from '../analyse/static-type.js';
+import { InvalidQuery } from '../parse/errors.js';
 import {
   allowsPart,
   CAST_KEYWORDS,
@@ -27,7 +27,7 @@ import {
   TYPE_LOOKUP,
   type CallContext,
 } from '../language.js';
-import type { Call, DerivedParameter, Expr, FromItem, Literal, OrderItem, Query, QueryBody, Select, SelectItem, TypeName, WindowSpec } from '../tree.js';
+import type { Call, DerivedParameter, Expr, FromItem, Literal, OrderItem, Query, QueryBody, Select, SelectItem, TypeName, WindowSpec } from '../parse/tree.js';
 import type { CompiledSql, Dialect, Printer } from './dialect.js';
 import { applyRowCap } from './row-cap.js';
 import { UnsupportedConstruct } from './unsupported.js';

@@ -1,5 +1,5 @@
 /** The endpoint's row cap on the outermost query: the same on every backend. */
-import type { Expr, Query } from '../tree.js';
+import type { Expr, Query } from '../parse/tree.js';
 
 function capLiteral(cap: number): Expr {
   return { kind: 'literal', type: 'int64', value: String(cap) };

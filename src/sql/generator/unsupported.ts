@@ -1,4 +1,4 @@
-import type { SqlLocation } from '../parse.js';
+import { LocatedSqlError, type SqlLocation } from '../parse/errors.js';
 
 /** The one shape of the message: the construct, then every backend that cannot run it. */
 export function unsupportedMessage(construct: string, backends: readonly string[]): string {
@@ -10,15 +10,12 @@ export function unsupportedMessage(construct: string, backends: readonly string[
  * A construct a backend cannot run, raised by the generator (the one place that refuses) with the
  * construct and the backend named: `cannery check` reports it at load, the sandbox as a 400.
  */
-export class UnsupportedConstruct extends Error {
+export class UnsupportedConstruct extends LocatedSqlError {
   readonly construct: string;
   readonly backend: string;
-  readonly location: SqlLocation | undefined;
   constructor(construct: string, backend: string, location: SqlLocation | undefined) {
-    super(unsupportedMessage(construct, [backend]));
-    this.name = 'UnsupportedConstruct';
+    super(unsupportedMessage(construct, [backend]), location);
     this.construct = construct;
     this.backend = backend;
-    this.location = location;
   }
 }

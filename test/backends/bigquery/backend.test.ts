@@ -8,9 +8,9 @@ import { createBigQueryBackend, type BigQueryBackendOptions } from '../../../src
 import type { QueryRequest } from '../../../src/engine/backend.js';
 import { sourceNames } from '../../../src/config/sources.js';
 import type { BoundParams, ParamSpec } from '../../../src/core/types.js';
-import { sourceTables } from '../../../src/sql/dialects/bigquery-tables.js';
+import { sourceTables } from '../../../src/sql/dialects/bigquery/tables.js';
 import { generate } from '../../../src/sql/generator/generate.js';
-import { parseQuery } from '../../../src/sql/read.js';
+import { parseQuery } from '../../../src/sql/parse/to-tree.js';
 import { restRows, startFakeBigQuery, type Answer, type FakeBigQuery, type SchemaField } from '../../support/bigquery-server.js';
 
 let fake: FakeBigQuery;

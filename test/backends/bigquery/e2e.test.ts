@@ -9,7 +9,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readSettings } from '../../../src/config/settings.js';
-import type { Service } from '../../../src/engine/service.js';
+import type { Service } from '../../../src/engine/serve/service.js';
 import { createApp } from '../../../src/http/app.js';
 import { listen, type RunningServer } from '../../../src/http/server.js';
 import { openService } from '../../../src/cli/open-service.js';
@@ -17,8 +17,8 @@ import { apiRequest, edgeLog, EDGE, queryPath } from '../../endpoints/edge-fixtu
 import { restRows, startFakeBigQuery, type FakeBigQuery, type SchemaField, type TimestampForm } from '../../support/bigquery-server.js';
 import { SHIPPED_ENDPOINTS, startTestService, TEST_KEY, type TestService } from '../../support/service.js';
 import { createLogger } from '../../../src/core/logger.js';
-import { quoteString as bigQueryQuoteString } from '../../../src/sql/dialects/bigquery-quote.js';
-import { REDACTION_RULES } from '../../../src/sql/redaction-rules.js';
+import { quoteString as bigQueryQuoteString } from '../../../src/sql/dialects/bigquery/quote.js';
+import { REDACTION_RULES } from '../../../src/sql/sandbox/redaction-rules.js';
 
 const NOW = new Date('2024-05-01T12:34:56.789Z');
 

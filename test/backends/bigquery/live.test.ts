@@ -12,9 +12,9 @@ import type { QueryRequest } from '../../../src/engine/backend.js';
 import { readSettings } from '../../../src/config/settings.js';
 import { BUILT_IN_SOURCES, sourceNames } from '../../../src/config/sources.js';
 import type { ParamSpec } from '../../../src/core/types.js';
-import { loadRegistry, type Registry } from '../../../src/engine/registry.js';
+import { loadRegistry, type Registry } from '../../../src/engine/serve/registry.js';
 import { generate } from '../../../src/sql/generator/generate.js';
-import { parseQuery } from '../../../src/sql/read.js';
+import { parseQuery } from '../../../src/sql/parse/to-tree.js';
 import { SHIPPED_ENDPOINTS } from '../../support/service.js';
 
 const LIVE = process.env.CANNERY_BQ_LIVE === '1' && Boolean(process.env.CANNERY_BQ_PROJECT) && Boolean(process.env.CANNERY_BQ_DATASET);

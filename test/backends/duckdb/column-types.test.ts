@@ -7,7 +7,7 @@ import {
   shapeFromDuckDBType,
   sourceColumns,
 } from '../../../src/backends/duckdb/column-types.js';
-import { quoteIdentifier } from '../../../src/sql/dialects/duckdb.js';
+import { quoteIdentifier } from '../../../src/sql/dialects/duckdb/quote.js';
 import { emptyRecord, markRepeated, mergeRecord, recordShapeToValueShape } from '../../../src/backends/duckdb/value-shape.js';
 import { connectDuckDB, rows } from '../../support/duckdb.js';
 

@@ -8,7 +8,7 @@ import { createDuckDbBackend } from '../../../src/backends/duckdb/backend.js';
 import { readWireRows } from '../../../src/backends/duckdb/result-rows.js';
 import type { WireValue } from '../../../src/core/types.js';
 import type { Backend, QueryRequest } from '../../../src/engine/backend.js';
-import { resultBudget, type ResultBudget } from '../../../src/engine/result-budget.js';
+import { resultBudget, type ResultBudget } from '../../../src/engine/serve/result-budget.js';
 import { connectDuckDB } from '../../support/duckdb.js';
 
 const MIB = 1024 * 1024;

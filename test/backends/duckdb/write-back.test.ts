@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { writeBackRows, writeBackType, writeBackValue } from '../../../src/backends/duckdb/write-back.js';
-import type { WriteBack } from '../../../src/sql/tree.js';
+import type { WriteBack } from '../../../src/sql/parse/tree.js';
 
 /** metadata stored as one STRUCT whose `request` is one STRUCT too; `tags` a plain list. */
 const METADATA: WriteBack = { list: true, fields: { request: { list: true, fields: {} } } };

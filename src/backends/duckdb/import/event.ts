@@ -7,7 +7,7 @@
  * missing key reads as NULL) and timestamps become one unambiguous form. A record that meets an
  * array of no objects, several, or a null one is marked repeated: stored as a list from then on.
  */
-import { normaliseTimestamp } from '../../../engine/timestamp.js';
+import { normaliseTimestamp } from '../../../engine/serve/timestamp.js';
 import { DataError } from '../data-error.js';
 import {
   LIST,

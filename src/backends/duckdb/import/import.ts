@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { structValue, type DuckDBConnection } from '@duckdb/node-api';
 import { BUILT_IN_SOURCES, type SourceDescriptor } from '../../../config/sources.js';
-import { quoteIdentifier } from '../../../sql/dialects/duckdb.js';
+import { quoteIdentifier } from '../../../sql/dialects/duckdb/quote.js';
 import { EventNormaliser } from './event.js';
 import { lineBatches, type TextInput } from './lines.js';
 import { cloneShape, emptyRecord, fieldKey, mergeRecord, recordShapeToValueShape, type ScalarType } from '../value-shape.js';

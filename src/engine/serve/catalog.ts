@@ -1,0 +1,46 @@
+/**
+ * What a client needs to call the endpoints served without reading their files: each endpoint's
+ * identity, settings and parameter specs, and, on sandbox endpoints, the CTEs a sandbox query may
+ * read with their columns and the fields nested in them (from the source schemas of
+ * config/sources.ts). The console builds its forms and its SQL completion from it.
+ */
+import { BUILT_IN_SOURCES, topLevelColumns, type FieldShape, type RecordShape, type SourceDescriptor } from '../../config/sources.js';
+import type { CatalogEndpoint, CatalogField } from '../../core/types.js';
+import { cteColumns, type SourceShapes } from '../../sql/analyse/cte-columns.js';
+import type { CompiledEndpoint } from '../compiled-endpoint.js';
+
+/** The columns of a source's table (sources.ts), metadata with the source's fields. */
+function sourceRow(source: SourceDescriptor): RecordShape {
+  return { ...topLevelColumns(source), metadata: source.metadata };
+}
+
+export function sourceShapes(sources: readonly SourceDescriptor[] = BUILT_IN_SOURCES): SourceShapes {
+  return new Map(sources.map((source) => [source.name, sourceRow(source)]));
+}
+
+export function catalogEndpoint(endpoint: CompiledEndpoint, sources: SourceShapes): CatalogEndpoint {
+  const { definition } = endpoint;
+  const entry: CatalogEndpoint = {
+    id: definition.id,
+    name: definition.name,
+    description: definition.description,
+    max_rows: definition.max_rows,
+    cache: definition.cache,
+    sandbox: definition.sandbox,
+    redact_pii: definition.redact_pii,
+    params: definition.params,
+  };
+  if (definition.sandbox) {
+    entry.ctes = cteColumns(endpoint.statement, sources).map((cte) => ({
+      name: cte.name,
+      columns: cte.columns.map((column) => catalogField(column.name, column.shape)),
+    }));
+  }
+  return entry;
+}
+
+function catalogField(name: string, shape: FieldShape | undefined): CatalogField {
+  if (shape === undefined) return { name };
+  if (typeof shape === 'string') return { name, type: shape };
+  return { name, type: 'record', fields: Object.entries(shape).map(([inner, innerShape]) => catalogField(inner, innerShape)) };
+}

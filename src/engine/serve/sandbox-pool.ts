@@ -1,0 +1,173 @@
+/**
+ * Sandbox SQL compiled on worker threads. Parsing and writing a caller's SQL can take long (two
+ * thousand UNION ALLs, or scalar subqueries nested twenty deep, which the grammar parses in
+ * exponential time), and on the event loop it would hold every other request. Here it holds one
+ * thread of a small pool; a compile past its time budget ends its thread, which a later compile
+ * replaces, and the caller gets a 400 naming the budget.
+ */
+import { extname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { CanneryError, type ErrorCode } from '../../core/errors.js';
+import type { EndpointDefinition } from '../../core/types.js';
+import type { DialectSettings } from '../../sql/generator/dialect.js';
+import type { CompiledSql, Dialect } from '../../sql/generator/dialect.js';
+import type { Query } from '../../sql/parse/tree.js';
+
+export interface SandboxTask {
+  sql: string;
+  /** PII redaction is on: strings are redacted where the SQL reads them (sandbox.ts). */
+  redact: boolean;
+  statement: Query;
+  definition: EndpointDefinition;
+  /** The dialect as data, and a key the thread keeps the dialect it builds from them under. */
+  settings: DialectSettings;
+  settingsKey: string;
+}
+
+export type SandboxReply =
+  | { compiled: CompiledSql }
+  | { refused: { code: ErrorCode; message: string; param: string | undefined } }
+  | { failed: string };
+
+export interface SandboxCompilerOptions {
+  /** Most threads (CANNERY_SANDBOX_THREADS). */
+  threads: number;
+  /** Milliseconds a compile may take (CANNERY_SANDBOX_COMPILE_MS). */
+  budgetMs: number;
+  /**
+   * Compiles that may wait for a thread (CANNERY_MAX_QUEUED_QUERIES, as backend queries); past it,
+   * too_many_requests. Unbounded, a burst of heavy SQL would queue without end, each caller
+   * waiting for all the compiles before it.
+   */
+  maxQueued?: number | undefined;
+  /** Node flags for the threads (tests run the TypeScript sources through a loader). */
+  execArgv?: string[] | undefined;
+}
+
+export interface SandboxCompiler {
+  compile(endpoint: { statement: Query; definition: EndpointDefinition }, sql: string, dialect: Dialect, options?: { redact?: boolean | undefined }): Promise<CompiledSql>;
+  /** Ends the threads; compiles waiting or running fail. */
+  close(): Promise<void>;
+}
+
+/** The worker's module: beside this one, with the same extension (.js built, .ts under test). */
+const WORKER = new URL(`./sandbox-thread${extname(fileURLToPath(import.meta.url))}`, import.meta.url);
+
+interface Job {
+  task: SandboxTask;
+  resolve(compiled: CompiledSql): void;
+  reject(error: unknown): void;
+}
+
+export function createSandboxCompiler(options: SandboxCompilerOptions): SandboxCompiler {
+  const idle: Worker[] = [];
+  const busy = new Set<Worker>();
+  const queue: Job[] = [];
+  const settingsKeys = new WeakMap<Dialect, string>();
+  let closed = false;
+
+  let starting = 0;
+
+  /** A new thread, idle once its modules have loaded: a compile's budget does not pay for a start. */
+  function start(): void {
+    starting += 1;
+    const worker = new Worker(WORKER, ...(options.execArgv ? [{ execArgv: options.execArgv }] : []));
+    // An idle thread does not keep the process alive.
+    worker.unref();
+    const failed = (error: unknown) => {
+      starting -= 1;
+      // Other threads take the queue on; with none, nothing can be compiled and the queue learns why.
+      if (idle.length + busy.size + starting > 0) return;
+      for (const job of queue.splice(0)) job.reject(error instanceof Error ? error : new Error(`a sandbox compile thread exited (${String(error)})`));
+    };
+    worker.once('error', failed);
+    worker.once('exit', failed);
+    worker.once('message', () => {
+      worker.off('error', failed);
+      worker.off('exit', failed);
+      starting -= 1;
+      if (closed) return void worker.terminate();
+      idle.push(worker);
+      next();
+    });
+  }
+
+  function run(worker: Worker, job: Job): void {
+    busy.add(worker);
+    const finish = () => {
+      clearTimeout(timer);
+      worker.off('message', onMessage);
+      worker.off('error', onFailure);
+      worker.off('exit', onFailure);
+      busy.delete(worker);
+    };
+    const onMessage = (reply: SandboxReply) => {
+      finish();
+      idle.push(worker);
+      if ('compiled' in reply) job.resolve(reply.compiled);
+      else if ('refused' in reply) job.reject(new CanneryError(reply.refused.code, reply.refused.message, { param: reply.refused.param }));
+      else job.reject(new Error(`sandbox compile failed: ${reply.failed}`));
+      next();
+    };
+    const onFailure = (error: unknown) => {
+      finish();
+      void worker.terminate();
+      job.reject(error instanceof Error ? error : new Error(`a sandbox compile thread exited (${String(error)})`));
+      next();
+    };
+    const timer = setTimeout(() => {
+      finish();
+      // The parse cannot be interrupted: the thread goes, and the next compile starts another.
+      void worker.terminate();
+      job.reject(
+        new CanneryError('sandbox_violation', `sql took longer than ${options.budgetMs} ms to compile (CANNERY_SANDBOX_COMPILE_MS); simplify it`, { param: 'sql' }),
+      );
+      next();
+    }, options.budgetMs);
+    worker.on('message', onMessage);
+    worker.once('error', onFailure);
+    worker.once('exit', onFailure);
+    worker.postMessage(job.task);
+  }
+
+  function next(): void {
+    while (queue.length > 0 && !closed) {
+      const worker = idle.pop();
+      if (worker === undefined) {
+        while (busy.size + starting < options.threads && starting < queue.length) start();
+        return;
+      }
+      run(worker, queue.shift()!);
+    }
+  }
+
+  function keyOf(dialect: Dialect): string {
+    let key = settingsKeys.get(dialect);
+    if (key === undefined) settingsKeys.set(dialect, (key = JSON.stringify(dialect.settings)));
+    return key;
+  }
+
+  return {
+    compile(endpoint, sql, dialect, compileOptions = {}) {
+      if (closed) return Promise.reject(new Error('the sandbox compiler is closed'));
+      // Jobs a starting thread will take are not waiting for one.
+      const waiting = queue.length - starting;
+      if (idle.length === 0 && busy.size + starting >= options.threads && waiting >= (options.maxQueued ?? Infinity)) {
+        return Promise.reject(
+          new CanneryError('too_many_requests', `the service is compiling sandbox SQL on all ${options.threads} threads with ${waiting} more waiting; retry shortly`),
+        );
+      }
+      const task: SandboxTask = { sql, redact: compileOptions.redact === true, statement: endpoint.statement, definition: endpoint.definition, settings: dialect.settings, settingsKey: keyOf(dialect) };
+      return new Promise<CompiledSql>((resolve, reject) => {
+        queue.push({ task, resolve, reject });
+        next();
+      });
+    },
+    async close() {
+      closed = true;
+      for (const job of queue.splice(0)) job.reject(new Error('the sandbox compiler is closed'));
+      await Promise.all([...idle.splice(0), ...busy].map((worker) => worker.terminate()));
+    },
+  };
+}

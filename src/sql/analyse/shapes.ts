@@ -1,0 +1,67 @@
+/**
+ * What is known of a value's structure, for BigQuery's name resolution: in BigQuery an UNNEST of
+ * an array of structs makes the struct's fields visible as unqualified names
+ * (`... unnest(m.request) as r where path like '%rest%'`), which DuckDB does not do itself.
+ * Only what is known is modelled; anything else is `unknown` and left to the backend.
+ *
+ * Shapes also say how a source's data is stored where the backend stores it otherwise than
+ * BigQuery types it: an array `stored: 'struct'` is a repeated record kept as its one element
+ * (a STRUCT; NULL for none), which the DuckDB dialect reads as such (rewrites/stored-records.ts).
+ */
+import { listElement, topLevelColumns, type FieldShape, type RecordShape, type SourceDescriptor } from '../../config/sources.js';
+
+export type Shape =
+  | { kind: 'unknown' }
+  | { kind: 'scalar' }
+  | { kind: 'array'; element: Shape; stored?: 'struct' | undefined }
+  /** `fields` by lower-case name; `names` the fields' own spellings, in order. */
+  | { kind: 'struct'; fields: ReadonlyMap<string, Shape>; names: readonly string[] };
+
+/** A relation's columns by lower-case name; undefined when they are not known. */
+export type Columns = ReadonlyMap<string, Shape> | undefined;
+
+export const UNKNOWN: Shape = { kind: 'unknown' };
+export const SCALAR: Shape = { kind: 'scalar' };
+
+export function structShape(fields: readonly (readonly [string, Shape])[]): Shape {
+  return { kind: 'struct', fields: new Map(fields.map(([name, shape]) => [name.toLowerCase(), shape])), names: fields.map(([name]) => name) };
+}
+
+/**
+ * Nested records are repeated records, so each one is an array of structs; a source's declared
+ * records, as a table that holds one object per record stores them: each as its one STRUCT.
+ */
+function recordShape(record: RecordShape): Shape {
+  return { kind: 'array', stored: 'struct', element: structShape(Object.entries(record).map(([name, field]) => [name, fieldShape(field)])) };
+}
+
+function fieldShape(field: FieldShape): Shape {
+  if (typeof field !== 'string') return recordShape(field);
+  return listElement(field) === undefined ? SCALAR : { kind: 'array', element: SCALAR };
+}
+
+/** The columns every table of a source has, as a newly created table stores them. */
+export function sourceColumns(source: SourceDescriptor): ReadonlyMap<string, Shape> {
+  return new Map<string, Shape>([
+    ...Object.keys(topLevelColumns(source)).map((name): [string, Shape] => [name.toLowerCase(), SCALAR]),
+    ['metadata', recordShape(source.metadata)],
+  ]);
+}
+
+export function fieldOf(shape: Shape, name: string): Shape {
+  return shape.kind === 'struct' ? (shape.fields.get(name.toLowerCase()) ?? UNKNOWN) : UNKNOWN;
+}
+
+export function elementOf(shape: Shape): Shape {
+  return shape.kind === 'array' ? shape.element : UNKNOWN;
+}
+
+export function hasField(shape: Shape, name: string): boolean {
+  return shape.kind === 'struct' && shape.fields.has(name.toLowerCase());
+}
+
+/** Looks up the columns of a source by name, for name resolution. */
+export function sourceColumnsLookup(sources: readonly SourceDescriptor[]): (source: string) => Columns {
+  const byName = new Map(sources.map((source) => [source.name, sourceColumns(source)]));
+  return (source) => byName.get(source);
+}

@@ -1,0 +1,82 @@
+/**
+ * The BigQuery type of an expression where the query text alone says it: literals, casts, the
+ * results of functions whose type the language table declares, arithmetic and comparisons of
+ * those. Columns and parameters are not known here; a rendering that depends on their type lets
+ * DuckDB choose at run time (duckdb-sql.ts `byType`).
+ */
+import type { Call, Expr } from '../parse/tree.js';
+
+export type StaticType = 'int64' | 'float64' | 'numeric' | 'string' | 'bytes' | 'bool' | 'date' | 'datetime' | 'timestamp' | 'time';
+
+/** A function's result type: fixed, or the type of one of its arguments (`COALESCE`, `MIN`). */
+export type ResultType = StaticType | { sameAs: number };
+
+export interface TypeLookup {
+  /** The declared result type of a function call, if any. */
+  result(call: Call): ResultType | undefined;
+  /** The type a CAST target names, if known (`INT64` -> int64). */
+  cast(type: string): StaticType | undefined;
+}
+
+const LITERAL_TYPES: Readonly<Partial<Record<string, StaticType>>> = {
+  string: 'string',
+  bytes: 'bytes',
+  int64: 'int64',
+  float64: 'float64',
+  numeric: 'numeric',
+  bignumeric: 'numeric',
+  bool: 'bool',
+  date: 'date',
+  datetime: 'datetime',
+  timestamp: 'timestamp',
+  time: 'time',
+};
+
+const BOOLEAN_OPERATORS: ReadonlySet<string> = new Set(['AND', 'OR', '=', '!=', '<>', '<', '>', '<=', '>=', 'LIKE', 'NOT LIKE', 'IS', 'IS NOT', 'IS DISTINCT FROM', 'IS NOT DISTINCT FROM']);
+
+function arithmetic(operator: string, left: StaticType | undefined, right: StaticType | undefined): StaticType | undefined {
+  const numeric = (type: StaticType | undefined) => type === 'int64' || type === 'float64' || type === 'numeric';
+  if (!numeric(left) || !numeric(right)) return undefined;
+  if (left === 'float64' || right === 'float64') return 'float64';
+  if (left === 'numeric' || right === 'numeric') return 'numeric';
+  // INT64 / INT64 is FLOAT64 in BigQuery.
+  return operator === '/' ? 'float64' : 'int64';
+}
+
+export function staticType(expr: Expr, lookup: TypeLookup): StaticType | undefined {
+  switch (expr.kind) {
+    case 'literal':
+      return LITERAL_TYPES[expr.type];
+    case 'param':
+      // A caller's parameter is not known here; a value the engine derives is of its kind's type.
+      if (expr.derived === undefined) return undefined;
+      return expr.derived.kind === 'required_literal' ? 'string' : 'bool';
+    case 'cast':
+      // ARRAY<...> and STRUCT<...> targets have no scalar type here.
+      return expr.type.element || expr.type.fields ? undefined : lookup.cast(expr.type.name);
+    case 'unary':
+      return expr.operator === 'NOT' ? 'bool' : staticType(expr.operand, lookup);
+    case 'binary':
+      if (BOOLEAN_OPERATORS.has(expr.operator)) return 'bool';
+      if (expr.operator === '||') return 'string';
+      return arithmetic(expr.operator, staticType(expr.left, lookup), staticType(expr.right, lookup));
+    case 'between':
+    case 'in_list':
+    case 'in_query':
+    case 'in_unnest':
+    case 'exists':
+      return 'bool';
+    case 'extract':
+      return expr.part === 'date' ? 'date' : 'int64';
+    case 'call': {
+      const result = lookup.result(expr);
+      if (typeof result === 'object') {
+        const arg = expr.args[result.sameAs];
+        return arg === undefined ? undefined : staticType(arg, lookup);
+      }
+      return result;
+    }
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,100 @@
+/**
+ * Pieces of DuckDB SQL that BigQuery's semantics need in many functions: an error raised where
+ * BigQuery raises one, a choice by the value's type made at run time where the generator cannot
+ * know it, and BigQuery's text forms of FLOAT64 and TIMESTAMP values.
+ */
+import type { StaticType } from '../../analyse/static-type.js';
+import { quoteString } from './quote.js';
+
+
+/**
+ * The longest text the generator writes more than once for one value. Some renderings need a value
+ * twice (`CASE WHEN b = 0 THEN ... ELSE a / b END`), so nested ones grow geometrically: past this,
+ * the query is refused instead of compiled into megabytes.
+ */
+export const MAX_REPEATED_SQL = 100_000;
+
+/** The text of a value the rendering uses more than once; refused when it is too large to repeat. */
+export function repeatable(sql: string, refuse: (what: string) => never): string {
+  if (sql.length > MAX_REPEATED_SQL) refuse('an expression this large where its value is used more than once (compute it in a CTE first)');
+  return sql;
+}
+
+/**
+ * An error BigQuery raises at run time (`division by zero`, `Bad int64 value: x`). DuckDB's
+ * `error()` is volatile, which `TRY` (SAFE.) refuses, so the error is a cast that cannot succeed:
+ * its message reads "Could not convert string '<message>' to INT64", and `TRY` turns it into NULL.
+ */
+export function raise(message: string, duckType = 'BIGINT'): string {
+  const failing = `CAST(${quoteString(message)} AS BIGINT)`;
+  return duckType === 'BIGINT' ? failing : `CAST(${failing} AS ${duckType})`;
+}
+
+/** DuckDB's `typeof()` names of the types a BigQuery value can have on the embedded engine. */
+const DUCK_TYPE_NAMES: Readonly<Record<StaticType, readonly string[]>> = {
+  int64: ['BIGINT', 'INTEGER', 'HUGEINT', 'SMALLINT', 'TINYINT', 'UBIGINT', 'UINTEGER'],
+  float64: ['DOUBLE', 'FLOAT'],
+  numeric: ['DECIMAL(38,9)'],
+  string: ['VARCHAR'],
+  bytes: ['BLOB'],
+  bool: ['BOOLEAN'],
+  date: ['DATE'],
+  datetime: ['TIMESTAMP'],
+  timestamp: ['TIMESTAMP WITH TIME ZONE'],
+  time: ['TIME'],
+};
+
+/** The DuckDB type a BigQuery type is held in, for `TRY_CAST(... AS T)`. */
+const DUCK_TYPE: Readonly<Record<StaticType, string>> = {
+  int64: 'BIGINT',
+  float64: 'DOUBLE',
+  numeric: 'DECIMAL(38, 9)',
+  string: 'VARCHAR',
+  bytes: 'BLOB',
+  bool: 'BOOLEAN',
+  date: 'DATE',
+  datetime: 'TIMESTAMP',
+  timestamp: 'TIMESTAMPTZ',
+  time: 'TIME',
+};
+
+export type TypeBranches = Partial<Record<StaticType, (value: string) => string>> & { otherwise: (value: string) => string };
+
+/**
+ * A rendering that depends on the value's type. Where the generator knows the type (a literal, a
+ * cast, a function's result) it picks the branch itself; otherwise DuckDB picks it with
+ * `typeof()`, which is constant for the query. Every branch must then bind whatever the type is,
+ * so each is given the value re-read through its text (`TRY_CAST(CAST(x AS VARCHAR) AS DOUBLE)`),
+ * which is exact for the type the branch is taken for.
+ */
+export function byType(value: string, known: StaticType | undefined, branches: TypeBranches, refuse: (what: string) => never): string {
+  if (known !== undefined) return (branches[known] ?? branches.otherwise)(value);
+  const repeated = repeatable(value, refuse);
+  const cases = (Object.keys(DUCK_TYPE_NAMES) as StaticType[]).flatMap((type) => {
+    const branch = branches[type];
+    if (!branch) return [];
+    const names = DUCK_TYPE_NAMES[type].map(quoteString).join(', ');
+    const retyped = type === 'string' ? `CAST(${repeated} AS VARCHAR)` : `TRY_CAST(CAST(${repeated} AS VARCHAR) AS ${DUCK_TYPE[type]})`;
+    return [`WHEN typeof(${repeated}) IN (${names}) THEN ${branch(retyped)}`];
+  });
+  if (cases.length === 0) return branches.otherwise(value);
+  return `(CASE ${cases.join(' ')} ELSE ${branches.otherwise(repeated)} END)`;
+}
+
+/**
+ * BigQuery's text of a FLOAT64: the shortest of 15 or 17 significant digits that reads back as the
+ * same value, `%g` style (`1`, `0.1`, `0.30000000000000004`, `1e+20`, `inf`, `nan`), never `-0`.
+ */
+export function float64Text(value: string, refuse: (what: string) => never): string {
+  const v = repeatable(value, refuse);
+  return `(CASE WHEN CAST(printf('%.15g', ${v}) AS DOUBLE) = ${v} THEN printf('%.15g', ${v} + 0.0) ELSE printf('%.17g', ${v} + 0.0) END)`;
+}
+
+/**
+ * The fraction of a second as BigQuery writes it in a TIMESTAMP's or DATETIME's text: none, 3 or 6
+ * digits (`.110`, `.123456`), whichever holds it exactly.
+ */
+export function secondFraction(value: string, refuse: (what: string) => never): string {
+  const micros = `strftime(${repeatable(value, refuse)}, '%f')`;
+  return `(CASE WHEN ${micros} = '000000' THEN '' WHEN right(${micros}, 3) = '000' THEN '.' || left(${micros}, 3) ELSE '.' || ${micros} END)`;
+}

@@ -1,0 +1,669 @@
+/**
+ * node-sql-parser's BigQuery AST -> cannery's query tree (tree.ts). Every quirk of the parser's
+ * shapes is handled here and nowhere else: a column may be a string or `{ expr: { value } }`, a
+ * subscript hangs under `column` with the field after it as raw text, a set operation is a chain
+ * of `_next` with its ORDER BY on the last member, a date part is a bare column name.
+ *
+ * What the tree has no place for becomes an `unknown` node naming it; the generator refuses it.
+ */
+import { functionArgs, functionName, identifierText, isNode, locationOf, setOperationMembers, withClauses } from './ast.js';
+import { resolveFunction } from '../language.js';
+import { decodeBigQueryString, IllegalEscape } from './literals.js';
+import { LocatedSqlError, SqlSyntaxError, type SqlLocation } from './errors.js';
+import { parseBigQuery, type AstNode } from './parse.js';
+import type {
+  BinaryOperator,
+  Call,
+  Expr,
+  FromItem,
+  Join,
+  JoinType,
+  Limit,
+  OrderItem,
+  Query,
+  QueryBody,
+  Select,
+  SelectItem,
+  SetOperator,
+  SubscriptMode,
+  TypeName,
+  Unknown,
+  WindowSpec,
+} from './tree.js';
+
+/** A statement that is not a query: kept only so analysis can say what it was. */
+export interface OtherStatement {
+  kind: 'other';
+  type: string;
+}
+
+export type Statement = Query | OtherStatement;
+
+export function readStatement(node: AstNode): Statement {
+  if (node.type !== 'select') return { kind: 'other', type: String(node.type ?? 'unknown') };
+  return readQuery(node);
+}
+
+/** SQL text -> its statements as trees. Throws SqlSyntaxError for text the parser cannot read. */
+export function parseStatements(sql: string): Statement[] {
+  return parseBigQuery(sql).map(readStatement);
+}
+
+/** SQL text that must be one SELECT -> its tree (for callers that have checked, and for tests). */
+export function parseQuery(sql: string): Query {
+  const statements = parseStatements(sql);
+  const [statement] = statements;
+  if (statements.length !== 1 || statement?.kind !== 'query') throw new Error(`expected one SELECT statement in: ${sql.slice(0, 80)}`);
+  return statement;
+}
+
+/**
+ * The location of the nearest node read so far that has one: not every node the parser makes
+ * carries its own (numbers and parameters do not), and a problem should still name a line.
+ */
+let nearest: SqlLocation | undefined;
+
+function here(node: AstNode | undefined): SqlLocation | undefined {
+  return (node && locationOf(node)) ?? nearest;
+}
+
+/**
+ * Deepest nesting of expressions and queries read: every later stage walks the tree recursively,
+ * so a query nested past this is refused here, with a message, instead of overflowing a stack.
+ * Real queries nest a few dozen levels; a 1,000-term `a + b + ...` chain is 1,000 deep.
+ */
+export const MAX_NESTING = 1000;
+
+/** A query nested deeper than MAX_NESTING. */
+export class QueryTooDeep extends LocatedSqlError {
+  constructor(location: SqlLocation | undefined) {
+    super(`the query nests expressions or subqueries more than ${MAX_NESTING} levels deep; write long chains as IN lists or split them into CTEs`, location);
+  }
+}
+
+let depth = 0;
+
+/** Reads `node` with its location (or the nearest one) as the one its children inherit. */
+function located<T>(node: AstNode, read: () => T): T {
+  const saved = nearest;
+  nearest = here(node);
+  if (++depth > MAX_NESTING) {
+    const location = nearest;
+    depth--;
+    nearest = saved;
+    throw new QueryTooDeep(location);
+  }
+  try {
+    return read();
+  } finally {
+    depth--;
+    nearest = saved;
+  }
+}
+
+function unknown(what: string, node?: AstNode): Unknown {
+  return { kind: 'unknown', what, loc: here(node) };
+}
+
+const SET_OPERATORS: Record<string, SetOperator> = {
+  'union all': 'UNION ALL',
+  'union distinct': 'UNION DISTINCT',
+  'intersect distinct': 'INTERSECT DISTINCT',
+  'except distinct': 'EXCEPT DISTINCT',
+};
+
+const JOIN_TYPES: ReadonlySet<string> = new Set<JoinType>([
+  'JOIN', 'INNER JOIN', 'LEFT JOIN', 'LEFT OUTER JOIN', 'RIGHT JOIN', 'RIGHT OUTER JOIN', 'FULL JOIN', 'FULL OUTER JOIN', 'CROSS JOIN',
+]);
+
+const BINARY_OPERATORS: ReadonlySet<string> = new Set<BinaryOperator>([
+  'AND', 'OR', '=', '!=', '<>', '<', '>', '<=', '>=', '+', '-', '*', '/', '||', 'LIKE', 'NOT LIKE', 'IS', 'IS NOT',
+]);
+
+const SUBSCRIPTS: ReadonlySet<string> = new Set<SubscriptMode>(['OFFSET', 'SAFE_OFFSET', 'ORDINAL', 'SAFE_ORDINAL', 'INDEX']);
+
+/** SELECT clauses the tree has no place for, by AST key. */
+const UNREAD_CLAUSES: Record<string, string> = {
+  for_sys_time_as_of: 'FOR SYSTEM_TIME AS OF',
+  as_struct_val: 'SELECT AS STRUCT / AS VALUE',
+  _orderby: 'ORDER BY after a parenthesised query',
+  _limit: 'LIMIT after a parenthesised query',
+};
+
+export function readQuery(select: AstNode): Query {
+  return located(select, () => readQueryHere(select));
+}
+
+function readQueryHere(select: AstNode): Query {
+  const members = setOperationMembers(select);
+  const last = members[members.length - 1]!;
+  const ctes = withClauses(select).map((cte) => ({ name: cte.name, query: readQuery(cte.stmt), loc: here(cte.node) }));
+  let body: QueryBody;
+  if (members.length === 1) {
+    body = readSelect(last);
+  } else {
+    // The parser hangs the whole operation's ORDER BY / LIMIT on its last member; a member of its own
+    // (in parentheses) that has them is a construct the tree does not keep.
+    const owned = members.find((member) => (member !== last || member.parentheses_symbol) && (member.orderby || member.limit));
+    body = {
+      kind: 'set',
+      members: members.map((member) => (member === owned ? unknownSelect('ORDER BY or LIMIT inside one member of a set operation', member) : readSelect(member))),
+      operators: members.slice(0, -1).map((member) => SET_OPERATORS[String(member.set_op ?? '').toLowerCase()] ?? 'UNION ALL'),
+      loc: here(select),
+    };
+    const unknownOperator = members.slice(0, -1).find((member) => SET_OPERATORS[String(member.set_op ?? '').toLowerCase()] === undefined);
+    if (unknownOperator) {
+      const operator = String(unknownOperator.set_op ?? '').toUpperCase() || 'UNION';
+      body.members[0] = unknownSelect(`set operation ${operator} (write UNION ALL or UNION DISTINCT)`, unknownOperator);
+    }
+  }
+  const ownsOrder = members.length === 1 || !last.parentheses_symbol;
+  return {
+    kind: 'query',
+    with: ctes,
+    body,
+    orderBy: ownsOrder ? readOrder(last.orderby) : [],
+    limit: ownsOrder ? readLimit(last.limit, last) : undefined,
+    loc: here(select),
+  };
+}
+
+/** A SELECT that stands for a construct the tree does not keep: its one item is the unknown. */
+function unknownSelect(what: string, node: AstNode): Select {
+  return { kind: 'select', distinct: false, items: [{ kind: 'item', expr: unknown(what, node) }], from: [], groupBy: [], windows: [], loc: here(node) };
+}
+
+function readSelect(select: AstNode): Select {
+  return located(select, () => readSelectHere(select));
+}
+
+function readSelectHere(select: AstNode): Select {
+  if (select.type !== 'select') return unknownSelect(`${String(select.type).toUpperCase()} statement`, select);
+  for (const [key, what] of Object.entries(UNREAD_CLAUSES)) if (select[key]) return unknownSelect(what, select);
+  const distinct = String(select.distinct ?? '').toUpperCase();
+  if (distinct !== '' && distinct !== 'ALL' && distinct !== 'DISTINCT') return unknownSelect(`SELECT ${distinct}`, select);
+  if (!Array.isArray(select.columns)) return unknownSelect('SELECT without columns', select);
+  const from = Array.isArray(select.from) ? select.from.filter(isNode).map(readFromItem) : [];
+  const windows = isNode(select.window) && Array.isArray(select.window.expr)
+    ? select.window.expr.filter(isNode).map((window) => ({ name: identifierText(window.name) ?? '', spec: readWindow(window) }))
+    : [];
+  return {
+    kind: 'select',
+    distinct: distinct === 'DISTINCT',
+    items: select.columns.filter(isNode).map(readSelectItem),
+    from,
+    where: select.where ? readExpr(select.where) : undefined,
+    groupBy: groupByItems(select.groupby).map(readExpr),
+    having: select.having ? readExpr(select.having) : undefined,
+    qualify: select.qualify ? readExpr(select.qualify) : undefined,
+    windows,
+    loc: here(select),
+  };
+}
+
+function groupByItems(groupby: unknown): unknown[] {
+  if (Array.isArray(groupby)) return groupby;
+  if (isNode(groupby) && Array.isArray(groupby.columns)) return groupby.columns;
+  return [];
+}
+
+function isStar(expr: unknown): expr is AstNode {
+  return isNode(expr) && expr.type === 'column_ref' && identifierText(expr.column) === '*';
+}
+
+function readSelectItem(column: AstNode): SelectItem {
+  const expr = column.expr;
+  const loc = here(column) ?? (isNode(expr) ? here(expr) : undefined);
+  if ((column.type === 'except' || column.type === 'replace') && isStar(expr)) {
+    const list = Array.isArray(column.expr_list) ? column.expr_list.filter(isNode) : [];
+    const table = identifierText(expr.table) ?? undefined;
+    if (column.type === 'except') {
+      const names = list.map((item) => (isNode(item.expr) && item.expr.type === 'column_ref' && !item.expr.table ? identifierText(item.expr.column) : undefined));
+      if (names.some((name) => name === undefined)) return { kind: 'item', expr: unknown('EXCEPT item other than a column name', column), loc };
+      return { kind: 'star', table, except: names as string[], replace: [], loc };
+    }
+    const replace = list.map((item) => ({ expr: readExpr(item.expr), alias: identifierText(item.as) }));
+    if (replace.some((item) => item.alias === undefined)) return { kind: 'item', expr: unknown('REPLACE item without AS', column), loc };
+    return { kind: 'star', table, except: [], replace: replace as { expr: Expr; alias: string }[], loc };
+  }
+  if (column.type !== undefined && column.type !== null) return { kind: 'item', expr: unknown(`select item ${String(column.type).toUpperCase()}`, column), loc };
+  if (isStar(expr)) return { kind: 'star', table: identifierText(expr.table) ?? undefined, except: [], replace: [], loc };
+  if (!isNode(expr)) return { kind: 'item', expr: unknown('select item', column), loc };
+  return { kind: 'item', expr: readExpr(expr), alias: identifierText(column.as), loc };
+}
+
+function readJoin(item: AstNode): Join {
+  const type = typeof item.join === 'string' ? item.join.toUpperCase() : ',';
+  const using = Array.isArray(item.using) ? item.using.map((name) => identifierText(name) ?? '') : undefined;
+  return {
+    type: (JOIN_TYPES.has(type) || type === ',' ? type : 'JOIN') as JoinType,
+    on: JOIN_TYPES.has(type) || type === ',' ? (item.on ? readExpr(item.on) : undefined) : unknown(type, item),
+    using: using?.some((name) => name === '') ? undefined : using,
+  };
+}
+
+function readFromItem(item: AstNode, index: number): FromItem {
+  return located(item, () => readFromItemHere(item, index));
+}
+
+function readFromItemHere(item: AstNode, index: number): FromItem {
+  const loc = here(item);
+  const alias = identifierText(item.as) ?? undefined;
+  const join = index === 0 ? undefined : readJoin(item);
+  if (Array.isArray(item.using) && item.using.some((name) => identifierText(name) === undefined)) {
+    return { ...unknown('USING column', item) };
+  }
+  if (item.type === 'unnest') {
+    const offset = isNode(item.with_offset) ? (identifierText(item.with_offset.as) ?? 'offset') : undefined;
+    const array = isNode(item.expr) ? readExpr(item.expr) : unknown('UNNEST argument', item);
+    // The parser gives an UNNEST no location of its own; its argument's is on the same line.
+    return { kind: 'unnest', array, alias, offsetAlias: offset, join, loc: locationOf(item) ?? array.loc ?? loc };
+  }
+  if (item.type === 'parenthesized_join') {
+    const items = Array.isArray(item.from) ? item.from.filter(isNode).map(readFromItem) : [];
+    return { kind: 'join_group', items, join, loc };
+  }
+  if (isNode(item.expr)) {
+    if (isNode(item.expr.ast)) return { kind: 'derived', query: readQuery(item.expr.ast), alias, join, loc };
+    const name = item.expr.type === 'function' ? functionName(item.expr).toUpperCase() : String(item.expr.type);
+    return unknown(`table function ${name}`, item);
+  }
+  const table = identifierText(item.table);
+  if (table === undefined) return unknown('FROM item', item);
+  const prefix = [identifierText(item.db), identifierText(item.schema)].filter((part): part is string => Boolean(part));
+  return { kind: 'table', name: [...prefix, table].join('.'), qualified: prefix.length > 0, alias, join, loc };
+}
+
+function readOrder(items: unknown): OrderItem[] {
+  if (!Array.isArray(items)) return [];
+  return items.filter(isNode).map((item) => ({
+    expr: readExpr(item.expr),
+    direction: item.type === 'DESC' ? 'DESC' : item.type === 'ASC' ? 'ASC' : undefined,
+    nulls: item.nulls ? (String(item.nulls).toUpperCase().includes('FIRST') ? 'FIRST' : 'LAST') : undefined,
+  }));
+}
+
+function readLimit(node: unknown, owner: AstNode): Limit | undefined {
+  const values = isNode(node) && Array.isArray(node.value) ? node.value.filter(isNode) : [];
+  if (values.length === 0) return undefined;
+  if (values.length === 1) return { count: readExpr(values[0]!) };
+  if (values.length === 2 && isNode(node) && node.seperator === 'offset') return { count: readExpr(values[0]!), offset: readExpr(values[1]!) };
+  return { count: unknown('LIMIT form (write LIMIT n OFFSET m)', owner) };
+}
+
+/** `OVER (...)`, `OVER w`, or a `WINDOW w AS (...)` entry. */
+function readWindow(value: unknown): WindowSpec {
+  const specification = isNode(value) ? value.as_window_specification : undefined;
+  if (typeof specification === 'string') return { name: specification, partitionBy: [], orderBy: [] };
+  const spec = isNode(specification) ? specification.window_specification : undefined;
+  if (!isNode(spec)) return { partitionBy: [], orderBy: [], frame: 'window' };
+  return {
+    name: identifierText(spec.name) ?? undefined,
+    partitionBy: Array.isArray(spec.partitionby) ? spec.partitionby.filter(isNode).map((item) => readExpr(item.expr)) : [],
+    orderBy: readOrder(spec.orderby),
+    frame: spec.window_frame_clause ? readFrame(spec.window_frame_clause) : undefined,
+  };
+}
+
+const FRAME_BOUND = /^(UNBOUNDED PRECEDING|UNBOUNDED FOLLOWING|CURRENT ROW|\d+ PRECEDING|\d+ FOLLOWING)$/;
+
+/**
+ * A window frame as text both dialects write alike (`ROWS BETWEEN 1 PRECEDING AND CURRENT ROW`);
+ * a form it cannot check is `unknown`, which the generator refuses.
+ */
+function readFrame(clause: unknown): string {
+  const bound = (node: unknown): string | undefined => {
+    const text = isNode(node) ? String(node.value ?? '').toUpperCase().replace(/\s+/g, ' ').trim() : '';
+    return FRAME_BOUND.test(text) ? text : undefined;
+  };
+  if (!isNode(clause)) return 'unknown';
+  if (clause.type === 'binary_expr' && clause.operator === 'BETWEEN' && isNode(clause.left) && isNode(clause.right) && Array.isArray(clause.right.value)) {
+    const unit = String(clause.left.value ?? '').toUpperCase();
+    const [low, high] = clause.right.value.map(bound);
+    if ((unit === 'ROWS' || unit === 'RANGE') && low && high && clause.right.value.length === 2) return `${unit} BETWEEN ${low} AND ${high}`;
+  }
+  const unit = String(clause.type ?? '').toUpperCase();
+  const single = bound(clause.expr);
+  if ((unit === 'ROWS' || unit === 'RANGE') && single) return `${unit} ${single}`;
+  return 'unknown';
+}
+
+const INTEGER = /^-?\d+$/;
+
+export function readExpr(value: unknown): Expr {
+  if (!isNode(value)) return unknown('expression');
+  return located(value, () => readExprHere(value));
+}
+
+function readExprHere(node: AstNode): Expr {
+  const loc = here(node);
+  if (isNode(node.ast)) return { kind: 'subquery', query: readQuery(node.ast), loc };
+  switch (node.type) {
+    case 'column_ref':
+      return readColumn(node);
+    case 'param':
+      return { kind: 'param', name: String(node.value), loc };
+    case 'number':
+    // Integers from 2^53 (negative ones too) and numbers with an exponent, as written; INT64's
+    // range is checked where they are written.
+    case 'bigint': {
+      const text = String(node.value);
+      return { kind: 'literal', type: INTEGER.test(text) ? 'int64' : 'float64', value: text, loc };
+    }
+    case 'bytes_string':
+      return { kind: 'literal', type: 'bytes', value: hexOf(decodedBytes(String(node.value))), loc };
+    case 'raw_bytes_string':
+      return { kind: 'literal', type: 'bytes', value: hexOf(Buffer.from(String(node.value), 'utf8')), loc };
+    case 'struct':
+      return readStruct(node);
+    case 'array':
+      return readArray(node);
+    case 'single_quote_string':
+    case 'double_quote_string':
+    case 'string':
+      return { kind: 'literal', type: 'string', value: decodedString(String(node.value)), loc };
+    case 'regex_string':
+      // A raw string's value is its content already.
+      return { kind: 'literal', type: 'string', value: String(node.value), loc };
+    case 'bool':
+      return { kind: 'literal', type: 'bool', value: node.value === true, loc };
+    case 'null':
+      return { kind: 'literal', type: 'null', value: null, loc };
+    case 'date':
+    case 'timestamp':
+    case 'datetime':
+    case 'time':
+      return { kind: 'literal', type: node.type, value: String(node.value), loc };
+    case 'star':
+      return { kind: 'star_argument', loc };
+    case 'binary_expr':
+      return readBinary(node);
+    case 'unary_expr':
+      return readUnary(node);
+    case 'case':
+      return readCase(node);
+    case 'cast': {
+      const targets = Array.isArray(node.target) ? node.target.filter(isNode) : [];
+      const type = targets.length === 1 ? readType(targets[0]) : undefined;
+      if (type === undefined) return unknown(`CAST to ${String(targets[0]?.dataType ?? 'this type').toUpperCase()}`, node);
+      return { kind: 'cast', safe: String(node.keyword).toLowerCase() === 'safe_cast', operand: readExpr(node.expr), type, loc };
+    }
+    case 'cast_format':
+      // The parser gives the node no location; its operand's is on the same line.
+      return unknown('CAST ... FORMAT', isNode(node.expr) && locationOf(node.expr) ? node.expr : node);
+    case 'interval':
+      return { kind: 'interval', value: readExpr(node.expr), unit: String(node.unit ?? '').toLowerCase(), loc };
+    case 'extract':
+      return readExtract(node);
+    case 'function':
+      return readFunction(node);
+    case 'aggr_func':
+    case 'aggr_func_clauses':
+      return readAggregate(node);
+    case 'any_value':
+      return { kind: 'call', name: 'any_value', args: [readExpr(isNode(node.args) ? node.args.expr : undefined)], over: node.over ? readWindow(node.over) : undefined, loc };
+    case 'expr_list': {
+      // A parenthesised list in an expression is BigQuery's tuple syntax for a STRUCT.
+      const items = (Array.isArray(node.value) ? node.value : []).map(readExpr);
+      if (items.length === 1) return items[0]!;
+      return { kind: 'struct', fields: items.map((expr) => ({ expr })), tuple: true, loc };
+    }
+    default:
+      return unknown(node.type === undefined ? 'expression' : String(node.type).replace(/_/g, ' '), node);
+  }
+}
+
+/** A string literal's text; an escape BigQuery does not read is a syntax error where the literal is. */
+function decodedString(raw: string): string {
+  try {
+    return decodeBigQueryString(raw);
+  } catch (error) {
+    if (error instanceof IllegalEscape) throw new SqlSyntaxError(error.message, nearest);
+    throw error;
+  }
+}
+
+function readColumn(node: AstNode): Expr {
+  const loc = here(node);
+  if (node.db || node.schema) return unknown('column reference with more than a table qualifier', node);
+  const column = node.column;
+  if (isNode(column) && Array.isArray(column.offset) && column.offset.length > 0) {
+    // `t.a[OFFSET(0)].b`: the array sits under `column`, the subscripts beside it, `.b` as raw text.
+    const inner = isNode(column.expr) ? { ...column.expr, table: column.expr.table ?? node.table } : column.expr;
+    let expr: Expr = readExpr(inner);
+    for (const offset of column.offset.filter(isNode)) {
+      // A bare `[n]` counts from zero, as OFFSET does.
+      const mode = String(offset.name ?? '').toUpperCase() || 'INDEX';
+      if (!SUBSCRIPTS.has(mode)) return unknown(`array subscript ${mode}`, offset);
+      expr = { kind: 'subscript', array: expr, mode: mode as SubscriptMode, index: readExpr(offset.value), loc };
+    }
+    const suffix = typeof column.suffix === 'string' ? column.suffix : '';
+    if (suffix !== '') {
+      const fields = suffix.split('.');
+      if (fields.shift() !== '' || !fields.every((field) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(field))) return unknown(`field access ${suffix}`, node);
+      for (const name of fields) expr = { kind: 'field', operand: expr, name, loc };
+    }
+    return expr;
+  }
+  if (isNode(column) && column.suffix) return unknown('field access after a non-subscript', node);
+  const name = identifierText(column);
+  if (name === undefined || name === '*') return unknown('column reference', node);
+  const table = identifierText(node.table) ?? undefined;
+  const fields = Array.isArray(node.subFields) ? node.subFields.map(String) : [];
+  return { kind: 'column', table, name, fields, loc };
+}
+
+function readBinary(node: AstNode): Expr {
+  const loc = here(node);
+  const operator = String(node.operator).toUpperCase();
+  const operand = readExpr(node.left);
+  const right = node.right;
+  const not = operator.startsWith('NOT ');
+  if (operator === 'BETWEEN' || operator === 'NOT BETWEEN') {
+    const bounds = isNode(right) && Array.isArray(right.value) ? right.value : [];
+    if (bounds.length !== 2) return unknown('BETWEEN without two bounds', node);
+    return { kind: 'between', not, operand, low: readExpr(bounds[0]), high: readExpr(bounds[1]), loc };
+  }
+  if (operator === 'IN' || operator === 'NOT IN') {
+    if (isNode(right) && right.type === 'unnest') return { kind: 'in_unnest', not, operand, array: readExpr(right.expr), loc };
+    const items = isNode(right) && right.type === 'expr_list' && Array.isArray(right.value) ? right.value : undefined;
+    if (items === undefined) return unknown(`${operator} with this right-hand side`, node);
+    const only = items.length === 1 && isNode(items[0]) && isNode(items[0].ast) ? (items[0].ast as AstNode) : undefined;
+    if (only) return { kind: 'in_query', not, operand, query: readQuery(only), loc };
+    return { kind: 'in_list', not, operand, list: items.map(readExpr), loc };
+  }
+  if (!BINARY_OPERATORS.has(operator)) return unknown(`operator ${operator}`, node);
+  return { kind: 'binary', operator: operator as BinaryOperator, left: operand, right: readExpr(right), loc };
+}
+
+function readUnary(node: AstNode): Expr {
+  const loc = here(node);
+  const operator = String(node.operator).toUpperCase();
+  if (operator === 'NOT') return { kind: 'unary', operator: 'NOT', operand: readExpr(node.expr), loc };
+  if (operator === 'NOT EXISTS' && isNode(node.expr) && isNode(node.expr.ast)) return { kind: 'exists', not: true, query: readQuery(node.expr.ast), loc };
+  if (operator === '-' || operator === '+') return { kind: 'unary', operator, operand: readExpr(node.expr), loc };
+  return unknown(`unary operator ${operator}`, node);
+}
+
+function readCase(node: AstNode): Expr {
+  const whens: { when: Expr; then: Expr }[] = [];
+  let otherwise: Expr | undefined;
+  for (const branch of (Array.isArray(node.args) ? node.args : []).filter(isNode)) {
+    if (branch.type === 'when') whens.push({ when: readExpr(branch.cond), then: readExpr(branch.result) });
+    else if (branch.type === 'else') otherwise = readExpr(branch.result);
+    else return unknown('CASE branch', branch);
+  }
+  return { kind: 'case', subject: node.expr ? readExpr(node.expr) : undefined, whens, else: otherwise, loc: here(node) };
+}
+
+/**
+ * A date part keyword (`MINUTE`) parses as a bare column name, or as the parser's own `origin`
+ * node (`DATE_TRUNC(d, WEEK)`); `WEEK(MONDAY)` as a call of `week`. The language table says where
+ * one is expected.
+ */
+function readDatePart(arg: AstNode): Expr {
+  if ((arg.type === 'column_ref' && !arg.table) || arg.type === 'origin') {
+    const part = arg.type === 'origin' ? identifierText(arg) : identifierText(arg.column);
+    if (part !== undefined) return { kind: 'date_part', part: part.toLowerCase(), loc: here(arg) };
+  }
+  if (arg.type === 'function' && functionName(arg) === 'week') {
+    const [weekday, ...rest] = functionArgs(arg);
+    const day = weekday?.type === 'column_ref' && !weekday.table ? identifierText(weekday.column) : undefined;
+    if (day !== undefined && rest.length === 0) return { kind: 'date_part', part: 'week', weekday: day.toLowerCase(), loc: here(arg) };
+  }
+  return readExpr(arg);
+}
+
+function readFunction(node: AstNode): Expr {
+  const loc = here(node);
+  const name = functionName(node);
+  const args = functionArgs(node);
+  if (name === 'exists') {
+    const sub = args[0];
+    if (args.length !== 1 || !isNode(sub?.ast)) return unknown('EXISTS without a subquery', node);
+    return { kind: 'exists', not: false, query: readQuery(sub.ast), loc };
+  }
+  // The parser reads `NOT (x)` as a call.
+  if (name === 'not' && args.length === 1) return { kind: 'unary', operator: 'NOT', operand: readExpr(args[0]), loc };
+  const dateParts = resolveFunction(name)?.spec.dateParts ?? [];
+  const call: Call = {
+    kind: 'call',
+    name,
+    args: args.map((arg, index) => (dateParts.includes(index) ? readDatePart(arg) : readExpr(arg))),
+    over: node.over ? readWindow(node.over) : undefined,
+    loc,
+  };
+  return call;
+}
+
+function readAggregate(node: AstNode): Expr {
+  const args = isNode(node.args) ? node.args : {};
+  // ARRAY_AGG's argument is the args node itself; the others' is under `expr`.
+  const arg = isNode(args.expr) ? args.expr : args;
+  // STRING_AGG's delimiter becomes its second argument, as when written without modifiers.
+  const delimiter = isNode(args.separator) && isNode(args.separator.delimiter) ? [readExpr(args.separator.delimiter)] : [];
+  const limit = isNode(args.limit) ? readLimit(args.limit, node)?.count : undefined;
+  const consider = String(args.consider_nulls ?? '').toUpperCase();
+  const call: Call = {
+    kind: 'call',
+    name: String(node.name).toLowerCase(),
+    args: [readExpr(arg), ...delimiter],
+    distinct: Boolean(args.distinct),
+    orderBy: args.orderby ? readOrder(args.orderby) : undefined,
+    limit,
+    ignoreNulls: consider === 'IGNORE NULLS' ? true : consider === 'RESPECT NULLS' ? false : undefined,
+    over: node.over ? readWindow(node.over) : undefined,
+    loc: here(node),
+  };
+  return call;
+}
+
+/** A type as the parser writes it in CAST, STRUCT<...> or ARRAY<...>. */
+function readType(node: AstNode | undefined): TypeName | undefined {
+  if (!isNode(node)) return undefined;
+  const written = String(node.dataType ?? '').toUpperCase();
+  // `DECIMAL(10, 2)` keeps its parameters in the name.
+  const inline = /^([A-Z0-9_]+)\s*\(\s*(\d+)\s*(?:,\s*(\d+)\s*)?\)$/.exec(written);
+  const name = inline ? inline[1]! : written;
+  if (!/^[A-Z][A-Z0-9_]*$/.test(name)) return undefined;
+  const params = inline
+    ? [Number(inline[2]), ...(inline[3] === undefined ? [] : [Number(inline[3])])]
+    : typeof node.length === 'number'
+      ? [node.length, ...(typeof node.scale === 'number' ? [node.scale] : [])]
+      : undefined;
+  const definition = Array.isArray(node.definition) ? node.definition.filter(isNode) : undefined;
+  if (name === 'ARRAY') {
+    const element = readType(isNode(definition?.[0]?.field_type) ? definition[0].field_type : undefined);
+    return element && { name, element };
+  }
+  if (name === 'STRUCT') {
+    const fields = (definition ?? []).map((field) => ({ name: identifierText(field.field_name) ?? undefined, type: readType(isNode(field.field_type) ? field.field_type : undefined) }));
+    if (fields.some((field) => field.type === undefined)) return undefined;
+    return { name, fields: fields as { name?: string; type: TypeName }[] };
+  }
+  return params ? { name, params } : { name };
+}
+
+function readStruct(node: AstNode): Expr {
+  const loc = here(node);
+  const items = Array.isArray(node.expr_list) ? node.expr_list.filter(isNode) : [];
+  const fields = items.map((item) => ({ expr: readExpr(item.expr), name: identifierText(item.as) ?? undefined }));
+  if (!isNode(node.definition)) {
+    // GoogleSQL names a field after the path it is given (`STRUCT(1, t.str_col)` is
+    // STRUCT<INT64, str_col STRING>); the tuple syntax and typed STRUCT<...>(...) do not.
+    return { kind: 'struct', fields: fields.map((field) => (field.name === undefined ? { ...field, name: pathName(field.expr) } : field)), loc };
+  }
+  const type = readType(node.definition);
+  if (type === undefined || type.fields?.length !== fields.length) return unknown('STRUCT<...> whose type does not match its values', node);
+  return { kind: 'struct', fields, type, loc };
+}
+
+/** The name a path expression gives a STRUCT field or a select item: its last name. */
+function pathName(expr: Expr): string | undefined {
+  if (expr.kind === 'column') return expr.fields.at(-1) ?? expr.name;
+  if (expr.kind === 'field') return expr.name;
+  return undefined;
+}
+
+function readArray(node: AstNode): Expr {
+  const loc = here(node);
+  // ARRAY(subquery): the parser keeps the subquery in expr_list.
+  if (isNode(node.expr_list) && isNode(node.expr_list.ast)) return { kind: 'array_query', query: readQuery(node.expr_list.ast), loc };
+  const items = Array.isArray(node.array_path) ? node.array_path.filter(isNode) : [];
+  const elements = items.map((item) => readExpr(item.expr));
+  if (!isNode(node.definition)) return { kind: 'array', elements, loc };
+  const type = readType(node.definition);
+  if (type?.element === undefined) return unknown('ARRAY<...> literal of this type', node);
+  return { kind: 'array', elements, elementType: type.element, loc };
+}
+
+function readExtract(node: AstNode): Expr {
+  const loc = here(node);
+  const args = isNode(node.args) ? node.args : {};
+  const field = String(args.field ?? '').toLowerCase();
+  // `WEEK(MONDAY)` as written.
+  const week = /^week\s*\(\s*([a-z]+)\s*\)$/.exec(field);
+  let source: Expr;
+  let timeZone: Expr | undefined;
+  if (isNode(args.source) && args.source.type === 'at_time_zone') {
+    source = readExpr(args.source.expr);
+    timeZone = readExpr(args.source.time_zone);
+  } else if (typeof args.cast_type === 'string') {
+    // `EXTRACT(HOUR FROM TIMESTAMP '...')`: the parser keeps the literal's type beside its text.
+    source = { kind: 'cast', safe: false, operand: readExpr(args.source), type: { name: args.cast_type.toUpperCase() }, loc };
+  } else {
+    source = readExpr(args.source);
+  }
+  return { kind: 'extract', part: week ? 'week' : field, weekday: week?.[1], source, timeZone, loc };
+}
+
+/** A bytes literal's bytes: BigQuery's escapes, each one byte, and UTF-8 for the rest. */
+function decodedBytes(raw: string): Buffer {
+  const bytes: number[] = [];
+  for (let i = 0; i < raw.length; i++) {
+    if (raw[i] !== '\\') {
+      bytes.push(...Buffer.from(raw[i]!, 'utf8'));
+      continue;
+    }
+    const escape = raw.slice(i, i + 4);
+    const hex = /^\\[xX]([0-9A-Fa-f]{2})/.exec(escape);
+    const octal = /^\\([0-7]{3})/.exec(escape);
+    if (hex) {
+      bytes.push(parseInt(hex[1]!, 16));
+      i += 3;
+    } else if (octal) {
+      const value = parseInt(octal[1]!, 8);
+      if (value > 255) throw new SqlSyntaxError(`illegal escape sequence \\${octal[1]} in a bytes literal`, nearest);
+      bytes.push(value);
+      i += 3;
+    } else {
+      bytes.push(...Buffer.from(decodedString(raw.slice(i, i + 2)), 'utf8'));
+      i += 1;
+    }
+  }
+  return Buffer.from(bytes);
+}
+
+function hexOf(bytes: Buffer): string {
+  return bytes.toString('hex');
+}

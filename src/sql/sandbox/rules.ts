@@ -1,0 +1,116 @@
+/**
+ * Sandbox queries: a consumer's SELECT that replaces an endpoint's final selection and keeps
+ * its CTEs. Everything is checked on the query tree before anything runs:
+ *  - exactly one SELECT statement;
+ *  - every relation, anywhere, is an endpoint CTE, one of the consumer's own CTEs, a
+ *    subquery or an UNNEST; never a source table or any other name;
+ *  - every function is on the allowlist (the language table's functions);
+ *  - every @param is one the endpoint declares.
+ * The backends add their own defences (DuckDB runs sealed, with a timeout and a memory limit).
+ */
+import { isSupportedFunction } from '../language.js';
+import { SqlSyntaxError } from '../parse/errors.js';
+import { parseStatements, QueryTooDeep, type Statement } from '../parse/to-tree.js';
+import { redactReads, type EndpointRelations } from './redact-reads.js';
+import { SandboxViolation } from './violation.js';
+import type { FromItem, Query } from '../parse/tree.js';
+import { walkTree } from '../parse/walk.js';
+
+export { SandboxViolation };
+
+export interface SandboxContext {
+  /** The endpoint's query; its CTEs are what the consumer may read. */
+  statement: Query;
+  declaredParams: readonly string[];
+  /**
+   * With PII redaction on: what the endpoint's CTEs hold (rewrites/redact-reads.ts), so that every
+   * string the consumer's SQL reads from them is redacted where it is read.
+   */
+  redact?: EndpointRelations | undefined;
+}
+
+/** Functions refused by name with a reason: they reach outside the endpoint's data. */
+const OUTSIDE_REACHING = /^(read_\w+|glob|getenv|current_setting|current_user|session_user|user|query|query_table|external_query|sniff_csv|parquet_\w+|duckdb_\w+|pragma_\w+|iceberg_\w+|delta_\w+|http_\w+|load|install)$/;
+
+/** Statements that are not SELECT, named when the parser cannot read them as SQL it knows. */
+const STATEMENT_KEYWORDS = /^(attach|detach|pragma|copy|install|load|export|import|call|checkpoint|set|reset|insert|update|delete|merge|create|drop|alter|truncate|grant|revoke|begin|commit|rollback|vacuum|analyze|use|describe|show|summarize|execute|prepare|declare)\b/i;
+
+/** Checks the consumer SQL and returns one statement: the endpoint's CTEs, then the consumer's query. */
+export function composeSandboxQuery(consumerSql: string, context: SandboxContext): Query {
+  const consumer = parseConsumerSql(consumerSql);
+  const endpointCtes = context.statement.with;
+  const endpointNames = new Set(endpointCtes.map((cte) => cte.name.toLowerCase()));
+  const consumerCtes = consumer.with;
+  for (const cte of consumerCtes) {
+    if (endpointNames.has(cte.name.toLowerCase())) {
+      throw new SandboxViolation(`CTE "${cte.name}" is already defined by the endpoint; choose another name`);
+    }
+  }
+  const readable = new Set([...endpointNames, ...consumerCtes.map((cte) => cte.name.toLowerCase())]);
+  checkConsumerQuery(consumer, readable, endpointCtes.map((cte) => cte.name), context.declaredParams);
+  const checked = context.redact ? redactReads(consumer, context.redact) : consumer;
+  return { ...checked, with: [...endpointCtes, ...checked.with] };
+}
+
+function parseConsumerSql(sql: string): Query {
+  let statements: Statement[];
+  try {
+    statements = parseStatements(sql);
+  } catch (error) {
+    if (error instanceof QueryTooDeep) throw new SandboxViolation(error.message);
+    if (!(error instanceof SqlSyntaxError)) throw error;
+    const keyword = STATEMENT_KEYWORDS.exec(stripLeadingComments(sql))?.[1];
+    if (keyword) throw new SandboxViolation(`${keyword.toUpperCase()} is not allowed: send exactly one SELECT statement`);
+    const where = error.location ? ` (line ${error.location.line}, column ${error.location.column})` : '';
+    throw new SandboxViolation(`sql is not a SELECT the sandbox can read: ${error.message}${where}`);
+  }
+  if (statements.length !== 1) throw new SandboxViolation(`send exactly one SELECT statement (got ${statements.length})`);
+  const statement = statements[0]!;
+  if (statement.kind !== 'query') {
+    throw new SandboxViolation(`${statement.type.toUpperCase()} is not allowed: send exactly one SELECT statement`);
+  }
+  return statement;
+}
+
+function stripLeadingComments(sql: string): string {
+  return sql.replace(/^(\s+|--[^\n]*(\n|$)|\/\*[\s\S]*?\*\/)*/, '');
+}
+
+function checkConsumerQuery(consumer: Query, readable: ReadonlySet<string>, endpointCtes: string[], declared: readonly string[]): void {
+  const allowedRelations = `the endpoint's CTEs (${endpointCtes.join(', ')}), your own CTEs, subqueries and UNNEST`;
+  walkTree(consumer, (node) => {
+    switch (node.kind) {
+      case 'call': {
+        if (isSupportedFunction(node.name)) return;
+        const reason = OUTSIDE_REACHING.test(node.name) ? 'it reaches outside the endpoint\'s data' : 'it is not on the list of supported functions (see docs/sql.md)';
+        throw new SandboxViolation(`function ${node.name.toUpperCase()} is not allowed in a sandbox query: ${reason}`);
+      }
+      case 'param': {
+        if (!declared.includes(node.name)) {
+          const accepted = declared.length ? declared.map((param) => `@${param}`).join(', ') : 'none';
+          throw new SandboxViolation(`@${node.name} is not a parameter of this endpoint (declared: ${accepted})`);
+        }
+        return;
+      }
+      case 'select':
+        for (const item of node.from) checkRelation(item, readable, allowedRelations);
+        return;
+      default:
+        return;
+    }
+  });
+}
+
+function checkRelation(item: FromItem, readable: ReadonlySet<string>, allowed: string): void {
+  switch (item.kind) {
+    case 'unnest':
+    case 'derived':
+      return;
+    case 'unknown':
+      throw new SandboxViolation(`${item.what} is not allowed: a sandbox query may read only ${allowed}`);
+    case 'table':
+      if (item.qualified || !readable.has(item.name.toLowerCase())) {
+        throw new SandboxViolation(`table \`${item.name}\` is not allowed: a sandbox query may read only ${allowed}`);
+      }
+  }
+}

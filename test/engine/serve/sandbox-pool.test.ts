@@ -1,0 +1,110 @@
+/**
+ * Sandbox SQL is compiled off the event loop: a query that takes long to parse delays only itself,
+ * and one past the compile budget is a 400 whose thread is replaced. Against the real h3 app over a
+ * socket, with the shipped endpoints.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { queryPath } from '../../endpoints/edge-fixtures.js';
+import { startTestService, TEST_KEY, type TestService } from '../../support/service.js';
+
+/** Scalar subqueries nested `depth` deep: the grammar parses them in time exponential in the depth. */
+function nested(depth: number, innermost = 'select 1 as x'): string {
+  let sql = innermost;
+  for (let level = 0; level < depth; level++) sql = `select (${sql}) as x`;
+  return sql;
+}
+
+const EDGE = [{ id: 'e1', timestamp: '2024-05-01T12:00:00Z', event_message: 'GET /rest/v1/x', project: 'p1', metadata: { request: { path: '/rest/v1/x' } } }];
+
+async function get(svc: TestService, path: string): Promise<{ status: number; body: { error?: { code: string; message: string; param?: string }; result?: unknown[] } }> {
+  const response = await fetch(svc.url + path, { headers: { 'x-api-key': TEST_KEY } });
+  return { status: response.status, body: (await response.json()) as never };
+}
+
+describe('sandbox SQL compiled on worker threads', () => {
+  let svc: TestService;
+  beforeAll(async () => {
+    svc = await startTestService({ fixtures: { 'cloudflare.logs.prod': EDGE }, env: { CANNERY_SANDBOX_COMPILE_MS: '60000' } });
+  });
+  afterAll(() => svc?.close());
+
+  it('answers /health and other queries while a slow compile runs', async () => {
+    const finished: string[] = [];
+    // Refused only once parsed: compiled on the event loop, its 400 would be written before any
+    // later request were read, so it would finish first; on a thread it finishes last.
+    const heavy = get(svc, queryPath('logs.all', { project: 'p1', sql: nested(18, "select getenv('HOME') as x") })).then((answer) => {
+      finished.push('heavy');
+      return answer;
+    });
+    // Lets the server read the heavy request first. The test shares the server's event loop: a
+    // parse on it would hold this timer too, and the requests below would be sent after its answer.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const health = fetch(`${svc.url}/health`).then((response) => {
+      finished.push('health');
+      return response.status;
+    });
+    const light = get(svc, queryPath('logs.all', { project: 'p1', sql: 'select id from edge_logs' })).then((answer) => {
+      finished.push('light');
+      return answer;
+    });
+    expect(await health).toBe(200);
+    expect((await light).body.result).toEqual([{ id: 'e1' }]);
+    const refused = await heavy;
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toMatchObject({ code: 'sandbox_violation', param: 'sql' });
+    expect(refused.body.error?.message).toContain('GETENV');
+    expect(finished.indexOf('heavy')).toBe(2);
+  });
+
+  it('keeps the errors of bad SQL as they were, with their line and column', async () => {
+    const { status, body } = await get(svc, queryPath('logs.all', { project: 'p1', sql: 'select nope from edge_logs' }));
+    expect(status).toBe(400);
+    expect(body.error).toMatchObject({ code: 'invalid_parameter', param: 'sql' });
+    expect(body.error?.message).toMatch(/nope.*\(line 1, column \d+\)/);
+  });
+});
+
+describe('the compile budget', () => {
+  let svc: TestService;
+  beforeAll(async () => {
+    svc = await startTestService({ fixtures: { 'cloudflare.logs.prod': EDGE }, env: { CANNERY_SANDBOX_COMPILE_MS: '300', CANNERY_SANDBOX_THREADS: '1' } });
+  });
+  afterAll(() => svc?.close());
+
+  it('refuses SQL that takes longer to compile, and the next query gets a new thread', async () => {
+    const { status, body } = await get(svc, queryPath('logs.all', { project: 'p1', sql: nested(22) }));
+    expect(status).toBe(400);
+    expect(body.error).toMatchObject({ code: 'sandbox_violation', param: 'sql' });
+    expect(body.error?.message).toContain('CANNERY_SANDBOX_COMPILE_MS');
+    // The thread that ran out of time was ended; a new one starts, its start not counted in the budget.
+    const next = await get(svc, queryPath('logs.all', { project: 'p1', sql: 'select id from edge_logs' }));
+    expect(next.status).toBe(200);
+    expect(next.body.result).toEqual([{ id: 'e1' }]);
+  });
+});
+
+describe('the compile queue', () => {
+  let svc: TestService;
+  beforeAll(async () => {
+    svc = await startTestService({
+      fixtures: { 'cloudflare.logs.prod': EDGE },
+      env: { CANNERY_SANDBOX_COMPILE_MS: '60000', CANNERY_SANDBOX_THREADS: '1', CANNERY_MAX_QUEUED_QUERIES: '1' },
+    });
+  });
+  afterAll(() => svc?.close());
+
+  it('past CANNERY_MAX_QUEUED_QUERIES compiles waiting for a thread, another is 429 at once', async () => {
+    // One compiles (for seconds), one waits; the third finds the queue full.
+    const running = get(svc, queryPath('logs.all', { project: 'p1', sql: nested(19, 'select 1 as y') }));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const waiting = get(svc, queryPath('logs.all', { project: 'p1', sql: 'select id from edge_logs' }));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const response = await fetch(svc.url + queryPath('logs.all', { project: 'p1', sql: 'select timestamp from edge_logs' }), { headers: { 'x-api-key': TEST_KEY } });
+    expect(response.status).toBe(429);
+    expect(response.headers.get('retry-after')).not.toBeNull();
+    expect(((await response.json()) as { error: { code: string; message: string } }).error).toMatchObject({ code: 'too_many_requests', message: expect.stringContaining('sandbox SQL') });
+    expect((await running).status).toBe(200);
+    const waited = await waiting;
+    expect(waited.body.result, JSON.stringify(waited.body)).toEqual([{ id: "e1" }]);
+  });
+});

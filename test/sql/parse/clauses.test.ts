@@ -1,0 +1,133 @@
+/** Query clauses BigQuery has that the stock grammar refused or misplaced (docs/sql-parser.md). */
+import { describe, expect, it } from 'vitest';
+import type { AstNode } from '../../../src/sql/parse/parse.js';
+import { refused, statement } from './helpers.js';
+
+const column = (name: string) => ({ type: 'column_ref', table: null, column: { expr: { type: 'default', value: name }, offset: [] }, collate: null });
+
+describe('QUALIFY', () => {
+  it('filters after window functions, in the `qualify` field', () => {
+    const select = statement('select a from t qualify row_number() over (partition by b order by c) = 1');
+    expect(select.from).toEqual([expect.objectContaining({ table: 't', as: null })]);
+    expect(select.qualify).toMatchObject({ type: 'binary_expr', operator: '=', left: { type: 'function', over: { type: 'window' } }, right: { type: 'number', value: 1 } });
+  });
+
+  it('comes after WHERE, GROUP BY and HAVING and before WINDOW, ORDER BY and LIMIT', () => {
+    const select = statement(
+      'select a, count(*) as n from t where a > 0 group by a having count(*) > 1 qualify rank() over w = 1 window w as (order by a) order by a limit 3',
+    );
+    expect(select.where).toMatchObject({ operator: '>' });
+    expect(select.having).toMatchObject({ operator: '>' });
+    expect(select.qualify).toMatchObject({ operator: '=', left: { over: { as_window_specification: 'w' } } });
+    expect(select.window).toMatchObject({ type: 'window', expr: [{ name: 'w' }] });
+    expect(select.orderby).toEqual([{ expr: column('a'), type: null }]);
+    expect(select.limit).toMatchObject({ value: [{ type: 'number', value: 3 }] });
+  });
+
+  it('is reserved: no table alias', () => {
+    refused('select a from t qualify');
+  });
+
+  it('refuses WINDOW after LIMIT, where BigQuery does', () => {
+    refused('select a from t limit 3 window w as (order by a)');
+  });
+});
+
+describe('NULLS FIRST | LAST', () => {
+  it('in a query ORDER BY, as `nulls` beside `type`', () => {
+    expect(statement('select a from t order by a desc nulls last, b nulls first, c').orderby).toEqual([
+      { expr: column('a'), type: 'DESC', nulls: 'NULLS LAST' },
+      { expr: column('b'), type: null, nulls: 'NULLS FIRST' },
+      { expr: column('c'), type: null },
+    ]);
+  });
+
+  it('in a window and in an aggregate', () => {
+    const [win, agg] = (statement('select sum(x) over (order by y asc nulls first), array_agg(x order by y desc nulls last) from t').columns as AstNode[]).map((c) => c.expr as AstNode);
+    expect(win).toMatchObject({ over: { as_window_specification: { window_specification: { orderby: [{ type: 'ASC', nulls: 'NULLS FIRST' }] } } } });
+    expect(agg).toMatchObject({ type: 'aggr_func', args: { orderby: [{ type: 'DESC', nulls: 'NULLS LAST' }] } });
+  });
+});
+
+describe('backticks', () => {
+  it('name a CTE and its reference', () => {
+    const select = statement('with `x` as (select 1 as a), y as (select 2 as b) select * from `x`, y');
+    expect((select.with as AstNode[]).map((cte) => cte.name)).toEqual([
+      { type: 'backticks_quote_string', value: 'x' },
+      { type: 'default', value: 'y' },
+    ]);
+    expect(select.from).toEqual([expect.objectContaining({ table: 'x' }), expect.objectContaining({ table: 'y' })]);
+  });
+
+  it('name columns, fields and aliases anywhere', () => {
+    const select = statement('select `my col` `alias`, t.`from`, `x`.y as `z` from t as `t` where `my col` > 1 group by `my col` order by `z`');
+    const items = select.columns as AstNode[];
+    expect(items[0]).toMatchObject({ expr: { column: { expr: { type: 'backticks_quote_string', value: 'my col' } } }, as: 'alias' });
+    expect(items[1]).toMatchObject({ expr: { table: 't', column: 'from' } });
+    expect(items[2]).toMatchObject({ expr: { table: 'x', column: 'y' }, as: { type: 'backticks_quote_string', value: 'z' } });
+    expect(select.from).toEqual([expect.objectContaining({ table: 't', as: { type: 'backticks_quote_string', value: 't' } })]);
+  });
+});
+
+describe('parenthesised joins', () => {
+  it('join a parenthesised join: one `parenthesized_join` item holding its FROM list', () => {
+    const select = statement('select * from t left join (a cross join unnest(a.m) as m) on true');
+    const from = select.from as AstNode[];
+    expect(from).toHaveLength(2);
+    expect(from[1]).toMatchObject({
+      type: 'parenthesized_join',
+      join: 'LEFT JOIN',
+      on: { type: 'bool', value: true },
+      from: [
+        { table: 'a', as: null },
+        { type: 'unnest', as: 'm', join: 'CROSS JOIN', expr: { type: 'column_ref', table: 'a', column: 'm' } },
+      ],
+    });
+  });
+
+  it('stand first in FROM, and nest', () => {
+    const select = statement('select * from (a join (b join c on b.x = c.x) on a.x = b.x)');
+    expect(select.from).toMatchObject([
+      { type: 'parenthesized_join', from: [{ table: 'a' }, { type: 'parenthesized_join', join: 'JOIN', from: [{ table: 'b' }, { table: 'c', join: 'JOIN' }] }] },
+    ]);
+  });
+
+  it('leave a parenthesised subquery what it was', () => {
+    expect(statement('select * from (select 1 as x) as s').from).toMatchObject([{ expr: { ast: { type: 'select' }, parentheses: true }, as: 's' }]);
+  });
+
+  it('as Supabase Studio writes them: several joins inside, UNNEST with a space, ON after', () => {
+    const select = statement(`select al.id from auth_logs as al cross join unnest(metadata) as alm
+      left join (edge_logs as e cross join unnest (metadata) as em cross join unnest (em.response) as r cross join unnest (r.headers) as h)
+      on alm.request_id = h.cf_ray where alm.request_id is not null`);
+    const joined = (select.from as AstNode[])[2]!;
+    expect(joined).toMatchObject({ type: 'parenthesized_join', join: 'LEFT JOIN', on: { type: 'binary_expr', operator: '=' } });
+    expect((joined.from as AstNode[]).map((item) => item.as)).toEqual(['e', 'em', 'r', 'h']);
+  });
+
+  it('refuses a parenthesised single table', () => {
+    refused('select * from (a)');
+  });
+});
+
+describe('SELECT AS STRUCT and named windows, as node-sql-parser wrote them', () => {
+  it('SELECT AS STRUCT', () => {
+    expect(statement('select as struct 1 as a, 2 as b').as_struct_val).toBe('as struct');
+  });
+
+  it('PERCENTILE_CONT with an empty OVER', () => {
+    expect((statement('select percentile_cont(x, 0.5) over () from t').columns as AstNode[])[0]!.expr).toMatchObject({
+      type: 'function',
+      args: { value: [{ type: 'column_ref' }, { type: 'number', value: '0.5' }] },
+      over: { type: 'window', as_window_specification: { window_specification: { partitionby: null, orderby: null, window_frame_clause: null }, parentheses: true } },
+    });
+  });
+
+  it('frames and named windows', () => {
+    const [framed, named] = (statement('select sum(x) over (order by y rows between 1 preceding and current row), sum(x) over w from t window w as (partition by y)').columns as AstNode[]).map((c) => c.expr as AstNode);
+    expect(framed).toMatchObject({
+      over: { as_window_specification: { window_specification: { window_frame_clause: { type: 'binary_expr', operator: 'BETWEEN', left: { value: 'rows' }, right: { value: [{ value: '1 PRECEDING' }, { value: 'current row' }] } } } } },
+    });
+    expect(named).toMatchObject({ over: { type: 'window', as_window_specification: 'w' } });
+  });
+});
