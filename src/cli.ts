@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /** `cannery`: serve | check | test | diff | describe | new | run | import | compact | seed | openapi. A thin shell over config, engine and backends. */
 import { parseArgs } from 'node:util';
-import { commands } from './cli/commands.js';
+import { commands } from './cli/command-table.js';
 
 const USAGE = `usage: cannery <command> [options]
 

@@ -1,10 +1,8 @@
 /** Assembles a running service from settings: backend, registry, service. Used by `serve` and `run`. */
-import { duckDbScratchEngine } from '../backends/duckdb/scratch.js';
 import type { Backend } from '../engine/backend.js';
 import type { Settings } from '../config/settings.js';
 import { BUILT_IN_SOURCES, sourceNames } from '../config/sources.js';
 import type { CompileContext } from '../engine/compile/compile.js';
-import { createContractBook } from '../engine/contracts/contract.js';
 import type { EngineObserver } from '../engine/serve/observer.js';
 import { loadRegistry, type LoadOptions } from '../engine/serve/registry.js';
 import { loadOptionsFor } from './load-options.js';
@@ -67,7 +65,6 @@ export async function openService(settings: Settings, options: OpenServiceOption
       maxQueuedQueries: settings.maxQueuedQueries,
       observer: options.observer,
       sharedCache,
-      contracts: createContractBook(duckDbScratchEngine(BUILT_IN_SOURCES)),
     });
   } catch (error) {
     await sharedCache?.store.close();

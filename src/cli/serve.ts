@@ -1,6 +1,9 @@
 /** `cannery serve`: the HTTP service. With --demo, seeds the database on first run. */
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { duckDbScratchEngine } from '../backends/duckdb/scratch.js';
+import { BUILT_IN_SOURCES } from '../config/sources.js';
+import { createContractBook } from '../engine/contracts/contract.js';
 import type { CompiledEndpoint } from '../engine/compiled-endpoint.js';
 import { createApp } from '../http/app.js';
 import { loadConsoleAssets } from '../http/console.js';
@@ -50,6 +53,7 @@ export const serveCommand: Command = {
       metricsPublic: settings.metricsPublic,
       corsOrigins: settings.corsOrigins,
       console: consoleAssets,
+      contracts: createContractBook(duckDbScratchEngine(BUILT_IN_SOURCES)),
     });
     const server = await listen(app, settings);
 

@@ -11,6 +11,7 @@ import { H3, type H3Event } from 'h3';
 import { DEFAULTS } from '../config/settings.js';
 import { CanneryError } from '../core/errors.js';
 import { catalogEndpoint, sourceShapes } from '../engine/serve/catalog.js';
+import type { ContractBook } from '../engine/contracts/contract.js';
 import type { Service } from '../engine/serve/service.js';
 import { createLogger, type Logger } from '../core/logger.js';
 import { VERSION } from '../core/version.js';
@@ -44,6 +45,8 @@ export interface AppOptions {
   metricsPublic?: boolean;
   /** Origins CORS allows, `*` for any (default: none, and no CORS headers). */
   corsOrigins?: readonly string[];
+  /** Describes the endpoints' result columns in /openapi.json (default: none, and rows are untyped there). */
+  contracts?: ContractBook;
   /** The console's built files, served at `/` and under CONSOLE_PREFIX (default: none, and no console). */
   console?: ConsoleAssets;
 }
@@ -145,7 +148,7 @@ export function createApp(options: AppOptions): CanneryApp {
     guarded(async (event) => {
       checkKey(event.req.headers);
       const { endpoints } = service.registry;
-      const contracts = await service.contracts?.of(endpoints);
+      const contracts = await options.contracts?.of(endpoints);
       return json(200, openApiDocument(endpoints, VERSION, contracts));
     }),
   );

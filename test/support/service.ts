@@ -16,6 +16,9 @@ import { createMetrics } from '../../src/http/metrics.js';
 import { createLogger } from '../../src/core/logger.js';
 import { listen } from '../../src/http/server.js';
 import { openService } from '../../src/cli/open-service.js';
+import { duckDbScratchEngine } from '../../src/backends/duckdb/scratch.js';
+import { BUILT_IN_SOURCES } from '../../src/config/sources.js';
+import { createContractBook } from '../../src/engine/contracts/contract.js';
 import type { Service } from '../../src/engine/serve/service.js';
 
 export const TEST_KEY = 'test-key-1';
@@ -97,6 +100,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     metricsPublic: settings.metricsPublic,
     corsOrigins: settings.corsOrigins,
     console: options.console,
+    contracts: createContractBook(duckDbScratchEngine(BUILT_IN_SOURCES)),
   });
   const server = await listen(app, { port: 0, host: '127.0.0.1' });
   const get = (path: string, headers: Record<string, string> = {}) => fetch(server.url + path, { headers });

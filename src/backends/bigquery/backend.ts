@@ -16,7 +16,8 @@ import { checkBigQueryComplete, type BigQuerySettings } from '../../config/bigqu
 import { CanneryError } from '../../core/errors.js';
 import type { WireRow } from '../../core/types.js';
 import { bigQueryDialect } from '../../sql/dialects/bigquery/dialect.js';
-import { sourceTables, tablePathSpellings, type TablePath } from '../../sql/dialects/bigquery/tables.js';
+import { sourceTables, tablePathSpellings } from '../../sql/dialects/bigquery/tables.js';
+import type { TablePath } from '../../sql/generator/dialect.js';
 import { bigQueryError, type ErrorContext } from './errors.js';
 import { jobLabels, queryParameters } from './request.js';
 import { decodeRows, type ResultSchema } from './values.js';

@@ -7,7 +7,6 @@ import { DEFAULTS } from '../../config/settings.js';
 import { createCacheLayer, type CacheOutcome } from './cache/read-through.js';
 import type { SharedStore } from './cache/shared-store.js';
 import { createSharedTier, type SharedHealth } from './cache/shared-tier.js';
-import type { ContractBook } from '../contracts/contract.js';
 import { encodeResult } from './encode.js';
 import { CanneryError } from '../../core/errors.js';
 import { limitedBackend } from './limited-backend.js';
@@ -48,8 +47,6 @@ export interface ServiceOptions {
   maxResultBytes?: number;
   /** Sandbox SQL's compile threads (CANNERY_SANDBOX_THREADS, CANNERY_SANDBOX_COMPILE_MS); defaults from settings. */
   sandbox?: Partial<SandboxCompilerOptions>;
-  /** Describes the endpoints' contracts, for /openapi.json. */
-  contracts?: ContractBook;
   /** The shared cache tier (CANNERY_CACHE_URL); absent: the in-process cache alone. */
   sharedCache?: SharedCacheSettings;
 }
@@ -91,8 +88,6 @@ export interface Service {
    */
   replaceRegistry(next: Registry): void;
   readonly backend: Backend;
-  /** The endpoints' contracts, when the service was given a way to describe them. */
-  readonly contracts: ContractBook | undefined;
   resolve(idOrName: string): CompiledEndpoint;
   query(endpoint: CompiledEndpoint, params: Iterable<[string, string]>, options?: QueryOptions): Promise<QueryOutcome>;
   /**
@@ -209,7 +204,6 @@ export function createService(options: ServiceOptions): Service {
       registry = next;
     },
     backend: options.backend,
-    contracts: options.contracts,
     resolve(idOrName) {
       const endpoint = registry.find(idOrName);
       if (!endpoint) {

@@ -6,7 +6,6 @@
  * Functions, cast types and the rest of the language come from the language table, by `name`.
  */
 import type { ShapeData } from '../analyse/shape-data.js';
-import type { TablePath } from '../dialects/bigquery/tables.js';
 import type { DialectName } from '../language.js';
 import type { DerivedParameter, Expr, FromItem, Query, SelectItem, TypeName, WriteBack } from '../parse/tree.js';
 
@@ -62,6 +61,13 @@ export interface DuckDbDialectSettings {
   /** The columns of each source whose columns are known, by source name. */
   columns: Record<string, [string, ShapeData][]>;
   strictNames: boolean;
+}
+
+/** A BigQuery table, `project.dataset.table`. */
+export interface TablePath {
+  project: string;
+  dataset: string;
+  table: string;
 }
 
 export interface BigQueryDialectSettings {

@@ -7,9 +7,9 @@
  * `t.\`from\``, writes "x'y" as 'x'y'), and the text BigQuery runs must mean exactly what was
  * checked, sandbox SQL included.
  */
-import type { Dialect } from '../../generator/dialect.js';
+import type { Dialect, TablePath } from '../../generator/dialect.js';
 import { quoteIdentifier, quoteString } from './quote.js';
-import { tablePathSql, type TablePath } from './tables.js';
+import { tablePathSql } from './tables.js';
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 

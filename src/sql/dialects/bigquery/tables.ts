@@ -4,11 +4,7 @@
  * `cloudflare_logs_prod`); a per-source override names any other table.
  */
 
-export interface TablePath {
-  project: string;
-  dataset: string;
-  table: string;
-}
+import type { TablePath } from '../../generator/dialect.js';
 
 /** The table name a source gets when it has no override. */
 export function defaultTableName(source: string): string {
