@@ -4,14 +4,16 @@
  *
  * Before routing, a middleware bounds the URL and a declared body and answers CORS preflights;
  * every answer, whatever gave it (a route, that middleware, an error h3 raised), passes
- * onResponse, which adds CORS headers, counts it in the metrics and writes its log line. A cache
- * hit returns early inside the query route, before its parameters are read in full.
+ * onResponse, which adds CORS headers, counts it in the metrics and writes its log line. An
+ * endpoint's route is auth -> resolve -> parameters -> service -> response, for a cache hit too:
+ * the service answers hits inside its one entry point.
  */
 import { H3, type H3Event } from 'h3';
 import { DEFAULTS } from '../config/settings.js';
 import { CanneryError } from '../core/errors.js';
 import { catalogEndpoint, sourceShapes } from '../engine/serve/catalog.js';
 import type { ContractBook } from '../engine/contracts/contract.js';
+import { SANDBOX_PARAM } from '../engine/serve/params.js';
 import type { Service } from '../engine/serve/service.js';
 import { createLogger, type Logger } from '../core/logger.js';
 import { VERSION } from '../core/version.js';
@@ -188,33 +190,18 @@ export function createApp(options: AppOptions): CanneryApp {
     app.head(`${CONSOLE_PREFIX}**`, file);
   }
 
-  const runQuery = guarded((event) => {
+  const runQuery = guarded(async (event) => {
     const record = recordOf(event);
     checkKey(event.req.headers);
     const format = negotiate(event.req.headers.get('accept'));
     const endpoint = service.resolve(decodeURIComponent(event.context.params?.idOrName ?? ''));
     record.endpoint = endpoint.definition.name;
     const redactPii = requestsRedaction(event.req.headers);
-    const ifNoneMatch = event.req.headers.get('if-none-match');
-    if (event.req.method !== 'POST') {
-      // A fresh cache hit is answered now, from the query string's key, without reading the
-      // parameters in full: what the full path would answer for it, on this tick.
-      const query = event.url.search.slice(1);
-      const hit = service.cached(endpoint, query, { redactPii });
-      if (hit) {
-        // Only a sandbox endpoint takes sql (elsewhere it is an error, never a hit); most hits have none.
-        if (endpoint.definition.sandbox && query.includes('sql=')) record.sql = event.url.searchParams.get('sql') ?? undefined;
-        recordOutcome(record, hit);
-        return resultResponse(hit, ifNoneMatch, format);
-      }
-    }
-    return (async () => {
-      const params = await readParams(event);
-      record.sql = params.find(([name]) => name === 'sql')?.[1];
-      const outcome = await service.query(endpoint, params, { redactPii });
-      recordOutcome(record, outcome);
-      return resultResponse(outcome, ifNoneMatch, format);
-    })();
+    const params = await readParams(event);
+    record.sql = params.find(([name]) => name === SANDBOX_PARAM)?.[1];
+    const outcome = await service.query(endpoint, params, { redactPii });
+    recordOutcome(record, outcome);
+    return resultResponse(outcome, event.req.headers.get('if-none-match'), format);
   });
   app.get(`${QUERY_PATH}:idOrName`, runQuery);
   // HEAD is GET without the body (RFC 9110 9.3.2; node:http leaves the body out): a caller can

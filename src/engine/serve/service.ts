@@ -13,7 +13,6 @@ import { limitedBackend } from './limited-backend.js';
 import { createLimiter } from './limiter.js';
 import { UNOBSERVED, type EngineObserver } from './observer.js';
 import { readRequestParams } from './params.js';
-import { createQueryKeys } from './cache/query-string-keys.js';
 import { checkSandboxRequest } from './sandbox-compile.js';
 import { createSandboxCompiler, type SandboxCompilerOptions } from './sandbox-pool.js';
 import { withDerivedValues } from '../../sql/analyse/derived-parameters.js';
@@ -89,13 +88,11 @@ export interface Service {
   replaceRegistry(next: Registry): void;
   readonly backend: Backend;
   resolve(idOrName: string): CompiledEndpoint;
-  query(endpoint: CompiledEndpoint, params: Iterable<[string, string]>, options?: QueryOptions): Promise<QueryOutcome>;
   /**
-   * What query would answer for the form-encoded `query` string (without `?`), when that is a
-   * fresh cache hit, without waiting (so HTTP can answer on the request's own tick); otherwise
-   * undefined. Throws what query would throw, or nothing.
+   * The one entry point of a request: its parameters read and validated (once), then the answer
+   * from the cache when the endpoint has one and holds it, else from the backend.
    */
-  cached(endpoint: CompiledEndpoint, query: string, options?: QueryOptions): QueryOutcome | undefined;
+  query(endpoint: CompiledEndpoint, params: Iterable<[string, string]>, options?: QueryOptions): Promise<QueryOutcome>;
   /** The shared cache store's state; undefined when there is none (the in-process cache alone). */
   sharedCacheHealth(): SharedHealth | undefined;
   /** Stops cache warming, waits for refreshes in flight and closes the shared cache store; the backend stays open. */
@@ -183,7 +180,6 @@ export function createService(options: ServiceOptions): Service {
       localCheckMs: LOCAL_CHECK_MS,
     },
   });
-  const queryKeys = createQueryKeys();
   const maxResultBytes = options.maxResultBytes ?? DEFAULTS.maxResultBytes;
   const sandbox = createSandboxCompiler({
     threads: options.sandbox?.threads ?? DEFAULTS.sandboxThreads,
@@ -246,12 +242,6 @@ export function createService(options: ServiceOptions): Service {
       };
       const answer = await cache.fetch(endpoint, { values: request.values, sql: request.sql, redactPii: redact }, compute);
       return { endpoint, ...answer };
-    },
-    cached(endpoint, query, queryOptions = {}) {
-      // Invalid sandbox SQL needs no check here: its key never has an entry, since errors are not stored.
-      const answer = cache.peek(endpoint, queryKeys.keyOf(endpoint, query, redactionOn(endpoint.definition, queryOptions)));
-      // Named, not spread: this runs on every hit, and copying by spread costs more.
-      return answer && { endpoint, body: answer.body, rows: answer.rows, backendMs: answer.backendMs, cache: answer.cache };
     },
     sharedCacheHealth: () => cache.sharedHealth(),
     close: async () => {

@@ -91,12 +91,6 @@ export interface SharedCacheOptions {
 export interface CacheLayer {
   /** The answer to a request: from the cache when the endpoint has one, else computed now. */
   fetch(endpoint: CompiledEndpoint, parts: CacheKeyParts, compute: Compute): Promise<LayerResult>;
-  /**
-   * The answer for `key` (cacheKey's) when it is a fresh hit that needs nothing else (its key is
-   * warmed already, if the endpoint warms), without waiting; otherwise undefined, and fetch gives
-   * the answer.
-   */
-  peek(endpoint: CompiledEndpoint, key: string): LayerResult | undefined;
   /** Drops every entry of an endpoint (changed or deleted), which also stops their warming. */
   dropEndpoint(id: string): void;
   /** The shared tier's state; undefined without one. */
@@ -376,17 +370,6 @@ export function createCacheLayer(options: CacheLayerOptions): CacheLayer {
       keepWarm(request);
       options.onAnswered(endpoint.definition.name, settled.source);
       return describe(settled.entry, settled.status, request.ttlMs, now(), settled.backendMs);
-    },
-    peek(endpoint, key) {
-      const { cache } = endpoint.definition;
-      if (cache === false) return undefined;
-      const ttlMs = cache.ttl_seconds * 1000;
-      const at = now();
-      const entry = freshEntry(endpoint, key, ttlMs, at);
-      // Starting to warm a key needs the query, which only fetch has.
-      if (!entry || (cache.warm_every_seconds !== undefined && !warmer.touch(key, at))) return undefined;
-      options.onAnswered(endpoint.definition.name, 'local_hit');
-      return describe(entry, 'HIT', ttlMs, at);
     },
     dropEndpoint(id) {
       store.deleteEndpoint(id);

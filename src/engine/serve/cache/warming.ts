@@ -39,8 +39,6 @@ export interface WarmerOptions {
 export interface Warmer {
   /** `key` was requested: starts warming it with `job`, or keeps it warm. */
   requested(key: string, job: WarmJob): void;
-  /** `key` was requested (at `at`, by default now): keeps it warm if it is warmed, and says whether it is. */
-  touch(key: string, at?: number): boolean;
   /** Stops warming `key` (its entry is gone). */
   forget(key: string): void;
   /** Stops every timer, drops queued refreshes and waits for running ones. */
@@ -106,9 +104,10 @@ export function createWarmer(options: WarmerOptions): Warmer {
     }
   };
 
-  const touch = (key: string, at = now()): boolean => {
+  /** `key` was requested: keeps it warm if it is warmed, and says whether it is. */
+  const touch = (key: string): boolean => {
     const item = tracked.get(key);
-    if (item) item.lastRequestedAt = at;
+    if (item) item.lastRequestedAt = now();
     return item !== undefined;
   };
 
@@ -119,7 +118,6 @@ export function createWarmer(options: WarmerOptions): Warmer {
       tracked.set(key, added);
       schedule(added);
     },
-    touch,
     forget(key) {
       const item = tracked.get(key);
       if (!item) return;
