@@ -1,13 +1,13 @@
-/** Parameters from the query string, and for POST also from a JSON object body. */
+/** Parameters from the query string, and for POST also from a JSON object body (which only then is waited for). */
 import type { H3Event } from 'h3';
 import { CanneryError } from '../core/errors.js';
 import { SANDBOX_PARAM } from '../engine/serve/params.js';
 import { readBodyText, type NodeExchange } from './request-body.js';
 
-export async function readParams(event: H3Event): Promise<[string, string][]> {
-  const entries: [string, string][] = [...event.url.searchParams.entries()];
-  if (event.req.method === 'POST') entries.push(...jsonBodyParams(await readBodyText(nodeExchange(event))));
-  return entries;
+export function readParams(event: H3Event): [string, string][] | Promise<[string, string][]> {
+  const entries: [string, string][] = [...new URLSearchParams(event.url.search)];
+  if (event.req.method !== 'POST') return entries;
+  return readBodyText(nodeExchange(event)).then((text) => [...entries, ...jsonBodyParams(text)]);
 }
 
 /** The body is read from node:http's own request, which is what lets its rest be dropped (request-body.ts). */

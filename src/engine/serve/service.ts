@@ -4,7 +4,7 @@
  */
 import type { Backend, QueryRequest, QueryResult } from '../backend.js';
 import { DEFAULTS } from '../../config/settings.js';
-import { createCacheLayer, type CacheOutcome } from './cache/read-through.js';
+import { createCacheLayer, type CacheOutcome, type LayerResult } from './cache/read-through.js';
 import type { SharedStore } from './cache/shared-store.js';
 import { createSharedTier, type SharedHealth } from './cache/shared-tier.js';
 import { encodeResult } from './encode.js';
@@ -90,9 +90,11 @@ export interface Service {
   resolve(idOrName: string): CompiledEndpoint;
   /**
    * The one entry point of a request: its parameters read and validated (once), then the answer
-   * from the cache when the endpoint has one and holds it, else from the backend.
+   * from the cache when the endpoint has one and holds it, else from the backend. A fresh hit is
+   * answered at once rather than as a promise; a caller awaits either. A mistake in the request
+   * throws at once.
    */
-  query(endpoint: CompiledEndpoint, params: Iterable<[string, string]>, options?: QueryOptions): Promise<QueryOutcome>;
+  query(endpoint: CompiledEndpoint, params: Iterable<[string, string]>, options?: QueryOptions): QueryOutcome | Promise<QueryOutcome>;
   /** The shared cache store's state; undefined when there is none (the in-process cache alone). */
   sharedCacheHealth(): SharedHealth | undefined;
   /** Stops cache warming, waits for refreshes in flight and closes the shared cache store; the backend stays open. */
@@ -117,6 +119,11 @@ function redactionOn(definition: EndpointDefinition, options: QueryOptions): boo
 }
 
 const redactRow = (row: WireRow) => redactValue(row) as WireRow;
+
+/** Named, not spread: this runs on every cache hit, and copying by spread costs more. */
+function outcomeOf(endpoint: CompiledEndpoint, answer: LayerResult): QueryOutcome {
+  return { endpoint, body: answer.body, rows: answer.rows, backendMs: answer.backendMs, cache: answer.cache };
+}
 
 /**
  * The error with its message redacted: a backend quotes the values it failed on (a cast of a
@@ -185,7 +192,6 @@ export function createService(options: ServiceOptions): Service {
     threads: options.sandbox?.threads ?? DEFAULTS.sandboxThreads,
     budgetMs: options.sandbox?.budgetMs ?? DEFAULTS.sandboxCompileMs,
     maxQueued: options.maxQueuedQueries ?? DEFAULTS.maxQueuedQueries,
-    execArgv: options.sandbox?.execArgv,
   });
   let registry = options.registry;
   return {
@@ -207,7 +213,7 @@ export function createService(options: ServiceOptions): Service {
       }
       return endpoint;
     },
-    async query(endpoint, params, queryOptions = {}) {
+    query(endpoint, params, queryOptions = {}) {
       const { definition } = endpoint;
       const request = readRequestParams(definition, params);
       const { sql } = request;
@@ -240,8 +246,8 @@ export function createService(options: ServiceOptions): Service {
           throw redact ? redactedError(error) : error;
         }
       };
-      const answer = await cache.fetch(endpoint, { values: request.values, sql: request.sql, redactPii: redact }, compute);
-      return { endpoint, ...answer };
+      const answer = cache.fetch(endpoint, { values: request.values, sql: request.sql, redactPii: redact }, compute);
+      return answer instanceof Promise ? answer.then((settled) => outcomeOf(endpoint, settled)) : outcomeOf(endpoint, answer);
     },
     sharedCacheHealth: () => cache.sharedHealth(),
     close: async () => {

@@ -90,7 +90,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     backend,
     time,
     logs,
-    query: (idOrName, params = [], queryOptions = {}) => service.query(service.resolve(idOrName), params, queryOptions),
+    query: async (idOrName, params = [], queryOptions = {}) => service.query(service.resolve(idOrName), params, queryOptions),
     loadVersion: load,
     async close() {
       await service.close();

@@ -72,7 +72,7 @@ export async function startReplicas(options: { count: number; endpoints: Record<
       warmed,
       storeErrors,
       logs,
-      query: (idOrName, params = [], queryOptions = {}) => service.query(service.resolve(idOrName), params, queryOptions),
+      query: async (idOrName, params = [], queryOptions = {}) => service.query(service.resolve(idOrName), params, queryOptions),
       close: () => service.close(),
     };
     replicas.push(replica);
