@@ -1,14 +1,34 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { testFiles } from './test/support/tiers.js';
 
+const ROOT = fileURLToPath(new URL('./', import.meta.url));
+
+/**
+ * Tests import src/ (`../../src/x.js`, so the type checker follows the sources) and run the built
+ * dist/ (`../../dist/x.js`), which Node loads itself: nothing of src/ is transformed per file or
+ * per worker, and the threads the code starts (compiling, sandbox SQL) load plain JavaScript.
+ * test/support/built.ts builds first when src/ is newer than dist/.
+ *
+ * Two tiers (test/support/tiers.ts): `unit` (no server, no process, no database file) and
+ * `service`; `npm test` runs both, `npm run test:unit` the first alone.
+ */
 export default defineConfig({
+  resolve: {
+    alias: [{ find: /^((?:\.\.\/)+)src\/(.*)\.js$/, replacement: '$1dist/$2.js' }],
+  },
   test: {
-    include: ['test/**/*.test.ts'],
+    globalSetup: ['test/support/built.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    // Each file starts its own DuckDB and server; two cores run two files at a time well.
+    // Each service-tier file starts its own DuckDB and server; two cores run two files at a time well.
     maxWorkers: 2,
-    // Worker threads started by the code under test (compile and sandbox threads) inherit these
-    // flags, and with them a loader for src/'s TypeScript.
-    execArgv: ['--import', new URL('./test/support/typescript-hooks.mjs', import.meta.url).href],
+    server: { deps: { external: [/\/dist\//] } },
+    // Stack traces of the built code point into src/.
+    execArgv: ['--enable-source-maps'],
+    projects: [
+      { extends: true, test: { name: 'unit', include: testFiles(ROOT, 'unit') } },
+      { extends: true, test: { name: 'service', include: testFiles(ROOT, 'service') } },
+    ],
   },
 });

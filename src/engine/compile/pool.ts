@@ -26,7 +26,7 @@ export interface WorkerOptions {
   max?: number;
   /** Fewest files worth a thread of its own: a thread's start (its modules) costs about this many files' compiles. */
   filesPerThread?: number;
-  /** Node flags for the threads (tests run the TypeScript sources through a loader). */
+  /** Node flags for the threads (tests start threads that fail, to see the files compiled here). */
   execArgv?: string[];
 }
 

@@ -16,7 +16,7 @@ import type { Query } from '../../sql/parse/tree.js';
 
 export interface SandboxTask {
   sql: string;
-  /** PII redaction is on: strings are redacted where the SQL reads them (sandbox.ts). */
+  /** PII redaction is on: strings are redacted where the SQL reads them (sql/sandbox/redact-reads.ts). */
   redact: boolean;
   statement: Query;
   definition: EndpointDefinition;
@@ -41,8 +41,6 @@ export interface SandboxCompilerOptions {
    * waiting for all the compiles before it.
    */
   maxQueued?: number | undefined;
-  /** Node flags for the threads (tests run the TypeScript sources through a loader). */
-  execArgv?: string[] | undefined;
 }
 
 export interface SandboxCompiler {
@@ -72,7 +70,7 @@ export function createSandboxCompiler(options: SandboxCompilerOptions): SandboxC
   /** A new thread, idle once its modules have loaded: a compile's budget does not pay for a start. */
   function start(): void {
     starting += 1;
-    const worker = new Worker(WORKER, ...(options.execArgv ? [{ execArgv: options.execArgv }] : []));
+    const worker = new Worker(WORKER);
     // An idle thread does not keep the process alive.
     worker.unref();
     const failed = (error: unknown) => {

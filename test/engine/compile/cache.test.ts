@@ -19,7 +19,7 @@ import { duckDbDialect } from '../../../src/sql/dialects/duckdb/dialect.js';
 import { sourceColumns, sourceColumnsLookup } from '../../../src/sql/analyse/shapes.js';
 import { endpointText } from '../../support/endpoint-text.js';
 import { SHIPPED_ENDPOINTS } from '../../support/service.js';
-import { WORKER_EXEC_ARGV } from '../../support/typescript-workers.js';
+import { THREAD_THAT_CANNOT_START } from '../../support/threads.js';
 
 const sources = sourceNames(BUILT_IN_SOURCES);
 const duckdb = (lookup = sourceColumnsLookup(BUILT_IN_SOURCES)) => duckDbDialect(sources, { sourceColumns: lookup, strictNames: true });
@@ -324,7 +324,7 @@ describe('with worker threads', () => {
   it('a cold load on threads serves what a load on this thread does, and fills the cache', async () => {
     const folder = await endpointFolder();
     const cache = await cacheIn(await temporary('cannery-cc-'));
-    const threaded = await loadRegistry(folder, CONTEXT, undefined, { cache, workers: { max: 2, filesPerThread: 2, execArgv: WORKER_EXEC_ARGV } });
+    const threaded = await loadRegistry(folder, CONTEXT, undefined, { cache, workers: { max: 2, filesPerThread: 2 } });
     expect(threaded.stats).toEqual({ cached: 0, compiled: 5, threads: 2 });
     expect(served(threaded)).toEqual(served(await loadRegistry(folder, CONTEXT)));
     expect((await loadRegistry(folder, CONTEXT, undefined, { cache })).stats).toMatchObject({ cached: 5 });
@@ -333,7 +333,7 @@ describe('with worker threads', () => {
   it('threads that fail are reported once, and the files compiled on this thread', async () => {
     const folder = await endpointFolder();
     const log: string[] = [];
-    const load = await loadRegistry(folder, CONTEXT, undefined, { workers: { max: 2, filesPerThread: 2, execArgv: [] }, log: (line) => log.push(line) });
+    const load = await loadRegistry(folder, CONTEXT, undefined, { workers: { max: 2, filesPerThread: 2, execArgv: THREAD_THAT_CANNOT_START }, log: (line) => log.push(line) });
     expect(load.stats).toEqual({ cached: 0, compiled: 5, threads: 0 });
     expect(served(load)).toEqual(served(await loadRegistry(folder, CONTEXT)));
     expect(log).toEqual([expect.stringMatching(/^compiling on 2 threads failed \(.+\); compiling on the main thread$/)]);

@@ -12,7 +12,7 @@ import { duckDbDialect } from '../../../src/sql/dialects/duckdb/dialect.js';
 import { sourceColumnsLookup } from '../../../src/sql/analyse/shapes.js';
 import { endpointText } from '../../support/endpoint-text.js';
 import { SHIPPED_ENDPOINTS } from '../../support/service.js';
-import { WORKER_EXEC_ARGV } from '../../support/typescript-workers.js';
+import { THREAD_THAT_CANNOT_START } from '../../support/threads.js';
 
 const sources = sourceNames(BUILT_IN_SOURCES);
 const context = {
@@ -35,14 +35,14 @@ describe('compileInWorkers', () => {
   it('gives each file the result compileFile gives it on this thread, problems included', async () => {
     const texts = await files();
     const results = new Array(texts.length);
-    await compileInWorkers(texts, compileSettings(context), 2, (index, result) => (results[index] = result), { execArgv: WORKER_EXEC_ARGV });
+    await compileInWorkers(texts, compileSettings(context), 2, (index, result) => (results[index] = result));
     expect(results).toEqual(texts.map(({ file, text }) => compileFile(file, text, context)));
     expect(results.filter((result) => result.outcome?.endpoint)).toHaveLength(22);
   });
 
   it('rejects when a thread cannot start', async () => {
-    // Without the hooks a thread cannot load TypeScript: the caller is told, and compiles here.
-    await expect(compileInWorkers((await files()).slice(0, 2), compileSettings(context), 2, () => undefined, { execArgv: [] })).rejects.toThrow();
+    // The caller is told, and compiles here.
+    await expect(compileInWorkers((await files()).slice(0, 2), compileSettings(context), 2, () => undefined, { execArgv: THREAD_THAT_CANNOT_START })).rejects.toThrow();
   });
 });
 
