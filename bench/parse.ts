@@ -24,7 +24,7 @@ interface StockParser {
   astify(sql: string, options: object): unknown;
 }
 
-/** The built src/sql/parse.ts (this file compiles on its own, so it is imported by URL). */
+/** The built src/sql/parse/parse.ts (this file compiles on its own, so it is imported by URL). */
 interface ParseModule {
   parseBigQuery(sql: string): unknown[];
 }
@@ -41,7 +41,7 @@ export interface ParseCost {
 export async function measureParsing(): Promise<{ parsing: ParseCost[]; loading: ParseCost }> {
   const { Parser } = require(STOCK_PARSER) as { Parser: new () => StockParser };
   const stock = new Parser();
-  const { parseBigQuery } = (await import(new URL('sql/parse.js', DIST).href)) as ParseModule;
+  const { parseBigQuery } = (await import(new URL('sql/parse/parse.js', DIST).href)) as ParseModule;
   const stockParse = (sql: string) => stock.astify(sql, { database: 'bigquery', parseOptions: { includeLocations: true } });
   const readsBoth = (sql: string) => {
     try {

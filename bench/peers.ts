@@ -89,7 +89,7 @@ interface CompiledEndpoint {
 export async function canneryModules(): Promise<CanneryModules> {
   const load = (path: string) => import(new URL(path, DIST).href);
   const parts = await Promise.all(
-    ['backends/duckdb/backend.js', 'backends/duckdb/table-columns.js', 'sql/dialects/duckdb.js', 'engine/registry.js', 'engine/params.js', 'sql/derived-parameters.js', 'sql/generator/generate.js', 'sql/read.js', 'backends/duckdb/values.js', 'config/sources.js', 'sql/language.js'].map(load),
+    ['backends/duckdb/backend.js', 'backends/duckdb/table-columns.js', 'sql/dialects/duckdb/dialect.js', 'engine/serve/registry.js', 'engine/serve/params.js', 'sql/analyse/derived-parameters.js', 'sql/generator/generate.js', 'sql/parse/to-tree.js', 'backends/duckdb/values.js', 'config/sources.js', 'sql/language.js'].map(load),
   );
   return Object.assign({}, ...parts) as CanneryModules;
 }

@@ -30,10 +30,10 @@ async function loadModules(): Promise<Modules> {
   const load = (path: string) => import(new URL(path, DIST).href);
   const [registry, params, duckdb, dialect, derived] = await Promise.all([
     load('cli/offline-registry.js'),
-    load('engine/params.js'),
+    load('engine/serve/params.js'),
     load('backends/duckdb/backend.js'),
     load('sql/language.js'),
-    load('sql/derived-parameters.js'),
+    load('sql/analyse/derived-parameters.js'),
   ]);
   return { ...registry, ...params, ...duckdb, ...dialect, ...derived } as Modules;
 }

@@ -19,7 +19,7 @@ const PAGES = 10;
 type Value = string | number | boolean | null | Value[] | { [key: string]: Value };
 type Row = Record<string, Value>;
 
-/** The built src/engine/redact.ts (this file compiles on its own, so it is imported by URL). */
+/** The built src/engine/serve/redact.ts (this file compiles on its own, so it is imported by URL). */
 interface RedactModule {
   REDACTED: string;
   redactString(text: string): string;
@@ -114,7 +114,7 @@ export interface RedactionCost {
 }
 
 export async function measureRedaction(): Promise<RedactionCost> {
-  const { redactValue, redactString, REDACTED } = (await import(new URL('engine/redact.js', DIST).href)) as RedactModule;
+  const { redactValue, redactString, REDACTED } = (await import(new URL('engine/serve/redact.js', DIST).href)) as RedactModule;
   const redactRows = (page: Row[]) => redactValue(page) as Row[];
   const dir = await mkdtemp(join(tmpdir(), 'cannery-bench-'));
   let server: ChildProcess | undefined;

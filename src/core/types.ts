@@ -62,7 +62,7 @@ export interface CatalogField {
   fields?: CatalogField[];
 }
 
-/** An endpoint as GET /api/endpoints describes it (engine/catalog.ts): what a client needs to call it. */
+/** An endpoint as GET /api/endpoints describes it (engine/serve/catalog.ts): what a client needs to call it. */
 export interface CatalogEndpoint {
   id: string;
   name: string;

@@ -20,7 +20,7 @@ export interface CompiledEndpoint {
   sql: string;
   /** The parameters that SQL binds. */
   sqlParameters: string[];
-  /** Those of them the engine works out per request from the caller's (sql/derived-parameters.ts). */
+  /** Those of them the engine works out per request from the caller's (sql/analyse/derived-parameters.ts). */
   sqlDerived: Record<string, DerivedParameter>;
   /** Its columns the backend writes back into BigQuery's types as it converts rows. */
   sqlWriteBack?: Record<string, WriteBack> | undefined;

@@ -1,5 +1,5 @@
 /**
- * The rows of an encoded answer, `{"result":[row,row,...]}` as engine/encode.ts writes it, one
+ * The rows of an encoded answer, `{"result":[row,row,...]}` as engine/serve/encode.ts writes it, one
  * row's JSON bytes at a time: NDJSON and CSV are written from the stored JSON bytes without
  * parsing a whole answer (which, for the largest answers, held the event loop for a tenth of a
  * second at once).

@@ -1,7 +1,7 @@
 /**
  * Bounds on the size of a request that HTTP enforces (docs/http.md, "Limits"). The others: the
- * request body (request-body.ts), sandbox `sql` (engine/sandbox.ts), and backend queries at once
- * (engine/limiter.ts).
+ * request body (request-body.ts), sandbox `sql` (engine/serve/sandbox-compile.ts), and backend queries at once
+ * (engine/serve/limiter.ts).
  *
  * Node refuses a request whose request line and headers exceed its `maxHeaderSize` itself, before
  * any handler runs, with a bare 431 and no body. The server raises that to MAX_HEADER_BYTES, so a

@@ -992,7 +992,7 @@ export function languageEntries(): string[] {
   ];
 }
 
-/** What the query text says of types: declared function results and cast targets (functions/static-type.ts). */
+/** What the query text says of types: declared function results and cast targets (analyse/static-type.ts). */
 export const TYPE_LOOKUP: TypeLookup = {
   result: (call) => resolveFunction(call.name)?.spec.returns,
   cast: (type) => CAST_TYPES[type]?.type,

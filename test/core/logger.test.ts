@@ -1,5 +1,5 @@
 /**
- * The stdout logger (src/logger.ts) gathers lines and writes them in batches. Run in a child
+ * The stdout logger (src/core/logger.ts) gathers lines and writes them in batches. Run in a child
  * process, as `serve` runs it: every line must come out whole, in order, with its non-ASCII text
  * intact, across batch boundaries, for a line longer than a batch, and at exit.
  */

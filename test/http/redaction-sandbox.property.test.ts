@@ -12,7 +12,7 @@
  * together, nor its reverse) may be in the body or a header, an oracle never says "found", the
  * status is never a 5xx, and a 400 is `sandbox_violation` or `invalid_parameter`.
  *
- * What it holds against (src/sql/rewrites/redact-reads.ts): every string a sandbox query reads
+ * What it holds against (src/sql/sandbox/redact-reads.ts): every string a sandbox query reads
  * from the endpoint's CTEs is redacted where it is read, so the named bypasses below run (200) and
  * see `REDACTED`; a query it cannot make safe (a whole record into TO_JSON_STRING) is 400
  * `sandbox_violation`. With redaction on output only (before that rewrite), the header cases

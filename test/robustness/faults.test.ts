@@ -6,7 +6,7 @@
  *
  * That the cache keeps serving the last good result when a refresh fails (HIT, then STALE) is
  * tested where the cache is, with a backend that fails on cue and a fake clock:
- * test/cache/service-cache.test.ts ("a failed refresh keeps serving the previous result ...").
+ * test/engine/serve/cache/read-through.test.ts ("a failed refresh keeps serving the previous result ...").
  *
  * No assertion is on time: each request is bounded by the query timeout, and the test's own
  * timeout fails a request that is not.

@@ -1,7 +1,7 @@
 /**
- * The SQL redaction rules (src/sql/redaction-rules.ts) run by JavaScript's RegExp: what a sandbox
+ * The SQL redaction rules (src/sql/sandbox/redaction-rules.ts) run by JavaScript's RegExp: what a sandbox
  * query reads with redaction on, for tests that work out expected rows. RE2 and RegExp agree on
- * these patterns (leftmost-first alternation, no backreferences); test/sql/redaction-rules.test.ts
+ * these patterns (leftmost-first alternation, no backreferences); test/sql/sandbox/redaction-rules.test.ts
  * checks that they give what DuckDB's RE2 gives.
  */
 import { REDACTION_RULES } from '../../src/sql/sandbox/redaction-rules.js';

@@ -1,7 +1,7 @@
 /**
  * An endpoint's parameters as a form, from its spec: an enum is a select, a date-time a date-time
  * input with its zone, a regex a text field checked as it is typed, a required field marked.
- * Fields are checked by the service's own code (src/engine/params.ts), so a message shown while
+ * Fields are checked by the service's own code (src/engine/serve/params.ts), so a message shown while
  * typing is the one the service would answer; the service's 400 for a field is shown beside it.
  */
 import type { ParamSpec } from '../../src/core/types.js';

@@ -27,7 +27,7 @@ export function violationSpan(message: string, sql: string): Span {
 
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/** Message shapes of src/sql/sandbox.ts, and how the name they quote is written in SQL. */
+/** Message shapes of src/sql/sandbox/rules.ts, and how the name they quote is written in SQL. */
 const NAMED: [RegExp, (name: string) => RegExp][] = [
   [/table `([^`]+)`/, (name) => new RegExp(`\`${escape(name)}\`|\\b${escape(name)}\\b`, 'i')],
   [/(?:function|aggregate|table function) ([\w.]+)/, (name) => new RegExp(`\\b${escape(name)}(?=\\s*\\()`, 'i')],

@@ -1,7 +1,7 @@
 /**
  * Stored records written back into BigQuery's types as rows are converted: a record the database
  * keeps as its one STRUCT leaves as a one-element list, as BigQuery's repeated record would
- * (rewrites/stored-records.ts decides which columns, as `WriteBack`). The SQL could do it, but a
+ * (sql/dialects/duckdb/rewrites/stored-records.ts decides which columns, as `WriteBack`). The SQL could do it, but a
  * rebuilt STRUCT under a CASE per record costs DuckDB far more than this walk over the few rows
  * an answer holds.
  */

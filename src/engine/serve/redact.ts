@@ -13,7 +13,7 @@
 import type { WireValue } from '../../core/types.js';
 import { REDACTED } from '../../sql/sandbox/redaction-rules.js';
 
-/** The one replacement text, the same where SQL redacts a read (sql/redaction-rules.ts). */
+/** The one replacement text, the same where SQL redacts a read (sql/sandbox/redaction-rules.ts). */
 export { REDACTED };
 
 const COLON = 0x3a;

@@ -6,7 +6,7 @@
  *
  * Shapes also say how a source's data is stored where the backend stores it otherwise than
  * BigQuery types it: an array `stored: 'struct'` is a repeated record kept as its one element
- * (a STRUCT; NULL for none), which the DuckDB dialect reads as such (rewrites/stored-records.ts).
+ * (a STRUCT; NULL for none), which the DuckDB dialect reads as such (dialects/duckdb/rewrites/stored-records.ts).
  */
 import { listElement, topLevelColumns, type FieldShape, type RecordShape, type SourceDescriptor } from '../../config/sources.js';
 

@@ -2,7 +2,7 @@
  * The BigQuery type of an expression where the query text alone says it: literals, casts, the
  * results of functions whose type the language table declares, arithmetic and comparisons of
  * those. Columns and parameters are not known here; a rendering that depends on their type lets
- * DuckDB choose at run time (duckdb-sql.ts `byType`).
+ * DuckDB choose at run time (dialects/duckdb/semantics.ts `byType`).
  */
 import type { Call, Expr } from '../parse/tree.js';
 

@@ -79,7 +79,7 @@ export interface BigQueryDialectSettings {
 export interface Dialect {
   readonly name: DialectName;
   /**
-   * Everything else this dialect's SQL depends on, as plain data (dialects/settings.ts): the
+   * Everything else this dialect's SQL depends on, as plain data (below, DialectSettings): the
    * compile cache keys on it and worker threads rebuild the dialect from it. An option a dialect
    * takes belongs here, or a cached endpoint would keep SQL compiled without it.
    */

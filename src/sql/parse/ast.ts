@@ -1,7 +1,7 @@
 /**
  * Small readers over node-sql-parser's BigQuery AST, whose shapes vary by context
  * (a column may be a string or `{ expr: { value } }`, a function name a schema or a name list),
- * for the reader (read.ts), the one module that turns that AST into the query tree.
+ * for the reader (to-tree.ts), the one module that turns that AST into the query tree.
  */
 import type { SqlLocation } from './errors.js';
 import type { AstNode } from './parse.js';

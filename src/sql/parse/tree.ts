@@ -1,6 +1,6 @@
 /**
  * cannery's query tree: the one typed form of a BigQuery query that every stage reads. The parser's
- * AST is read into it once (read.ts); static analysis, the sandbox rules, the rewrites each backend
+ * AST is read into it once (to-tree.ts); static analysis, the sandbox rules, the rewrites each backend
  * needs and the one SQL generator all work on it, so none of them depends on how node-sql-parser
  * happens to shape a node in a given context.
  *
@@ -29,7 +29,7 @@ export interface Query extends Node {
 
 /**
  * A value the backend stores otherwise than BigQuery types it, written back into BigQuery's type
- * as rows are converted (rewrites/stored-records.ts): `list`, a record stored as its one STRUCT
+ * as rows are converted (dialects/duckdb/rewrites/stored-records.ts): `list`, a record stored as its one STRUCT
  * becomes a one-element list; `fields`, its fields that hold such records. NULL stays NULL.
  */
 export interface WriteBack {

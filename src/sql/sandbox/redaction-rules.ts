@@ -1,12 +1,12 @@
 /**
- * PII redaction as SQL: the IPv4, IPv6 and e-mail rules of engine/redact.ts written as RE2
+ * PII redaction as SQL: the IPv4, IPv6 and e-mail rules of engine/serve/redact.ts written as RE2
  * patterns, which BigQuery's REGEXP_REPLACE and DuckDB's regexp_replace (RE2 too) both run. Used
  * where a sandbox query reads a string from an endpoint's CTEs while redaction is on
- * (rewrites/redact-reads.ts), so that SQL which takes a value apart sees it redacted already.
+ * (sandbox/redact-reads.ts), so that SQL which takes a value apart sees it redacted already.
  *
  * RE2 has no lookaround, so these rules cannot reproduce every exception of the output redactor
  * (a User-Agent's `Chrome/126.0.0.0`, `1.2.3.4.5`, an octet over 255): they redact a superset of
- * what it redacts, never less. docs/redaction.md lists what differs; test/sql/redaction-rules.test.ts
+ * what it redacts, never less. docs/redaction.md lists what differs; test/sql/sandbox/redaction-rules.test.ts
  * runs the output redactor's own cases through them on DuckDB.
  */
 import type { Call, Expr, Literal } from '../parse/tree.js';

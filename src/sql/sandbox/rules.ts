@@ -23,7 +23,7 @@ export interface SandboxContext {
   statement: Query;
   declaredParams: readonly string[];
   /**
-   * With PII redaction on: what the endpoint's CTEs hold (rewrites/redact-reads.ts), so that every
+   * With PII redaction on: what the endpoint's CTEs hold (redact-reads.ts), so that every
    * string the consumer's SQL reads from them is redacted where it is read.
    */
   redact?: EndpointRelations | undefined;

@@ -4,7 +4,7 @@
  * Application Default Credentials (GOOGLE_APPLICATION_CREDENTIALS or `gcloud auth
  * application-default login`). Other CANNERY_BQ_* settings apply as in the service.
  *
- *   CANNERY_BQ_LIVE=1 CANNERY_BQ_PROJECT=my-project CANNERY_BQ_DATASET=logs npx vitest run test/bigquery/live.test.ts
+ *   CANNERY_BQ_LIVE=1 CANNERY_BQ_PROJECT=my-project CANNERY_BQ_DATASET=logs npx vitest run test/backends/bigquery/live.test.ts
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bigQueryBackendOptions, createBigQueryBackend, type BigQueryBackend } from '../../../src/backends/bigquery/backend.js';

@@ -1,5 +1,5 @@
 /**
- * The output redactor (src/engine/redact.ts) on the cases of redaction-cases.ts. Unchanged
+ * The output redactor (src/engine/serve/redact.ts) on the cases of redaction-cases.ts. Unchanged
  * cases must also come back as the very same string.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,6 +1,6 @@
 /**
  * What counts as an address (docs/redaction.md): one row per case, the text in and the text out
- * of the output redactor (src/engine/redact.ts). The SQL rules (src/sql/redaction-rules.ts) are
+ * of the output redactor (src/engine/serve/redact.ts). The SQL rules (src/sql/sandbox/redaction-rules.ts) are
  * held to the same cases: they must hide every address these hide.
  */
 

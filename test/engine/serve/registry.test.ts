@@ -1,5 +1,5 @@
 /**
- * Finding an endpoint (src/engine/registry.ts): by exact name, or by id in any letter case; the
+ * Finding an endpoint (src/engine/serve/registry.ts): by exact name, or by id in any letter case; the
  * registry keeps the last name it found, and must answer the same whatever came before.
  */
 import { describe, expect, it } from 'vitest';

@@ -11,7 +11,7 @@ import { SHIPPED_ENDPOINTS, startTestService, TEST_KEY, type TestService } from 
 import { queryPath } from '../../endpoints/edge-fixtures.js';
 import { FIXTURES, sandboxPath } from './fixtures.js';
 
-/** The limit on sandbox SQL, in characters (engine/sandbox.ts). */
+/** The limit on sandbox SQL, in characters (engine/serve/sandbox-compile.ts). */
 const MAX_SQL = 100_000;
 
 async function post(svc: TestService, idOrName: string, body: object): Promise<{ status: number; body: any }> {

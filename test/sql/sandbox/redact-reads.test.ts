@@ -1,9 +1,9 @@
 /**
- * Redaction where a sandbox query reads (src/sql/rewrites/redact-reads.ts), on the shipped logs.all:
+ * Redaction where a sandbox query reads (src/sql/sandbox/redact-reads.ts), on the shipped logs.all:
  * which values are redacted where they are read, which pass through to the output redactor, what
  * is refused, and how taint follows the caller's CTEs, subqueries, UNNESTs and set operations.
  * The texts are BigQuery's (the rewrite runs before any dialect's), with the redaction of x
- * written `R(x)`; test/http/redaction-sandbox.test.ts runs such queries on DuckDB.
+ * written `R(x)`; test/http/redaction-sandbox.property.test.ts runs such queries on DuckDB.
  */
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';

@@ -1,7 +1,7 @@
 /**
- * The SQL redaction rules (src/sql/redaction-rules.ts) run by a real DuckDB, through the generator
+ * The SQL redaction rules (src/sql/sandbox/redaction-rules.ts) run by a real DuckDB, through the generator
  * (the same tree the BigQuery dialect writes; both engines run RE2), on the output redactor's own
- * cases (test/engine/redaction-cases.ts): every address the output redactor hides is hidden, and
+ * cases (test/engine/serve/redaction-cases.ts): every address the output redactor hides is hidden, and
  * where they differ the SQL rules hide more, only in the cases docs/redaction.md lists.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';

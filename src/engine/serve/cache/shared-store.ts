@@ -1,6 +1,6 @@
 /**
  * The shared tier's store: what every replica of a deployment reaches (Redis or Valkey, in
- * backends/redis/), behind each replica's in-process tier. The read-through layer decides what
+ * stores/redis/), behind each replica's in-process tier. The read-through layer decides what
  * to ask of it; an implementation only keeps entries, locks, leases and notifications.
  *
  * Keys are named by `name` (sharedName below): the endpoint's id and version and a hash of the

@@ -1,5 +1,5 @@
 /**
- * GoogleSQL name resolution on the live embedded backend (src/sql/rewrites/resolve-names.ts), over
+ * GoogleSQL name resolution on the live embedded backend (src/sql/dialects/duckdb/rewrites/resolve-names.ts), over
  * the real service: the tables' columns are all known there, so a name nothing has is the caller's
  * mistake, answered as BigQuery answers it (a 400 naming the name and where it was looked for),
  * never DuckDB's binder message. The rows of the alias rules are in test/sql/golden/names.yaml;
