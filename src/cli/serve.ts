@@ -1,5 +1,4 @@
 /** `cannery serve`: the HTTP service. With --demo, seeds the database on first run. */
-import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { duckDbScratchEngine } from '../backends/duckdb/scratch.js';
 import { BUILT_IN_SOURCES } from '../config/sources.js';
@@ -12,6 +11,7 @@ import { QUERY_PATH } from '../http/paths.js';
 import { listen } from '../http/server.js';
 import { createLogger } from '../core/logger.js';
 import { loadOptionsFor } from './load-options.js';
+import { openAccess } from './open-access.js';
 import { compileContextFor, openService } from './open-service.js';
 import { startHotReload } from '../engine/serve/hot-reload.js';
 import type { Command } from './command.js';
@@ -37,8 +37,7 @@ export const serveCommand: Command = {
     if (settings.backend === 'duckdb' && settings.dbPath !== ':memory:' && !existsSync(settings.dbPath)) {
       throw new Error(`no DuckDB database at ${settings.dbPath}: create one with \`cannery seed\` or \`cannery import\`, or run \`cannery serve --demo\``);
     }
-    const generatedKey = settings.apiKeys.length === 0 ? randomBytes(18).toString('base64url') : undefined;
-    const apiKeys = generatedKey ? [generatedKey] : settings.apiKeys;
+    const { access, generatedKey, keysReload } = await openAccess(settings, (line) => console.error(`cannery: ${line}`));
     const metrics = createMetrics();
     const load = await loadOptionsFor(settings);
     const service = await openService(settings, { observer: metrics.engine, load });
@@ -47,7 +46,7 @@ export const serveCommand: Command = {
     if (settings.console && !consoleAssets) console.error('cannery: the console is not built (`npm run build` builds it into dist/console/); / answers 404');
     const app = createApp({
       service,
-      apiKeys,
+      access,
       metrics,
       logger: createLogger(settings.logLevel),
       metricsPublic: settings.metricsPublic,
@@ -75,6 +74,7 @@ export const serveCommand: Command = {
     const stop = async (signal: string) => {
       console.error(`cannery: ${signal}: no new connections; finishing requests in flight (at most ${settings.shutdownGraceMs} ms)`);
       reload.close();
+      keysReload?.close();
       await server.close(settings.shutdownGraceMs);
       await service.close();
       await service.backend.close();

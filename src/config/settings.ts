@@ -13,8 +13,17 @@ export interface Settings {
   dbPath: string;
   port: number;
   host: string;
-  /** Empty when CANNERY_API_KEYS is unset; `serve` then generates one and prints it. */
-  apiKeys: string[];
+  /**
+   * Unscoped keys; undefined when CANNERY_API_KEYS is unset (`serve` then generates one and prints
+   * it, unless scoped keys or tokens are configured), empty when it is set empty.
+   */
+  apiKeys: string[] | undefined;
+  /** Scoped keys (docs/access.md), re-read while serving; undefined: none. */
+  keysFile: string | undefined;
+  /** The HS256 secret of signed tokens; undefined: HS256 tokens are refused. */
+  jwtSecret: string | undefined;
+  /** A JWKS file of public keys for RS256 and ES256 tokens; undefined: those are refused. */
+  jwtJwksFile: string | undefined;
   backend: BackendName;
   queryTimeoutMs: number;
   /** On SIGTERM/SIGINT, how long requests in flight may take to finish. */
@@ -89,6 +98,9 @@ export function readSettings(env: Env = process.env): Settings {
     port: integer(env, 'PORT', DEFAULTS.port, 0, 65535),
     host: env.HOST || DEFAULTS.host,
     apiKeys: apiKeys(env.CANNERY_API_KEYS),
+    keysFile: env.CANNERY_KEYS_FILE || undefined,
+    jwtSecret: jwtSecret(env.CANNERY_JWT_SECRET),
+    jwtJwksFile: env.CANNERY_JWT_JWKS_FILE || undefined,
     backend: backendName(env.CANNERY_BACKEND),
     queryTimeoutMs: integer(env, 'CANNERY_QUERY_TIMEOUT_MS', DEFAULTS.queryTimeoutMs, 1, 3_600_000),
     shutdownGraceMs: integer(env, 'CANNERY_SHUTDOWN_GRACE_MS', DEFAULTS.shutdownGraceMs, 0, 3_600_000),
@@ -139,14 +151,27 @@ const KEY_CHARACTERS = /^[!-~]+$/;
  * (a space, an accent) could never be presented and would refuse its callers without saying
  * why: it is refused here, at start-up, without echoing the key.
  */
-function apiKeys(raw: string | undefined): string[] {
-  const keys = (raw ?? '').split(',').map((key) => key.trim()).filter(Boolean);
+function apiKeys(raw: string | undefined): string[] | undefined {
+  if (raw === undefined) return undefined;
+  const keys = raw.split(',').map((key) => key.trim()).filter(Boolean);
   keys.forEach((key, index) => {
     if (!KEY_CHARACTERS.test(key)) {
       throw new Error(`CANNERY_API_KEYS: key ${index + 1} has a character a header cannot carry as it is; use letters, digits and ASCII punctuation`);
     }
   });
   return keys;
+}
+
+/** RFC 7518 (3.2): an HS256 key is at least as long as the hash, 256 bits. */
+const MIN_JWT_SECRET_LENGTH = 32;
+
+/** The message never repeats the secret. */
+function jwtSecret(raw: string | undefined): string | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  if (raw.length < MIN_JWT_SECRET_LENGTH) {
+    throw new Error(`CANNERY_JWT_SECRET must be at least ${MIN_JWT_SECRET_LENGTH} characters (HS256 needs 256 bits); generate one with: openssl rand -base64 32`);
+  }
+  return raw;
 }
 
 function boolean(env: Env, name: string, fallback: boolean): boolean {

@@ -5,6 +5,7 @@
 /** Every code a caller can get, in one list: the OpenAPI document's enum is this list. */
 export const ERROR_CODES = [
   'unauthorized',
+  'forbidden',
   'endpoint_not_found',
   'missing_parameter',
   'invalid_parameter',
@@ -34,12 +35,15 @@ export interface CanneryErrorOptions {
    * to run it. For a caller's sandbox SQL that is the caller's mistake (400), not ours (502).
    */
   queryRejected?: boolean;
+  /** For too_many_requests: the seconds to wait, when the refusal knows them (a key's own rate). */
+  retryAfterSeconds?: number;
 }
 
 export class CanneryError extends Error {
   readonly code: ErrorCode;
   readonly param: string | undefined;
   readonly queryRejected: boolean;
+  readonly retryAfterSeconds: number | undefined;
 
   constructor(code: ErrorCode, message: string, options: CanneryErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -47,6 +51,7 @@ export class CanneryError extends Error {
     this.code = code;
     this.param = options.param;
     this.queryRejected = options.queryRejected ?? false;
+    this.retryAfterSeconds = options.retryAfterSeconds;
   }
 }
 

@@ -72,6 +72,11 @@ export interface CatalogEndpoint {
   sandbox: boolean;
   redact_pii: boolean;
   params: Record<string, ParamSpec>;
+  /**
+   * The values the caller's key or token allows for the parameters it fixes (docs/access.md): one
+   * value, the parameter is fixed to it; several, it is one of them. Absent: nothing is fixed.
+   */
+  fixed?: Record<string, string[]>;
   /** Sandbox endpoints only: the CTEs a sandbox query reads, in the query's order. */
   ctes?: { name: string; columns: CatalogField[] }[];
 }

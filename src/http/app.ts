@@ -5,8 +5,9 @@
  * Before routing, a middleware bounds the URL and a declared body and answers CORS preflights;
  * every answer, whatever gave it (a route, that middleware, an error h3 raised), passes
  * onResponse, which adds CORS headers, counts it in the metrics and writes its log line. An
- * endpoint's route is auth -> resolve -> parameters -> service -> response, for a cache hit too:
- * the service answers hits inside its one entry point.
+ * endpoint's route is auth (key or token -> grant, its rate) -> resolve -> scope -> parameters
+ * (fixed values filled in) -> service -> response, for a cache hit too: the service answers hits
+ * inside its one entry point.
  */
 import { H3, type H3Event } from 'h3';
 import { DEFAULTS } from '../config/settings.js';
@@ -17,7 +18,10 @@ import { SANDBOX_PARAM } from '../engine/serve/params.js';
 import type { QueryOutcome, Service } from '../engine/serve/service.js';
 import { createLogger, type Logger } from '../core/logger.js';
 import { VERSION } from '../core/version.js';
-import { apiKeyCheck } from './auth.js';
+import { createAccess, type Access } from '../access/access.js';
+import { mayReadEverything, type Grant } from '../access/grant.js';
+import { checkEndpoint, fixedValues, mayRun, scopedParams } from '../access/scopes.js';
+import { presentedCredential } from './auth.js';
 import { CONSOLE_PREFIX, consoleFile, consolePage, type ConsoleAssets } from './console.js';
 import { createCors } from './cors.js';
 import { errorResponse, JSON_CONTENT_TYPE, toCanneryError } from './errors.js';
@@ -35,7 +39,10 @@ import { resultResponse } from './result-response.js';
 
 export interface AppOptions {
   service: Service;
-  apiKeys: readonly string[];
+  /** Who may call, and what each caller may run (default: the unscoped `apiKeys` alone). */
+  access?: Access;
+  /** Unscoped keys, when `access` is not given. */
+  apiKeys?: readonly string[];
   /** Request log lines, server errors with their stack among them (default: stdout, at info). */
   logger?: Logger;
   /**
@@ -60,7 +67,7 @@ export interface CanneryApp {
 
 export function createApp(options: AppOptions): CanneryApp {
   const { service } = options;
-  const checkKey = apiKeyCheck(options.apiKeys);
+  const access = options.access ?? createAccess({ apiKeys: options.apiKeys ?? [] });
   const logger = options.logger ?? createLogger(DEFAULTS.logLevel);
   const logRequest = requestLog(logger);
   const metrics = options.metrics ?? createMetrics();
@@ -98,10 +105,18 @@ export function createApp(options: AppOptions): CanneryApp {
     }
   };
 
+  /** The caller's grant (401, 429); the request's record names it from here on. */
+  const admit = (event: H3Event): Grant | Promise<Grant> => {
+    const record = recordOf(event);
+    return access.admit(presentedCredential(event.req.headers), (grant) => {
+      record.key = grant.name;
+    });
+  };
+
   /** Counts an answer in the metrics and writes its log line. */
   const answered = (method: string, path: string, status: number, record: RequestRecord): void => {
     const ms = performance.now() - record.started;
-    metrics.request(routeOf(path), record.endpoint ?? '', status, ms / 1000, record.cache);
+    metrics.request(routeOf(path), record.endpoint ?? '', status, ms / 1000, record.cache, record.key ?? '');
     logRequest(method, path, status, ms, record);
   };
 
@@ -144,34 +159,42 @@ export function createApp(options: AppOptions): CanneryApp {
     });
   });
 
-  // The description lists every endpoint, so it takes a key like the endpoints themselves.
+  // The description lists the endpoints, so it takes a key like the endpoints themselves, and
+  // lists those the key may run, with the values fixed for it.
   getAndHead(
     '/openapi.json',
-    guarded(async (event) => {
-      checkKey(event.req.headers);
-      const { endpoints } = service.registry;
-      const contracts = await options.contracts?.of(endpoints);
-      return json(200, openApiDocument(endpoints, VERSION, contracts));
-    }),
+    guarded((event) =>
+      after(admit(event), async (grant) => {
+        const endpoints = service.registry.endpoints.filter((endpoint) => mayRun(grant, endpoint.definition));
+        const contracts = await options.contracts?.of(endpoints);
+        return json(200, openApiDocument(endpoints, VERSION, contracts, (endpoint) => fixedValues(grant, endpoint.definition)));
+      }),
+    ),
   );
 
-  // What the console (or any client) needs to call each endpoint; a key, like the endpoints.
+  // What the console (or any client) needs to call each endpoint the key may run; a key, like the endpoints.
   const sources = sourceShapes();
   getAndHead(
     CATALOG_PATH,
-    guarded((event) => {
-      checkKey(event.req.headers);
-      return json(200, { endpoints: service.registry.endpoints.map((endpoint) => catalogEndpoint(endpoint, sources)) });
-    }),
+    guarded((event) =>
+      after(admit(event), (grant) => {
+        const endpoints = service.registry.endpoints.filter((endpoint) => mayRun(grant, endpoint.definition));
+        return json(200, { endpoints: endpoints.map((endpoint) => catalogEndpoint(endpoint, sources, fixedValues(grant, endpoint.definition))) });
+      }),
+    ),
   );
 
-  // Series name every endpoint and show its traffic, so by default they take a key too.
+  // Series name every endpoint and every key and show their traffic, so by default they take a
+  // key that may run every endpoint with any value.
+  const metricsText = async () => new Response(await metrics.registry.metrics(), { status: 200, headers: { 'content-type': metrics.registry.contentType } });
   getAndHead(
     '/metrics',
-    guarded(async (event) => {
-      if (!options.metricsPublic) checkKey(event.req.headers);
-      const text = await metrics.registry.metrics();
-      return new Response(text, { status: 200, headers: { 'content-type': metrics.registry.contentType } });
+    guarded((event) => {
+      if (options.metricsPublic) return metricsText();
+      return after(admit(event), (grant) => {
+        if (!mayReadEverything(grant)) throw new CanneryError('forbidden', `${grant.name} is scoped; the metrics show every endpoint's and every key's traffic`);
+        return metricsText();
+      });
     }),
   );
 
@@ -192,25 +215,25 @@ export function createApp(options: AppOptions): CanneryApp {
 
   // Each step answers at once where it has nothing to wait for (a GET's parameters, a fresh
   // cache hit), so a hit is answered on the request's own tick.
-  const runQuery = guarded((event) => {
-    const record = recordOf(event);
-    checkKey(event.req.headers);
-    const format = negotiate(event.req.headers.get('accept'));
-    const endpoint = service.resolve(decodeURIComponent(event.context.params?.idOrName ?? ''));
-    record.endpoint = endpoint.definition.name;
-    const redactPii = requestsRedaction(event.req.headers);
-    const respond = (outcome: QueryOutcome) => {
-      recordOutcome(record, outcome);
-      return resultResponse(outcome, event.req.headers.get('if-none-match'), format);
-    };
-    const run = (params: [string, string][]) => {
-      record.sql = params.find(([name]) => name === SANDBOX_PARAM)?.[1];
-      const outcome = service.query(endpoint, params, { redactPii });
-      return outcome instanceof Promise ? outcome.then(respond) : respond(outcome);
-    };
-    const params = readParams(event);
-    return params instanceof Promise ? params.then(run) : run(params);
-  });
+  const runQuery = guarded((event) =>
+    after(admit(event), (grant) => {
+      const record = recordOf(event);
+      const format = negotiate(event.req.headers.get('accept'));
+      const endpoint = service.resolve(decodeURIComponent(event.context.params?.idOrName ?? ''));
+      record.endpoint = endpoint.definition.name;
+      checkEndpoint(grant, endpoint.definition);
+      const redactPii = requestsRedaction(event.req.headers);
+      const respond = (outcome: QueryOutcome) => {
+        recordOutcome(record, outcome);
+        return resultResponse(outcome, event.req.headers.get('if-none-match'), format);
+      };
+      const run = (params: [string, string][]) => {
+        record.sql = params.find(([name]) => name === SANDBOX_PARAM)?.[1];
+        return after(service.query(endpoint, scopedParams(grant, endpoint.definition, params), { redactPii }), respond);
+      };
+      return after(readParams(event), run);
+    }),
+  );
   app.get(`${QUERY_PATH}:idOrName`, runQuery);
   // HEAD is GET without the body (RFC 9110 9.3.2; node:http leaves the body out): a caller can
   // read ETag, X-Cache and the length without the rows.
@@ -225,6 +248,11 @@ export function createApp(options: AppOptions): CanneryApp {
   );
 
   return { h3: app };
+}
+
+/** `next` of the value, at once when it is there: a step that has nothing to wait for does not make the request wait a tick. */
+function after<T, R>(value: T | Promise<T>, next: (value: T) => R | Promise<R>): R | Promise<R> {
+  return value instanceof Promise ? value.then(next) : next(value);
 }
 
 function json(status: number, body: unknown): Response {

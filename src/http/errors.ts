@@ -3,6 +3,7 @@ import { CanneryError, type ErrorCode } from '../core/errors.js';
 
 const STATUS: Record<ErrorCode, number> = {
   unauthorized: 401,
+  forbidden: 403,
   endpoint_not_found: 404,
   not_found: 404,
   method_not_allowed: 405,
@@ -25,8 +26,9 @@ const STATUS: Record<ErrorCode, number> = {
 };
 
 /**
- * Seconds a refused caller is told to wait. The queue frees in about one query's time, which is
- * short next to a client's retry loop; a longer wait would leave slots idle.
+ * Seconds a caller refused for a full queue is told to wait. The queue frees in about one query's
+ * time, which is short next to a client's retry loop; a longer wait would leave slots idle. A key
+ * past its own rate is told its own wait instead.
  */
 const RETRY_AFTER_SECONDS = 1;
 
@@ -51,8 +53,7 @@ export function toCanneryError(error: unknown): CanneryError {
 export function errorResponse(error: CanneryError): Response {
   const body: { code: ErrorCode; message: string; param?: string } = { code: error.code, message: error.message };
   if (error.param !== undefined) body.param = error.param;
-  return new Response(JSON.stringify({ error: body }), {
-    status: statusOf(error.code),
-    headers: { 'content-type': JSON_CONTENT_TYPE, ...HEADERS[error.code] },
-  });
+  const headers: Record<string, string> = { 'content-type': JSON_CONTENT_TYPE, ...HEADERS[error.code] };
+  if (error.retryAfterSeconds !== undefined) headers['retry-after'] = String(error.retryAfterSeconds);
+  return new Response(JSON.stringify({ error: body }), { status: statusOf(error.code), headers });
 }

@@ -21,8 +21,11 @@ export interface Metrics {
   readonly registry: Registry;
   /** For the service: backend queries and cache warming. */
   readonly engine: EngineObserver;
-  /** One answered request; `endpoint` is '' when it resolved none (so unknown names make no series). */
-  request(route: Route, endpoint: string, status: number, seconds: number, cache: CacheStatus | undefined): void;
+  /**
+   * One answered request; `endpoint` is '' when it resolved none (so unknown names make no
+   * series), `key` the name of the caller's key or token, '' when it presented none recognised.
+   */
+  request(route: Route, endpoint: string, status: number, seconds: number, cache: CacheStatus | undefined, key: string): void;
 }
 
 export function routeOf(pathname: string): Route {
@@ -39,9 +42,9 @@ const REQUEST_SECONDS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0
 const BACKEND_SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
 const BACKEND_ROWS = [0, 1, 10, 100, 1000, 10_000, 100_000];
 
-/** The requests of one route and endpoint. */
+/** The requests of one route, endpoint and key. */
 interface RequestSeries {
-  readonly labels: { route: Route; endpoint: string };
+  readonly labels: { route: Route; endpoint: string; key: string };
   readonly statuses: Map<number, number>;
   readonly cache: Record<CacheStatus, number>;
   /** Requests per REQUEST_SECONDS bucket (not cumulative), the last one past them all. */
@@ -68,6 +71,7 @@ export function createMetrics(): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const registers = [registry];
+  // By route, then by endpoint and key in one string: a second map level costs a hit more than a concatenation.
   const series = new Map<Route, Map<string, RequestSeries>>();
   // Cache answers by endpoint and source: counted like requests, in plain numbers (one per hit).
   const sources = new Map<string, Record<CacheSource, number>>();
@@ -76,28 +80,30 @@ export function createMetrics(): Metrics {
 
   const allSeries = (): RequestSeries[] => [...series.values()].flatMap((byEndpoint) => [...byEndpoint.values()]);
 
-  const seriesOf = (route: Route, endpoint: string): RequestSeries => {
+  const seriesOf = (route: Route, endpoint: string, key: string): RequestSeries => {
     let byEndpoint = series.get(route);
     if (!byEndpoint) series.set(route, (byEndpoint = new Map()));
-    let one = byEndpoint.get(endpoint);
+    // A name holds no space (config/keys-file.ts), so the pair is one string.
+    const pair = `${endpoint} ${key}`;
+    let one = byEndpoint.get(pair);
     if (!one) {
       one = {
-        labels: { route, endpoint },
+        labels: { route, endpoint, key },
         statuses: new Map(),
         cache: { HIT: 0, MISS: 0, STALE: 0 },
         buckets: new Array<number>(REQUEST_SECONDS.length + 1).fill(0),
         seconds: 0,
         count: 0,
       };
-      byEndpoint.set(endpoint, one);
+      byEndpoint.set(pair, one);
     }
     return one;
   };
 
-  scraped(registry, 'cannery_http_requests_total', 'Requests answered, by route, endpoint and status.', 'counter', () =>
+  scraped(registry, 'cannery_http_requests_total', 'Requests answered, by route, endpoint, key (the name of the caller\'s key or token) and status.', 'counter', () =>
     allSeries().flatMap(({ labels, statuses }) => [...statuses].map(([status, value]) => ({ labels: { ...labels, status }, value }))),
   );
-  scraped(registry, 'cannery_http_request_duration_seconds', 'Time from a request arriving to its response being ready, by route and endpoint.', 'histogram', () =>
+  scraped(registry, 'cannery_http_request_duration_seconds', 'Time from a request arriving to its response being ready, by route, endpoint and key.', 'histogram', () =>
     allSeries().flatMap(({ labels, buckets, seconds, count }) => {
       const name = 'cannery_http_request_duration_seconds';
       let cumulative = 0;
@@ -116,15 +122,15 @@ export function createMetrics(): Metrics {
   scraped(
     registry,
     'cannery_cache_requests_total',
-    'Answers of cached endpoints, by endpoint and result: hit (fresh entry), miss (waited for the query), stale (a refresh failed).',
+    'Answers of cached endpoints, by endpoint, key and result: hit (fresh entry), miss (waited for the query), stale (a refresh failed).',
     'counter',
     () =>
       allSeries()
         .filter(({ cache }) => cache.HIT + cache.MISS + cache.STALE > 0)
-        .flatMap(({ labels: { endpoint }, cache }) => [
-          { labels: { endpoint, result: 'hit' }, value: cache.HIT },
-          { labels: { endpoint, result: 'miss' }, value: cache.MISS },
-          { labels: { endpoint, result: 'stale' }, value: cache.STALE },
+        .flatMap(({ labels: { endpoint, key }, cache }) => [
+          { labels: { endpoint, key, result: 'hit' }, value: cache.HIT },
+          { labels: { endpoint, key, result: 'miss' }, value: cache.MISS },
+          { labels: { endpoint, key, result: 'stale' }, value: cache.STALE },
         ]),
   );
 
@@ -225,8 +231,8 @@ export function createMetrics(): Metrics {
         storeUp.set(up ? 1 : 0);
       },
     },
-    request(route, endpoint, status, seconds, cache) {
-      const one = seriesOf(route, endpoint);
+    request(route, endpoint, status, seconds, cache, key) {
+      const one = seriesOf(route, endpoint, key);
       one.statuses.set(status, (one.statuses.get(status) ?? 0) + 1);
       if (cache !== undefined) one.cache[cache] += 1;
       let bucket = 0;

@@ -18,22 +18,48 @@ type Json = Record<string, unknown>;
 
 const PARAM_FORMATS: Record<string, string> = { 'date-time': 'date-time', regex: 'regex' };
 
-/** A value's schema; an empty required value is a missing one, so a required string has a character at least. */
-function paramSchema(spec: ParamSpec): Json {
+/** The values the caller's key or token fixes for an endpoint's parameters (access/scopes.ts fixedValues). */
+export type FixedValues = (endpoint: CompiledEndpoint) => Record<string, string[]> | undefined;
+
+/**
+ * A value's schema; an empty required value is a missing one, so a required string has a
+ * character at least. A fixed parameter takes its fixed values only (an empty one is the fixed
+ * value too, so it is not required of the caller).
+ */
+function paramSchema(spec: ParamSpec, fixed: string[] | undefined): Json {
   const schema: Json = { type: spec.type };
+  if (fixed) {
+    const values = fixed.map((value) => typedValue(spec, value));
+    schema.enum = values;
+    if (values.length === 1) schema.default = values[0];
+    return schema;
+  }
   if (spec.enum) schema.enum = spec.enum;
   if (spec.format) schema.format = PARAM_FORMATS[spec.format];
   if (spec.required && spec.type === 'string' && !spec.enum) schema.minLength = 1;
   return schema;
 }
 
-function queryParameters(endpoint: CompiledEndpoint): Json[] {
+/** A fixed value as the parameter's type writes it in JSON. */
+function typedValue(spec: ParamSpec, value: string): string | number | boolean {
+  if (spec.type === 'integer' || spec.type === 'number') return Number(value);
+  if (spec.type === 'boolean') return value === 'true';
+  return value;
+}
+
+function paramDescription(spec: ParamSpec, fixed: string[] | undefined): Json {
+  const note = fixed ? `Fixed by your key or token: ${fixed.map((value) => JSON.stringify(value)).join(' or ')}; send it or leave it out.` : undefined;
+  const text = [spec.description, note].filter(Boolean).join(' ');
+  return text ? { description: text } : {};
+}
+
+function queryParameters(endpoint: CompiledEndpoint, fixed: Record<string, string[]> | undefined): Json[] {
   const parameters: Json[] = Object.entries(endpoint.definition.params).map(([name, spec]) => ({
     name,
     in: 'query',
-    required: spec.required,
-    ...(spec.description ? { description: spec.description } : {}),
-    schema: paramSchema(spec),
+    required: spec.required && !fixed?.[name],
+    ...paramDescription(spec, fixed?.[name]),
+    schema: paramSchema(spec, fixed?.[name]),
   }));
   if (endpoint.definition.sandbox) {
     parameters.push({
@@ -49,18 +75,19 @@ function queryParameters(endpoint: CompiledEndpoint): Json[] {
 }
 
 /** In a body, a value may also be a JSON number or boolean for those types, and null is an absent optional one. */
-function bodySchema(endpoint: CompiledEndpoint): Json {
+function bodySchema(endpoint: CompiledEndpoint, fixed: Record<string, string[]> | undefined): Json {
   const properties: Json = {};
   for (const [name, spec] of Object.entries(endpoint.definition.params)) {
-    const schema = paramSchema(spec);
+    const schema = paramSchema(spec, fixed?.[name]);
+    const required = spec.required && !fixed?.[name];
     properties[name] = {
       ...schema,
-      ...(spec.required ? {} : { type: [spec.type, 'null'], ...(schema.enum ? { enum: [...(schema.enum as string[]), null] } : {}) }),
-      ...(spec.description ? { description: spec.description } : {}),
+      ...(required ? {} : { type: [spec.type, 'null'], ...(schema.enum ? { enum: [...(schema.enum as unknown[]), null] } : {}) }),
+      ...paramDescription(spec, fixed?.[name]),
     };
   }
   if (endpoint.definition.sandbox) properties.sql = { type: 'string', maxLength: MAX_SANDBOX_SQL_LENGTH };
-  const required = Object.entries(endpoint.definition.params).filter(([, spec]) => spec.required).map(([name]) => name);
+  const required = Object.entries(endpoint.definition.params).filter(([name, spec]) => spec.required && !fixed?.[name]).map(([name]) => name);
   return { type: 'object', additionalProperties: false, properties, ...(required.length ? { required } : {}) };
 }
 
@@ -85,13 +112,14 @@ function queryResponses(): Json {
   return {
     '304': { $ref: '#/components/responses/NotModified' },
     '400': errorResponse(400, 'A parameter, header, body or sql the service refuses, or an answer over CANNERY_MAX_RESULT_BYTES.'),
-    '401': errorResponse(401, 'No API key, or one not allowed.', { 'WWW-Authenticate': { schema: { type: 'string' } } }),
+    '401': errorResponse(401, 'No API key or token, or one not allowed (unknown, expired, a signature that does not verify).', { 'WWW-Authenticate': { schema: { type: 'string' } } }),
+    '403': errorResponse(403, "An endpoint outside the key's or token's scope, or a parameter value other than the one it fixes."),
     '404': errorResponse(404, 'No endpoint with that id or name.'),
     '405': errorResponse(405, 'A method other than GET, HEAD and POST.', { Allow: { schema: { type: 'string' } } }),
     '406': errorResponse(406, 'Accept refuses JSON and accepts neither NDJSON nor CSV.'),
     '413': errorResponse(413, 'A request body over 1 MiB.'),
     '414': errorResponse(414, 'A URL over 8,192 characters: send long parameters in a POST body.'),
-    '429': errorResponse(429, 'Too many backend queries running and waiting.', { 'Retry-After': { schema: { type: 'integer' } } }),
+    '429': errorResponse(429, "The key's or token's own rate is spent, or too many backend queries are running and waiting.", { 'Retry-After': { schema: { type: 'integer' } } }),
     '431': { $ref: '#/components/responses/HeadersTooLarge' },
     '500': errorResponse(500, 'A bug in cannery.'),
     '502': errorResponse(502, 'The backend failed to run the query.'),
@@ -142,7 +170,7 @@ function resultResponse(endpoint: CompiledEndpoint, contract: EndpointContract |
   return rowsResponse({ type: 'object', required: ['result'], properties: { result: { type: 'array', maxItems: endpoint.definition.max_rows, items } } });
 }
 
-function operation(endpoint: CompiledEndpoint, method: 'get' | 'post', contract: EndpointContract | undefined): Json {
+function operation(endpoint: CompiledEndpoint, method: 'get' | 'post', contract: EndpointContract | undefined, fixed: Record<string, string[]> | undefined): Json {
   const { definition } = endpoint;
   const base: Json = {
     operationId: `${method}_${definition.name.replace(/[^A-Za-z0-9_]/g, '_')}`,
@@ -151,19 +179,23 @@ function operation(endpoint: CompiledEndpoint, method: 'get' | 'post', contract:
     tags: ['endpoints'],
     responses: { '200': resultResponse(endpoint, contract), ...queryResponses() },
   };
-  if (method === 'get') return { ...base, parameters: queryParameters(endpoint) };
+  if (method === 'get') return { ...base, parameters: queryParameters(endpoint, fixed) };
   return {
     ...base,
     parameters: [{ $ref: '#/components/parameters/RedactPii' }, { $ref: '#/components/parameters/IfNoneMatch' }],
-    requestBody: { required: true, content: { 'application/json': { schema: bodySchema(endpoint) } } },
+    requestBody: { required: true, content: { 'application/json': { schema: bodySchema(endpoint, fixed) } } },
   };
 }
 
-/** `contracts` types each endpoint's rows; an endpoint without one gets free-form rows. */
+/**
+ * `contracts` types each endpoint's rows; an endpoint without one gets free-form rows. `fixed`
+ * gives the values the caller's key or token fixes (default: none).
+ */
 export function openApiDocument(
   endpoints: readonly CompiledEndpoint[],
   version: string,
   contracts?: ReadonlyMap<CompiledEndpoint, ContractOutcome>,
+  fixed: FixedValues = () => undefined,
 ): Json {
   const rowSchemas: Json = {};
   const paths: Json = {
@@ -185,11 +217,12 @@ export function openApiDocument(
   paths[CATALOG_PATH] = {
     get: {
       operationId: 'list_endpoints',
-      summary: 'Every endpoint served: id, name, description, settings, parameter specs and, with sandboxing, the CTEs with their columns.',
+      summary: "Every endpoint the caller's key or token may run: id, name, description, settings, parameter specs, the values the key fixes and, with sandboxing, the CTEs with their columns.",
       responses: {
         '200': { description: 'The endpoints.', content: { 'application/json': { schema: { $ref: '#/components/schemas/Endpoints' } } } },
-        '401': errorResponse(401, 'No API key, or one not allowed.', { 'WWW-Authenticate': { schema: { type: 'string' } } }),
+        '401': errorResponse(401, 'No API key or token, or one not allowed.', { 'WWW-Authenticate': { schema: { type: 'string' } } }),
         '405': errorResponse(405, 'A method other than GET and HEAD.', { Allow: { schema: { type: 'string' } } }),
+        '429': errorResponse(429, "The key's or token's own rate is spent.", { 'Retry-After': { schema: { type: 'integer' } } }),
         '413': errorResponse(413, 'A request body over 1 MiB.'),
         '414': errorResponse(414, 'A URL over 8,192 characters.'),
         '431': { $ref: '#/components/responses/HeadersTooLarge' },
@@ -199,7 +232,8 @@ export function openApiDocument(
   for (const endpoint of endpoints) {
     const contract = contracts?.get(endpoint)?.contract;
     if (contract) rowSchemas[rowSchemaName(endpoint)] = rowSchema(contract);
-    paths[`${QUERY_PATH}${endpoint.definition.name}`] = { get: operation(endpoint, 'get', contract), post: operation(endpoint, 'post', contract) };
+    const fixedHere = fixed(endpoint);
+    paths[`${QUERY_PATH}${endpoint.definition.name}`] = { get: operation(endpoint, 'get', contract, fixedHere), post: operation(endpoint, 'post', contract, fixedHere) };
   }
   return {
     openapi: '3.1.0',
@@ -262,6 +296,11 @@ export function openApiDocument(
                   sandbox: { type: 'boolean' },
                   redact_pii: { type: 'boolean' },
                   params: { type: 'object', additionalProperties: { type: 'object' }, description: 'Parameter specs as the endpoint file declares them.' },
+                  fixed: {
+                    type: 'object',
+                    additionalProperties: { type: 'array', items: { type: 'string' } },
+                    description: "The values the caller's key or token allows for the parameters it fixes: one value, fixed to it; several, one of them.",
+                  },
                   ctes: {
                     type: 'array',
                     description: 'Sandbox endpoints only: the CTEs a sandbox query reads.',

@@ -1,6 +1,6 @@
 /**
- * The request log: one JSON line per request (docs/operations.md, "Request logs"). Never a key
- * (no header is logged), never the query string (it holds parameter values), and a sandbox `sql`
+ * The request log: one JSON line per request (docs/operations.md, "Request logs"). Never a key or
+ * a token (no header is logged; the name of the caller's key or token is), never the query string (it holds parameter values), and a sandbox `sql`
  * only as its first SQL_SHOWN characters and its length. Built by hand from known fields rather than by
  * JSON.stringify of an object: it runs on every cache hit, and that halves its cost.
  */
@@ -31,15 +31,17 @@ export function requestLog(logger: Logger): RequestLog {
   return (method, path, status, durationMs, record) => {
     const level = levelOf(status);
     if (!logger.enabled(level)) return;
-    logger.write(level, `${headText(method, path, record.endpoint, status)}${milliseconds(durationMs)}${tailText(status, record)}`);
+    logger.write(level, `${headText(method, path, record, status)}${milliseconds(durationMs)}${tailText(status, record)}`);
   };
 }
 
 /** The members up to duration_ms's value. */
-function headText(method: string, path: string, endpoint: string | undefined, status: number): string {
-  // A method is an HTTP token and an endpoint name is letters, digits and `._-`: nothing to escape.
+function headText(method: string, path: string, record: RequestRecord, status: number): string {
+  // A method is an HTTP token, an endpoint name letters, digits and `._-`, a key's name letters,
+  // digits and `._:@-` (config/keys-file.ts): nothing to escape.
   let members = `"msg":"request","method":"${method}","path":${text(path)}`;
-  if (endpoint !== undefined) members += `,"endpoint":"${endpoint}"`;
+  if (record.key !== undefined) members += `,"key":"${record.key}"`;
+  if (record.endpoint !== undefined) members += `,"endpoint":"${record.endpoint}"`;
   return `${members},"status":${status},"duration_ms":`;
 }
 

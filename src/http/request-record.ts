@@ -10,6 +10,8 @@ import type { QueryOutcome } from '../engine/serve/service.js';
 export interface RequestRecord {
   /** performance.now() when the request arrived. */
   readonly started: number;
+  /** The name of the caller's key or token, once it was recognised; never the key or token. */
+  key?: string;
   /** The endpoint's name, once the request resolved one. */
   endpoint?: string;
   cache?: CacheStatus;

@@ -1,15 +1,17 @@
 /**
- * API key checks (src/http/auth.ts), below HTTP: every near miss of a key is refused, whichever
- * of several keys it nears. The comparison runs over the whole key whatever is presented; that
+ * API key checks (the credential a request presents, src/http/auth.ts, as src/access/access.ts
+ * admits it), below HTTP: every near miss of a key is refused, whichever of several keys it nears. The comparison runs over the whole key whatever is presented; that
  * it takes the same time is a property of the code (no early exit), not something a unit test
  * can time reliably.
  */
 import { describe, expect, it } from 'vitest';
-import { apiKeyCheck } from '../../src/http/auth.js';
+import { createAccess } from '../../src/access/access.js';
+import { presentedCredential, type HeaderReader } from '../../src/http/auth.js';
 import { CanneryError } from '../../src/core/errors.js';
 
 const KEYS = ['k3y-One', 'a-much-longer-second-key-0123456789', 'Third~key!'];
-const check = apiKeyCheck(KEYS);
+const access = createAccess({ apiKeys: KEYS });
+const check = (headers: HeaderReader) => access.admit(presentedCredential(headers));
 
 /** Headers as a reader, so that values fetch's Headers would refuse (a NUL) can be presented too. */
 function outcome(headers: Record<string, string>): string {
@@ -22,8 +24,9 @@ function outcome(headers: Record<string, string>): string {
   }
 }
 
-describe('apiKeyCheck', () => {
-  it('accepts each key, in either header, with the whitespace HTTP allows around it', () => {
+describe('API keys', () => {
+  it('accepts each key, in either header, with the whitespace HTTP allows around it, named by its place in the list', () => {
+    expect(access.admit(KEYS[1]!)).toMatchObject({ name: 'api-key-2', unscoped: true });
     for (const key of KEYS) {
       expect(outcome({ 'x-api-key': key })).toBe('accepted');
       expect(outcome({ authorization: `Bearer ${key}` })).toBe('accepted');
@@ -56,6 +59,6 @@ describe('apiKeyCheck', () => {
   });
 
   it('with no keys configured, nothing is accepted', () => {
-    expect(() => apiKeyCheck([])({ get: (name) => (name === 'x-api-key' ? 'anything' : null) })).toThrow('invalid API key');
+    expect(() => createAccess({ apiKeys: [] }).admit('anything')).toThrow('invalid API key');
   });
 });

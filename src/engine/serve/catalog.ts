@@ -18,7 +18,8 @@ export function sourceShapes(sources: readonly SourceDescriptor[] = BUILT_IN_SOU
   return new Map(sources.map((source) => [source.name, sourceRow(source)]));
 }
 
-export function catalogEndpoint(endpoint: CompiledEndpoint, sources: SourceShapes): CatalogEndpoint {
+/** `fixed`: the values the caller's credential fixes (access/scopes.ts fixedValues). */
+export function catalogEndpoint(endpoint: CompiledEndpoint, sources: SourceShapes, fixed?: Record<string, string[]>): CatalogEndpoint {
   const { definition } = endpoint;
   const entry: CatalogEndpoint = {
     id: definition.id,
@@ -30,6 +31,7 @@ export function catalogEndpoint(endpoint: CompiledEndpoint, sources: SourceShape
     redact_pii: definition.redact_pii,
     params: definition.params,
   };
+  if (fixed) entry.fixed = fixed;
   if (definition.sandbox) {
     entry.ctes = cteColumns(endpoint.statement, sources).map((cte) => ({
       name: cte.name,

@@ -1,0 +1,91 @@
+/**
+ * Signed tokens (JWT), verified with jose: HS256 with CANNERY_JWT_SECRET, RS256 and ES256 with
+ * the public keys of CANNERY_JWT_JWKS_FILE. The algorithms are fixed by what is configured, never
+ * read from the token, so `alg: none` and a token signed with a public key as an HMAC secret are
+ * refused. `exp` is required. Every refusal is a 401 that says why without repeating the token.
+ */
+import { createLocalJWKSet, errors, jwtVerify, type JSONWebKeySet, type JWTPayload, type JWTVerifyGetKey } from 'jose';
+import { CREDENTIAL_NAME } from '../config/keys-file.js';
+import type { JsonWebKeys } from '../config/jwks-file.js';
+import { CanneryError } from '../core/errors.js';
+import { grantOf, type Grant, type Scope } from './grant.js';
+
+export interface TokenKeys {
+  /** CANNERY_JWT_SECRET: HS256. */
+  secret?: string | undefined;
+  /** CANNERY_JWT_JWKS_FILE's keys: RS256 and ES256. */
+  jwks?: JsonWebKeys | undefined;
+}
+
+/** A verified token's grant, and when it expires (milliseconds since the epoch). */
+export interface VerifiedToken {
+  grant: Grant;
+  expiresAt: number;
+}
+
+export type TokenCheck = (token: string, nowMs: number) => Promise<VerifiedToken>;
+
+/** Three base64url parts: a JWS in compact form. */
+export function looksLikeToken(presented: string): boolean {
+  return /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/.test(presented);
+}
+
+/** The check of the configured keys; undefined when none is configured (tokens are then invalid keys). */
+export function tokenCheck(keys: TokenKeys): TokenCheck | undefined {
+  const algorithms: string[] = [];
+  const secret = keys.secret === undefined ? undefined : new TextEncoder().encode(keys.secret);
+  if (secret) algorithms.push('HS256');
+  const jwks = keys.jwks === undefined ? undefined : createLocalJWKSet(keys.jwks as JSONWebKeySet);
+  if (jwks) algorithms.push('RS256', 'ES256');
+  if (algorithms.length === 0) return undefined;
+  // jose checks the header's alg against `algorithms` before it asks for a key.
+  const key: JWTVerifyGetKey = (header, token) => (header.alg === 'HS256' ? secret! : jwks!(header, token));
+  return async (token, nowMs) => {
+    let payload: JWTPayload;
+    try {
+      ({ payload } = await jwtVerify(token, key, { algorithms, requiredClaims: ['exp'], currentDate: new Date(nowMs) }));
+    } catch (error) {
+      throw refusal(error, algorithms);
+    }
+    return { grant: grantOfClaims(payload, token), expiresAt: payload.exp! * 1000 };
+  };
+}
+
+function refusal(error: unknown, algorithms: readonly string[]): CanneryError {
+  const refused = (message: string) => new CanneryError('unauthorized', message, { cause: error });
+  if (error instanceof errors.JWTExpired) return refused('token expired');
+  if (error instanceof errors.JWTClaimValidationFailed) return refused(`token claim "${error.claim}" is ${error.reason === 'missing' ? 'missing' : 'not valid'}`);
+  if (error instanceof errors.JWSSignatureVerificationFailed) return refused('token signature does not verify');
+  if (error instanceof errors.JOSEAlgNotAllowed) return refused(`token algorithm not accepted; this service accepts ${algorithms.join(', ')}`);
+  if (error instanceof errors.JWKSNoMatchingKey) return refused('no key of CANNERY_JWT_JWKS_FILE matches the token');
+  return refused('malformed token');
+}
+
+function invalidClaim(message: string): CanneryError {
+  return new CanneryError('unauthorized', `token claim ${message}`);
+}
+
+/** `scopes`, `name` and `rate_per_second` read strictly: a token a signer got wrong grants nothing. */
+function grantOfClaims(payload: JWTPayload, token: string): Grant {
+  const { scopes, name, rate_per_second: rate } = payload as { scopes?: unknown; name?: unknown; rate_per_second?: unknown };
+  if (!Array.isArray(scopes)) throw invalidClaim('"scopes" must be a list of {endpoint, params}');
+  const read = scopes.map((scope: unknown, index): Scope => {
+    const { endpoint, params = {} } = (typeof scope === 'object' && scope !== null ? scope : {}) as { endpoint?: unknown; params?: unknown };
+    if (typeof endpoint !== 'string' || endpoint === '') throw invalidClaim(`"scopes[${index}].endpoint" must be an endpoint's name or UUID, or "*"`);
+    if (typeof params !== 'object' || params === null || Array.isArray(params)) throw invalidClaim(`"scopes[${index}].params" must be an object of parameter values`);
+    const fixed: Record<string, string> = {};
+    for (const [param, value] of Object.entries(params)) {
+      if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') {
+        throw invalidClaim(`"scopes[${index}].params.${param}" must be a string, number or boolean`);
+      }
+      fixed[param] = String(value);
+    }
+    return { endpoint, params: fixed };
+  });
+  if (name !== undefined && (typeof name !== 'string' || !CREDENTIAL_NAME.test(name))) {
+    throw invalidClaim('"name" must be 1 to 64 letters, digits or . _ : @ -, starting with a letter or digit');
+  }
+  if (rate !== undefined && (typeof rate !== 'number' || !(rate > 0) || !Number.isFinite(rate))) throw invalidClaim('"rate_per_second" must be a number above 0');
+  // Each token its own rate: the signature tells tokens apart.
+  return grantOf(typeof name === 'string' ? name : 'token', read, rate as number | undefined, `token ${token.slice(token.lastIndexOf('.') + 1)}`);
+}
