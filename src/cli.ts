@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-/** `cannery`: serve | check | test | diff | describe | new | run | import | compact | seed | openapi. A thin shell over config, engine and backends. */
+/** `cannery`: serve | check | test | diff | describe | new | run | import | compact | seed | openapi | keys | token. A thin shell over config, engine and backends. */
 import { parseArgs } from 'node:util';
 import { commands } from './cli/command-table.js';
 
@@ -31,6 +31,10 @@ commands:
            print the OpenAPI 3.1 description of the endpoints
   seed     --db FILE [--events N]
            write realistic demo data for all nine sources (N edge events, default 50000)
+  keys     new NAME [--endpoint E]... [--param name=value]... [--expires TIME|30d] [--rate N]
+           print a fresh random key once, and its entry for the keys file (CANNERY_KEYS_FILE)
+  token    [--endpoint E]... [--param name=value]... [--ttl 1h] [--name N] [--rate N]
+           print a signed token (HS256, CANNERY_JWT_SECRET) with these scopes, for testing
 
 settings come from the environment too; see docs/settings.md.`;
 

@@ -4,7 +4,7 @@
  * read from the token, so `alg: none` and a token signed with a public key as an HMAC secret are
  * refused. `exp` is required. Every refusal is a 401 that says why without repeating the token.
  */
-import { createLocalJWKSet, errors, jwtVerify, type JSONWebKeySet, type JWTPayload, type JWTVerifyGetKey } from 'jose';
+import { createLocalJWKSet, errors, jwtVerify, SignJWT, type JSONWebKeySet, type JWTPayload, type JWTVerifyGetKey } from 'jose';
 import { CREDENTIAL_NAME } from '../config/keys-file.js';
 import type { JsonWebKeys } from '../config/jwks-file.js';
 import { CanneryError } from '../core/errors.js';
@@ -88,4 +88,25 @@ function grantOfClaims(payload: JWTPayload, token: string): Grant {
   if (rate !== undefined && (typeof rate !== 'number' || !(rate > 0) || !Number.isFinite(rate))) throw invalidClaim('"rate_per_second" must be a number above 0');
   // Each token its own rate: the signature tells tokens apart.
   return grantOf(typeof name === 'string' ? name : 'token', read, rate as number | undefined, `token ${token.slice(token.lastIndexOf('.') + 1)}`);
+}
+
+export interface TokenClaims {
+  scopes: Scope[];
+  /** Seconds from now until `exp`. */
+  ttlSeconds: number;
+  name?: string | undefined;
+  ratePerSecond?: number | undefined;
+}
+
+/** An HS256 token with these claims, as an app's backend would mint one (docs/access.md); `cannery token` prints it. */
+export function signToken(secret: string, claims: TokenClaims, nowMs: number = Date.now()): Promise<string> {
+  const payload: JWTPayload = { scopes: claims.scopes };
+  if (claims.name !== undefined) payload.name = claims.name;
+  if (claims.ratePerSecond !== undefined) payload.rate_per_second = claims.ratePerSecond;
+  const issuedAt = Math.floor(nowMs / 1000);
+  return new SignJWT(payload)
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setIssuedAt(issuedAt)
+    .setExpirationTime(issuedAt + claims.ttlSeconds)
+    .sign(new TextEncoder().encode(secret));
 }

@@ -17,4 +17,6 @@ export const commands: Record<string, () => Promise<Command>> = {
   describe: async () => (await import('./describe.js')).describeCommand,
   diff: async () => (await import('./diff.js')).diffCommand,
   new: async () => (await import('./new.js')).newCommand,
+  keys: async () => (await import('./keys.js')).keysCommand,
+  token: async () => (await import('./token.js')).tokenCommand,
 };

@@ -1,0 +1,53 @@
+/** The flags `keys new` and `token` share: what a credential may run, with which fixed values, how often, for how long. */
+import { CREDENTIAL_NAME, EVERY_ENDPOINT } from '../config/keys-file.js';
+import type { Flags } from './command.js';
+
+export const SCOPE_OPTIONS = {
+  endpoint: { type: 'string', multiple: true },
+  param: { type: 'string', multiple: true },
+  rate: { type: 'string' },
+} as const;
+
+export interface ScopeFlags {
+  endpoints: string[];
+  params: Record<string, string>;
+  ratePerSecond: number | undefined;
+}
+
+/** parseArgs gives a `multiple` option's values as a list, which Flags' type does not say. */
+function list(value: Flags[string]): string[] {
+  const values: unknown = value;
+  return Array.isArray(values) ? values.map(String) : typeof values === 'string' ? [values] : [];
+}
+
+export function scopeFlags(flags: Flags): ScopeFlags {
+  const endpoints = list(flags.endpoint);
+  const params: Record<string, string> = {};
+  for (const pair of list(flags.param)) {
+    const at = pair.indexOf('=');
+    const name = pair.slice(0, at);
+    if (at < 1 || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new Error(`--param takes name=value, with a parameter's name (got "${pair}")`);
+    if (Object.hasOwn(params, name)) throw new Error(`--param ${name} is given twice; a key or token fixes one value per parameter`);
+    params[name] = pair.slice(at + 1);
+  }
+  let ratePerSecond: number | undefined;
+  if (typeof flags.rate === 'string') {
+    ratePerSecond = Number(flags.rate);
+    if (!(ratePerSecond > 0) || !Number.isFinite(ratePerSecond)) throw new Error(`--rate must be a number of requests per second above 0 (got "${flags.rate}")`);
+  }
+  return { endpoints: endpoints.length > 0 ? endpoints : [EVERY_ENDPOINT], params, ratePerSecond };
+}
+
+export function checkName(name: string): void {
+  if (!CREDENTIAL_NAME.test(name)) throw new Error(`a name is 1 to 64 letters, digits or . _ : @ -, starting with a letter or digit (got "${name}")`);
+}
+
+const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400 };
+
+/** `90s`, `15m`, `1h`, `30d`: a length of time, in seconds. */
+export function durationSeconds(flag: string, text: string): number {
+  const match = /^(\d+)([smhd])$/.exec(text);
+  const seconds = match ? Number(match[1]) * UNIT_SECONDS[match[2]!]! : 0;
+  if (!(seconds > 0)) throw new Error(`--${flag} is a length of time such as 90s, 15m, 1h or 30d (got "${text}")`);
+  return seconds;
+}

@@ -1,0 +1,29 @@
+/**
+ * `cannery token [--endpoint E]... [--param k=v]... [--ttl 1h] [--name N] [--rate N]`: an HS256
+ * token signed with CANNERY_JWT_SECRET, for trying scopes out; an app's backend mints its own
+ * the same way (docs/access.md).
+ */
+import { signToken } from '../access/tokens.js';
+import { readSettings } from '../config/settings.js';
+import type { Command } from './command.js';
+import { checkName, durationSeconds, SCOPE_OPTIONS, scopeFlags } from './scope-flags.js';
+
+export const tokenCommand: Command = {
+  options: { ...SCOPE_OPTIONS, ttl: { type: 'string' }, name: { type: 'string' } },
+  async run(flags, positionals) {
+    if (positionals.length > 0) throw new Error('usage: cannery token [--endpoint E]... [--param name=value]... [--ttl 1h] [--name N] [--rate N]');
+    const { jwtSecret } = readSettings();
+    if (jwtSecret === undefined) throw new Error('CANNERY_JWT_SECRET is not set: tokens are signed with it (and the service verifies them with it)');
+    const scope = scopeFlags(flags);
+    const name = typeof flags.name === 'string' ? flags.name : undefined;
+    if (name !== undefined) checkName(name);
+    const token = await signToken(jwtSecret, {
+      scopes: scope.endpoints.map((endpoint) => ({ endpoint, params: scope.params })),
+      ttlSeconds: durationSeconds('ttl', typeof flags.ttl === 'string' ? flags.ttl : '1h'),
+      name,
+      ratePerSecond: scope.ratePerSecond,
+    });
+    console.log(token);
+    return 0;
+  },
+};
