@@ -6,6 +6,7 @@ import { mkdtemp, rm, writeFile, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
+import { createAccess, type AccessOptions } from '../../src/access/access.js';
 import { openDuckDb } from '../../src/backends/duckdb/backend.js';
 import { readSettings } from '../../src/config/settings.js';
 import { importNdjson } from '../../src/backends/duckdb/import/import.js';
@@ -50,6 +51,8 @@ export interface TestServiceOptions {
   logLines?: (line: string) => void;
   /** The console's files (default: no console). */
   console?: ConsoleAssets;
+  /** Scoped keys, tokens and the access clock, beside the unscoped TEST_KEY and `second-key`. */
+  access?: Omit<AccessOptions, 'apiKeys'>;
 }
 
 export async function loadFixtures(dbPath: string, fixtures: Fixtures): Promise<void> {
@@ -94,7 +97,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
   const service = await openService(settings, { clock: options.clock, observer: metrics.engine });
   const app = createApp({
     service,
-    apiKeys: [TEST_KEY, 'second-key'],
+    access: createAccess({ apiKeys: [TEST_KEY, 'second-key'], ...options.access }),
     metrics,
     logger: options.logLines ? createLogger(settings.logLevel, options.logLines) : createLogger('silent'),
     metricsPublic: settings.metricsPublic,
