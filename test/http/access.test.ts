@@ -4,7 +4,7 @@
  * signed with jose as an app's backend would sign them.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { exportJWK, generateKeyPair, SignJWT, type JWTPayload } from 'jose';
@@ -14,13 +14,12 @@ import { signToken } from '../../src/access/tokens.js';
 import { loadJwksFile } from '../../src/config/jwks-file.js';
 import { parseKeysFile, type KeyEntry } from '../../src/config/keys-file.js';
 import { parsePrometheusText } from '../support/prometheus-text.js';
-import { SHIPPED_ENDPOINTS, startTestService, TEST_KEY, type TestService } from '../support/service.js';
-import { NOW, projectOfId, rowsOf, SOURCES, tenantFixtures } from './tenant-fixtures.js';
+import { startTestService, TEST_KEY, type TestService } from '../support/service.js';
+import { LOGS_ALL_ID, NOW, projectOfId, rowsOf, SOURCES, tenantEndpoints, tenantFixtures } from './tenant-fixtures.js';
 
 const SECRET = `secret-${randomBytes(24).toString('hex')}`;
 const newKey = () => randomBytes(24).toString('base64url');
 const KEYS = { abc: newKey(), xyz: newKey(), logs: newKey(), old: newKey(), slow: newKey() };
-const LOGS_ALL_ID = 'b699a50c-0586-48fa-95e6-6041369c6c05';
 
 /** The keys file the service reads, as an operator writes it. */
 function keysFileText(): string {
@@ -52,19 +51,6 @@ function keyEntries(): KeyEntry[] {
   return keys!;
 }
 
-/** An endpoint without a `project` parameter: outside every scope that fixes one. */
-const PLAIN = `id: 0d6f0b53-2a4e-4c4b-9d59-5a3e8f1f4c11
-name: plain.one
-description: One row, no parameters.
-language: bq_sql
-max_rows: 10
-cache: false
-sandbox: false
-redact_pii: false
-params: {}
-query: select 1 as one
-`;
-
 let svc: TestService;
 let jwksDir: string;
 let frozen: number | undefined;
@@ -79,12 +65,9 @@ beforeAll(async () => {
   const jwksFile = join(jwksDir, 'jwks.json');
   const jwks = { keys: [{ ...(await exportJWK(rsa.publicKey)), kid: 'rsa-1', alg: 'RS256' }, { ...(await exportJWK(ec.publicKey)), kid: 'ec-1', alg: 'ES256' }] };
   await writeFile(jwksFile, JSON.stringify(jwks));
-  const endpoints = Object.fromEntries(
-    await Promise.all(['logs.all.yaml', 'usage.api-counts.yaml'].map(async (name) => [name, await readFile(join(SHIPPED_ENDPOINTS, name), 'utf8')] as const)),
-  );
   svc = await startTestService({
     fixtures: tenantFixtures(),
-    endpoints: { ...endpoints, 'plain.one.yaml': PLAIN },
+    endpoints: await tenantEndpoints(),
     clock: () => NOW,
     logLines: (line) => lines.push(line),
     access: { keys: keyEntries(), tokens: { secret: SECRET, jwks: await loadJwksFile(jwksFile) }, now: () => frozen ?? Date.now() },

@@ -3,7 +3,9 @@
  * can tell from any answer whose rows it holds. The project sits where each source keeps it (the
  * table in DESIGN.md): top-level `project`, or metadata's `project_ref` or `project`.
  */
-import type { Fixtures } from '../support/service.js';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { SHIPPED_ENDPOINTS, type Fixtures } from '../support/service.js';
 
 export const PROJECTS = ['abc', 'xyz', 'other'] as const;
 
@@ -48,4 +50,26 @@ export function tenantFixtures(): Fixtures {
     );
   }
   return fixtures;
+}
+
+/** logs.all's UUID, fixed forever (endpoints/logs.all.yaml). */
+export const LOGS_ALL_ID = 'b699a50c-0586-48fa-95e6-6041369c6c05';
+
+/** An endpoint without a `project` parameter: outside every scope that fixes one. */
+const PLAIN = `id: 0d6f0b53-2a4e-4c4b-9d59-5a3e8f1f4c11
+name: plain.one
+description: One row, no parameters.
+language: bq_sql
+max_rows: 10
+cache: false
+sandbox: false
+redact_pii: false
+params: {}
+query: select 1 as one
+`;
+
+/** The shipped endpoints (logs.all, usage.api-counts) and plain.one, by file name. */
+export async function tenantEndpoints(): Promise<Record<string, string>> {
+  const shipped = await Promise.all(['logs.all.yaml', 'usage.api-counts.yaml'].map(async (name) => [name, await readFile(join(SHIPPED_ENDPOINTS, name), 'utf8')] as const));
+  return { ...Object.fromEntries(shipped), 'plain.one.yaml': PLAIN };
 }
