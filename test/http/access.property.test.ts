@@ -35,10 +35,9 @@ const SCOPE_ENDPOINTS = Object.keys(NAMED);
 const TAKES_PROJECT = new Set(['logs.all', 'usage.api-counts']);
 
 const fixedProject = fc.option(fc.constantFrom(...PROJECTS), { nil: undefined });
-const scope: fc.Arbitrary<Scope> = fc.record({ endpoint: fc.constantFrom(...SCOPE_ENDPOINTS), project: fixedProject }).map(({ endpoint, project }) => ({
-  endpoint,
-  params: project === undefined ? {} : { project },
-}));
+const scope: fc.Arbitrary<Scope> = fc.record({ endpoint: fc.constantFrom(...SCOPE_ENDPOINTS), project: fixedProject }).map(
+  ({ endpoint, project }): Scope => ({ endpoint, params: project === undefined ? {} : { project } }),
+);
 
 /** One key per scope of the file: every endpoint choice with every fixed project or none. */
 const KEYS: { key: string; scope: Scope; entry: KeyEntry }[] = SCOPE_ENDPOINTS.flatMap((endpoint, index) =>

@@ -3,6 +3,8 @@
  * input with its zone, a regex a text field checked as it is typed, a required field marked.
  * Fields are checked by the service's own code (src/engine/serve/params.ts), so a message shown while
  * typing is the one the service would answer; the service's 400 for a field is shown beside it.
+ * A parameter the key or token fixes (docs/access.md) is shown filled in and locked; one it allows
+ * a few values for is a choice of those.
  */
 import type { ParamSpec } from '../../src/core/types.js';
 import { readParamValue } from '../../src/engine/serve/params.js';
@@ -24,12 +26,18 @@ interface Field {
   input: HTMLElement;
 }
 
-export function paramsForm(params: Record<string, ParamSpec>, initial: ReadonlyMap<string, string>): ParamsForm {
+/** `fixed`: the values the caller's key or token allows for the parameters it fixes (the catalog's `fixed`). */
+export function paramsForm(params: Record<string, ParamSpec>, initial: ReadonlyMap<string, string>, fixed: Record<string, string[]> = {}): ParamsForm {
   const fields = new Map<string, Field>();
-  const rows = Object.entries(params).map(([name, spec]) => {
+  const rows = Object.entries(params).map(([name, given]) => {
     const id = `param-${name}`;
+    const allowed = Object.hasOwn(fixed, name) ? fixed[name]! : undefined;
+    const locked = allowed?.length === 1;
+    // A few allowed values are a choice among them, whatever the spec's own type.
+    const spec: ParamSpec = allowed && !locked ? { ...given, type: 'string', format: undefined, enum: allowed } : given;
     const message = h('p', { class: 'field-error', id: `${id}-error`, role: 'alert', 'data-param': name });
-    const { control, input, read } = fieldControl(id, spec, initial.get(name) ?? '');
+    const { control, input, read } = fieldControl(id, spec, locked ? allowed[0]! : (initial.get(name) ?? ''));
+    if (locked) lock(control);
     input.setAttribute('aria-describedby', `${id}-error ${id}-help`);
     if (spec.required) input.setAttribute('aria-required', 'true');
     const field: Field = { read, message, input };
@@ -47,10 +55,10 @@ export function paramsForm(params: Record<string, ParamSpec>, initial: ReadonlyM
     control.addEventListener('change', check);
     return h(
       'div',
-      { class: 'field', 'data-param': name },
+      { class: locked ? 'field fixed' : 'field', 'data-param': name },
       h('label', { for: id }, name, spec.required ? h('abbr', { class: 'required', title: 'required' }, '*') : null),
       control,
-      h('p', { class: 'help', id: `${id}-help` }, helpText(spec)),
+      h('p', { class: 'help', id: `${id}-help` }, allowed ? `${locked ? 'Fixed' : 'Limited'} by your key or token: the service answers for no other value.` : helpText(spec)),
       message,
     );
   });
@@ -68,6 +76,14 @@ export function paramsForm(params: Record<string, ParamSpec>, initial: ReadonlyM
       for (const field of fields.values()) setMessage(field, '');
     },
   };
+}
+
+/** Shown, read and sent as it is, never edited: an input is read-only, a choice disabled (its value is still read). */
+function lock(control: HTMLElement): void {
+  for (const element of [control, ...control.querySelectorAll('input, select')]) {
+    if (element instanceof HTMLInputElement) element.readOnly = true;
+    if (element instanceof HTMLSelectElement) element.disabled = true;
+  }
 }
 
 function setMessage(field: Field, text: string): void {

@@ -112,7 +112,7 @@ function fromHash(): { name: string; params: Map<string, string> } {
 }
 
 function showEndpoint(panel: HTMLElement, key: string, endpoint: CatalogEndpoint, remembered: Map<string, string>): void {
-  const form = paramsForm(endpoint.params, remembered);
+  const form = paramsForm(endpoint.params, remembered, endpoint.fixed);
   const result = h('section', { class: 'result', 'aria-label': 'result' });
   const editor = endpoint.sandbox ? sqlEditor(endpoint, { id: 'sql', onRun: () => void run() }) : undefined;
   const redact = h('input', { type: 'checkbox', id: 'redact', checked: endpoint.redact_pii, disabled: endpoint.redact_pii });
