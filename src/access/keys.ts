@@ -15,10 +15,9 @@ export type KeyMatch = (presented: string, nowMs: number) => Grant | undefined;
 export function unscopedKeys(keys: readonly string[]): KeyMatch {
   const grants = keys.map((_, index) => grantOf(`api-key-${index + 1}`, [{ endpoint: EVERY_ENDPOINT, params: {} }], undefined, `api-key-${index + 1}`));
   return (presented) => {
+    // Every key is compared, whichever matches.
     let matched: Grant | undefined;
-    keys.forEach((key, index) => {
-      if (sameInConstantTime(presented, key)) matched = grants[index];
-    });
+    for (let index = 0; index < keys.length; index++) if (sameInConstantTime(presented, keys[index]!)) matched = grants[index];
     return matched;
   };
 }

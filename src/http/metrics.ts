@@ -71,21 +71,22 @@ export function createMetrics(): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const registers = [registry];
-  // By route, then by endpoint and key in one string: a second map level costs a hit more than a concatenation.
-  const series = new Map<Route, Map<string, RequestSeries>>();
+  // By route, endpoint and key: the names are the same string objects request after request, so
+  // each level is a lookup of a hash already computed.
+  const series = new Map<Route, Map<string, Map<string, RequestSeries>>>();
   // Cache answers by endpoint and source: counted like requests, in plain numbers (one per hit).
   const sources = new Map<string, Record<CacheSource, number>>();
   let lastEndpoint: string | undefined;
   let lastCounts: Record<CacheSource, number> = { local_hit: 0, shared_hit: 0, peer_wait: 0, miss: 0 };
 
-  const allSeries = (): RequestSeries[] => [...series.values()].flatMap((byEndpoint) => [...byEndpoint.values()]);
+  const allSeries = (): RequestSeries[] => [...series.values()].flatMap((byEndpoint) => [...byEndpoint.values()].flatMap((byKey) => [...byKey.values()]));
 
   const seriesOf = (route: Route, endpoint: string, key: string): RequestSeries => {
     let byEndpoint = series.get(route);
     if (!byEndpoint) series.set(route, (byEndpoint = new Map()));
-    // A name holds no space (config/keys-file.ts), so the pair is one string.
-    const pair = `${endpoint} ${key}`;
-    let one = byEndpoint.get(pair);
+    let byKey = byEndpoint.get(endpoint);
+    if (!byKey) byEndpoint.set(endpoint, (byKey = new Map()));
+    let one = byKey.get(key);
     if (!one) {
       one = {
         labels: { route, endpoint, key },
@@ -95,7 +96,7 @@ export function createMetrics(): Metrics {
         seconds: 0,
         count: 0,
       };
-      byEndpoint.set(pair, one);
+      byKey.set(key, one);
     }
     return one;
   };

@@ -150,7 +150,7 @@ describe('a cache hit', () => {
   it('is logged and counted as any answer is', async () => {
     const hits = async () => {
       const text = await (await svc.get('/metrics', { 'x-api-key': TEST_KEY })).text();
-      return Number(/^cannery_cache_requests_total\{endpoint="http\.hits",result="hit"\} (\d+)$/m.exec(text)?.[1]);
+      return Number(/^cannery_cache_requests_total\{endpoint="http\.hits",key="api-key-1",result="hit"\} (\d+)$/m.exec(text)?.[1]);
     };
     const before = await hits();
     lines.length = 0;

@@ -67,7 +67,7 @@ describe('GET /openapi.json', () => {
       expect(listed, code).toBeDefined();
       expect(listed.content['application/json'].schema.allOf[1].properties.error.properties.code.enum, code).toContain(code);
     }
-    expect(Object.keys(responses).sort()).toEqual(['200', '304', '400', '401', '404', '405', '406', '413', '414', '429', '431', '500', '502', '504']);
+    expect(Object.keys(responses).sort()).toEqual(['200', '304', '400', '401', '403', '404', '405', '406', '413', '414', '429', '431', '500', '502', '504']);
     expect(Object.keys(document.paths['/api/endpoints/query/logs.all'].post.responses)).toContain('413');
   });
 

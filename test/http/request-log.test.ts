@@ -40,10 +40,10 @@ async function lineOf(action: () => Promise<Response>): Promise<any> {
 }
 
 describe('request log', () => {
-  it('a miss: method, path without the query string, endpoint, status, duration, cache, rows, backend time', async () => {
+  it("a miss: method, path without the query string, the key's name, endpoint, status, duration, cache, rows, backend time", async () => {
     const line = await lineOf(() => ops.send(`${Q}log.cached?v=secret-value`));
-    expect(Object.keys(line)).toEqual(['time', 'level', 'msg', 'method', 'path', 'endpoint', 'status', 'duration_ms', 'cache', 'rows', 'backend_ms']);
-    expect(line).toMatchObject({ level: 'info', msg: 'request', method: 'GET', path: `${Q}log.cached`, endpoint: 'log.cached', status: 200, cache: 'MISS', rows: 1 });
+    expect(Object.keys(line)).toEqual(['time', 'level', 'msg', 'method', 'path', 'key', 'endpoint', 'status', 'duration_ms', 'cache', 'rows', 'backend_ms']);
+    expect(line).toMatchObject({ level: 'info', msg: 'request', method: 'GET', path: `${Q}log.cached`, key: 'api-key-1', endpoint: 'log.cached', status: 200, cache: 'MISS', rows: 1 });
     expect(line.time).toMatch(ISO_TIME);
     expect(line.duration_ms).toBeGreaterThanOrEqual(0);
     expect(line.backend_ms).toBeGreaterThanOrEqual(0);
