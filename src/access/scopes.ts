@@ -73,14 +73,15 @@ export function checkEndpoint(grant: Grant, definition: EndpointDefinition): voi
 export function scopedParams(grant: Grant, definition: EndpointDefinition, entries: [string, string][]): [string, string][] {
   if (grant.unscoped) return entries;
   const { scopes } = scopesFor(grant, definition);
-  let refused: string | undefined;
+  // None: the endpoint is outside the grant, and checkEndpoint throws saying why.
+  if (scopes.length === 0) checkEndpoint(grant, definition);
+  let refused = '';
   for (const scope of scopes) {
     const clash = Object.keys(scope.params).find((param) => !sameOrAbsent(definition, param, scope.params[param]!, entries));
     if (clash === undefined) return withFixed(scope, entries);
-    refused ??= clash;
+    refused ||= clash;
   }
-  if (refused === undefined) checkEndpoint(grant, definition);
-  throw new CanneryError('forbidden', `parameter "${refused}" is fixed for ${grant.name}: send ${fixedText(scopes, refused!)}, or leave it out`, { param: refused });
+  throw new CanneryError('forbidden', `parameter "${refused}" is fixed for ${grant.name}: send ${fixedText(scopes, refused)}, or leave it out`, { param: refused });
 }
 
 function fixedText(scopes: readonly Scope[], param: string): string {

@@ -73,14 +73,14 @@ function grantOfClaims(payload: JWTPayload, token: string): Grant {
     const { endpoint, params = {} } = (typeof scope === 'object' && scope !== null ? scope : {}) as { endpoint?: unknown; params?: unknown };
     if (typeof endpoint !== 'string' || endpoint === '') throw invalidClaim(`"scopes[${index}].endpoint" must be an endpoint's name or UUID, or "*"`);
     if (typeof params !== 'object' || params === null || Array.isArray(params)) throw invalidClaim(`"scopes[${index}].params" must be an object of parameter values`);
-    const fixed: Record<string, string> = {};
-    for (const [param, value] of Object.entries(params)) {
+    // fromEntries, not assignment: a parameter named __proto__ stays a parameter.
+    const fixed = Object.entries(params).map(([param, value]): [string, string] => {
       if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') {
         throw invalidClaim(`"scopes[${index}].params.${param}" must be a string, number or boolean`);
       }
-      fixed[param] = String(value);
-    }
-    return { endpoint, params: fixed };
+      return [param, String(value)];
+    });
+    return { endpoint, params: Object.fromEntries(fixed) };
   });
   if (name !== undefined && (typeof name !== 'string' || !CREDENTIAL_NAME.test(name))) {
     throw invalidClaim('"name" must be 1 to 64 letters, digits or . _ : @ -, starting with a letter or digit');

@@ -22,14 +22,15 @@ function list(value: Flags[string]): string[] {
 
 export function scopeFlags(flags: Flags): ScopeFlags {
   const endpoints = list(flags.endpoint);
-  const params: Record<string, string> = {};
-  for (const pair of list(flags.param)) {
+  const pairs = list(flags.param).map((pair): [string, string] => {
     const at = pair.indexOf('=');
     const name = pair.slice(0, at);
     if (at < 1 || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new Error(`--param takes name=value, with a parameter's name (got "${pair}")`);
-    if (Object.hasOwn(params, name)) throw new Error(`--param ${name} is given twice; a key or token fixes one value per parameter`);
-    params[name] = pair.slice(at + 1);
-  }
+    return [name, pair.slice(at + 1)];
+  });
+  const repeated = pairs.find(([name], index) => pairs.findIndex(([other]) => other === name) !== index);
+  if (repeated) throw new Error(`--param ${repeated[0]} is given twice; a key or token fixes one value per parameter`);
+  const params = Object.fromEntries(pairs);
   let ratePerSecond: number | undefined;
   if (typeof flags.rate === 'string') {
     ratePerSecond = Number(flags.rate);
