@@ -53,18 +53,21 @@ export function createAccess(options: AccessOptions): Access {
     return grant;
   };
 
-  const token = (presented: string, nowMs: number): VerifiedToken | Promise<VerifiedToken> | undefined => {
+  /** A token verified before and still valid: looked up before a key is hashed, as its holder presents it on every request. */
+  const knownToken = (presented: string, nowMs: number): Grant | undefined => {
+    const known = checkToken && verified.get(presented);
+    if (!known) return undefined;
+    if (nowMs < known.expiresAt) return known.grant;
+    verified.delete(presented);
+    throw new CanneryError('unauthorized', 'token expired');
+  };
+
+  const verify = (presented: string): Promise<Grant> | undefined => {
     if (!checkToken || !looksLikeToken(presented)) return undefined;
-    const known = verified.get(presented);
-    if (known) {
-      if (nowMs < known.expiresAt) return known;
-      verified.delete(presented);
-      throw new CanneryError('unauthorized', 'token expired');
-    }
-    return checkToken(presented, nowMs).then((fresh) => {
+    return checkToken(presented, now()).then((fresh) => {
       if (verified.size >= MAX_TOKENS) verified.delete(verified.keys().next().value!);
       verified.set(presented, fresh);
-      return fresh;
+      return fresh.grant;
     });
   };
 
@@ -74,11 +77,11 @@ export function createAccess(options: AccessOptions): Access {
         throw new CanneryError('unauthorized', 'missing API key: send it as X-API-KEY: <key> or Authorization: Bearer <key>');
       }
       const nowMs = now();
-      const key = unscoped(presented, nowMs) ?? scoped(presented, nowMs);
-      if (key) return paced(key, nowMs, onGrant);
-      const found = token(presented, nowMs);
-      if (found === undefined) throw new CanneryError('unauthorized', 'invalid API key');
-      return found instanceof Promise ? found.then(({ grant }) => paced(grant, now(), onGrant)) : paced(found.grant, nowMs, onGrant);
+      const known = unscoped(presented, nowMs) ?? knownToken(presented, nowMs) ?? scoped(presented, nowMs);
+      if (known) return paced(known, nowMs, onGrant);
+      const checking = verify(presented);
+      if (!checking) throw new CanneryError('unauthorized', 'invalid API key');
+      return checking.then((grant) => paced(grant, now(), onGrant));
     },
     replaceKeys(entries) {
       scoped = scopedKeys(entries);
