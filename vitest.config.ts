@@ -12,13 +12,16 @@ const ROOT = fileURLToPath(new URL('./', import.meta.url));
  *
  * Two tiers (test/support/tiers.ts): `unit` (no server, no process, no database file) and
  * `service`; `npm test` runs both, `npm run test:unit` the first alone.
+ *
+ * The shipped endpoints are tested from a copy of their files (test/support/shipped-copy.ts), so
+ * a user's own files in endpoints/ never fail the suite.
  */
 export default defineConfig({
   resolve: {
     alias: [{ find: /^((?:\.\.\/)+)src\/(.*)\.js$/, replacement: '$1dist/$2.js' }],
   },
   test: {
-    globalSetup: ['test/support/built.ts'],
+    globalSetup: ['test/support/built.ts', 'test/support/shipped-copy.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // Each service-tier file starts its own DuckDB and server; two cores run two files at a time well.

@@ -11,7 +11,6 @@ import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import type { Page, Request, Response } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -19,8 +18,8 @@ import { MAIN_DEMO_PROJECT } from '../../src/demo/seed.js';
 import { formatTimestamp } from '../../web/src/values.js';
 import { CHROMIUM, HAS_CHROMIUM, openBrowser, screenshot, watchForProblems, type Browser } from '../support/browser.js';
 import { startServe, type ServeProcess } from '../support/serve-process.js';
+import { SHIPPED_ENDPOINTS as ENDPOINTS } from '../support/shipped-endpoints.js';
 
-const ENDPOINTS = fileURLToPath(new URL('../../endpoints/', import.meta.url));
 const KEY = 'console-browser-key';
 const QUERY = '/api/endpoints/query/';
 
