@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /** `cannery`: serve | check | test | diff | describe | new | run | import | compact | seed | openapi. A thin shell over config, engine and backends. */
 import { parseArgs } from 'node:util';
+import { DatabaseBusy } from './backends/duckdb/lock.js';
 import { commands } from './cli/command-table.js';
 
 const USAGE = `usage: cannery <command> [options]
@@ -54,8 +55,13 @@ main(process.argv.slice(2)).then(
   (code) => {
     if (code !== -1) process.exitCode = code;
   },
-  (error: unknown) => {
-    console.error(`cannery: ${error instanceof Error ? error.message : String(error)}`);
+  async (error: unknown) => {
+    if (error instanceof DatabaseBusy) {
+      const { databaseBusyText } = await import('./cli/database-busy.js');
+      console.error(`cannery: ${databaseBusyText(error, process.argv[2]!)}`);
+    } else {
+      console.error(`cannery: ${error instanceof Error ? error.message : String(error)}`);
+    }
     process.exitCode = 1;
   },
 );
