@@ -4,6 +4,7 @@
  */
 import type { Backend, QueryRequest, QueryResult } from '../backend.js';
 import { DEFAULTS } from '../../config/settings.js';
+import { didYouMean } from '../../config/spelling.js';
 import { createCacheLayer, type CacheOutcome, type LayerResult } from './cache/read-through.js';
 import type { SharedStore } from './cache/shared-store.js';
 import { createSharedTier, type SharedHealth } from './cache/shared-tier.js';
@@ -209,7 +210,8 @@ export function createService(options: ServiceOptions): Service {
     resolve(idOrName) {
       const endpoint = registry.find(idOrName);
       if (!endpoint) {
-        throw new CanneryError('endpoint_not_found', `no endpoint with id or name "${idOrName}"`);
+        const names = registry.endpoints.map((candidate) => candidate.definition.name);
+        throw new CanneryError('endpoint_not_found', `no endpoint with id or name "${idOrName}"${didYouMean(idOrName, names)}`);
       }
       return endpoint;
     },
