@@ -13,8 +13,9 @@ commands:
            validate every endpoint file and compile its SQL for each backend, and the endpoint
            tests; exit 1 on any problem
            (--dry-run: also dry-run each endpoint on BigQuery and print the bytes it would scan)
-  test     [--endpoints DIR] [--filter TEXT] [--format text|github] [--junit FILE]
+  test     [--endpoints DIR] [--filter TEXT] [--format text|github] [--junit FILE] [--update]
            run the endpoint tests in DIR/tests, each on a fresh in-memory DuckDB; exit 1 on any failure
+           (--update: rewrite what each failing test expects from what its endpoint answers now)
   diff     [--base REF] [--endpoints DIR] [--format text|markdown] [--fail-on breaking]
            what the working tree changes in each endpoint's contract and rows, against REF
            (default: the merge base with the default branch); exit 1 on a breaking change with --fail-on
