@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-/** `cannery`: serve | check | test | diff | describe | new | run | import | compact | seed | openapi. A thin shell over config, engine and backends. */
+/** `cannery`: serve | check | test | diff | describe | new | init | run | import | compact | seed | openapi. A thin shell over config, engine and backends. */
 import { parseArgs } from 'node:util';
 import { DatabaseBusy } from './backends/duckdb/lock.js';
 import { commands } from './cli/command-table.js';
@@ -23,6 +23,8 @@ commands:
            an endpoint's parameters and result columns, with their types
   new      NAME [--endpoints DIR]
            write a new endpoint file and its test file from a commented template
+  init     in one's own repository: write endpoints/ with an example endpoint and its tests,
+           and .github/workflows/cannery.yml (check, test and diff on every pull request)
   run      NAME [key=value ...] [--endpoints DIR] [--db FILE] [--redact-pii]
            run one endpoint and print its result as JSON (--redact-pii: as with SVC-ENDPOINT-REDACT-PII: true)
   import   --db FILE --source NAME [FILE.ndjson | -]

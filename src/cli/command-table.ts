@@ -17,4 +17,5 @@ export const commands: Record<string, () => Promise<Command>> = {
   describe: async () => (await import('./describe.js')).describeCommand,
   diff: async () => (await import('./diff.js')).diffCommand,
   new: async () => (await import('./new.js')).newCommand,
+  init: async () => (await import('./init.js')).initCommand,
 };
