@@ -26,10 +26,11 @@ export async function updateFailingTests(files: readonly EndpointTestFile[], res
     const endpoint = findTestedEndpoint(testFile.endpoint!, registry.endpoints);
     const contract = endpoint ? (await contracts.of([endpoint])).get(endpoint)?.contract : undefined;
     const wholeRows = contract ? templateOfColumns(contract.columns) : undefined;
+    lines.push(testFile.file);
     const fixes: TestFix[] = [];
     for (const result of own) {
       const test = testFile.tests.find((candidate) => candidate.name === result.name)!;
-      if (result.answer) fixes.push({ test, answer: result.answer, ...(wholeRows ? { wholeRows } : {}) });
+      if (result.answer) fixes.push({ test, answer: result.answer, wholeRows });
       else {
         left += 1;
         lines.push(`  not updated: ${result.name} (line ${result.line}): it did not run (${result.verdict.message})`);
@@ -37,7 +38,6 @@ export async function updateFailingTests(files: readonly EndpointTestFile[], res
     }
     if (fixes.length === 0) continue;
     const { text, outcomes } = updateExpectations(await readFile(testFile.file, 'utf8'), fixes);
-    lines.push(`${testFile.file}`);
     for (const outcome of outcomes) {
       lines.push(`  ${outcome.updated ? 'updated' : 'not updated'}: ${outcome.test} (line ${outcome.line}): ${outcome.what}`);
       if (outcome.updated) updated += 1;

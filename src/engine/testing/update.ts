@@ -10,6 +10,7 @@ import type { WireRow } from '../../core/types.js';
 import { matches, shownLike, templateOf, type Template } from './row-match.js';
 import type { TestAnswer } from './run.js';
 import { diffSequences } from './sequence-diff.js';
+import { errorText } from './verdict.js';
 
 export interface TestFix {
   test: EndpointTest;
@@ -35,6 +36,8 @@ interface Edit {
 
 /** Written as the shipped test files are: no line folding, `{a: 1}` rather than `{ a: 1 }`. */
 const STYLE = { lineWidth: 0, flowCollectionPadding: false } as const;
+/** Rows written on one line (`rows: [{n: 1}]`) stay there while they fit in this many characters. */
+const ONE_LINE = 100;
 
 /** `text` (a test file) with the expectation of each fix's test rewritten from its answer. */
 export function updateExpectations(text: string, fixes: readonly TestFix[]): { text: string; outcomes: FixOutcome[] } {
@@ -74,7 +77,8 @@ function rewrite(doc: Document, expect: YAMLMap, fix: TestFix): string {
   }
   if (test.expect.kind === 'error') {
     expect.delete('error');
-    expect.set('rows', rowSequence(doc, answer.rows.map((row) => rowNode(doc, shownLike(row, wholeOrAsWritten([], answer.rows, fix))))));
+    const template = wholeOrAsWritten([], answer.rows, fix);
+    expect.set('rows', rowSequence(doc, answer.rows.map((row) => rowNode(doc, shownLike(row, template)))));
     return `${before} -> ${answer.rows.length} row(s)`;
   }
   const expected = test.expect.rows;
@@ -111,7 +115,7 @@ function rewrite(doc: Document, expect: YAMLMap, fix: TestFix): string {
   }
   if (isSeq(node)) {
     node.items = items;
-    node.flow = items.length === 0;
+    node.flow = items.length === 0 || (node.flow === true && fitsOneLine(node));
   } else {
     expect.set('rows', rowSequence(doc, items));
   }
@@ -176,16 +180,22 @@ function regionOf(text: string, map: YAMLMap): { start: number; end: number } {
   return { start: map.range![0], end: lineEnd === -1 ? text.length : lineEnd };
 }
 
+/** Whether a flow collection, written on one line, fits ONE_LINE. */
+function fitsOneLine(node: Node): boolean {
+  const text = new Document(node).toString(STYLE).trimEnd();
+  return !text.includes('\n') && text.length <= ONE_LINE;
+}
+
 /**
  * The text that replaces the expect map: a block map in place, indented where it was; a flow map
- * in place while it holds no rows (an error, or none), else as a block under `expect:`.
+ * in place while it fits on its line, else as a block under `expect:`.
  */
 function spliced(text: string, pair: Pair<Ranged, YAMLMap>, { start, end }: { start: number; end: number }): Edit {
   const map = pair.value!;
   const render = () => new Document(map).toString(STYLE).trimEnd();
   if (!map.flow) return { start, end, text: indented(render(), columnOf(text, start)) };
   const rows = map.get('rows', true);
-  if (!isSeq(rows) || rows.items.length === 0) return { start, end, text: render() };
+  if (!isSeq(rows) || rows.items.length === 0 || fitsOneLine(map)) return { start, end, text: render() };
   map.flow = false;
   const column = columnOf(text, pair.key!.range![0]) + 2;
   return { start: pair.key!.range![1], end, text: `:\n${' '.repeat(column)}${indented(render(), column)}` };
@@ -199,8 +209,4 @@ function columnOf(text: string, offset: number): number {
 function indented(rendered: string, column: number): string {
   const pad = ' '.repeat(column);
   return rendered.replace(/\n(?=.)/g, `\n${pad}`);
-}
-
-function errorText(error: { code: string; param?: string }): string {
-  return error.param === undefined ? error.code : `${error.code} (param ${error.param})`;
 }

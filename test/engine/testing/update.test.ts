@@ -52,15 +52,20 @@ describe('updateExpectations', () => {
       { name: 'timestamp', type: { kind: 'scalar', name: 'TIMESTAMP' } },
       { name: 'day', type: { kind: 'scalar', name: 'DATE' } },
     ]);
-    const { text: updated } = update(text, { new: { rows: [{ id: 'x', timestamp: 1714564800000000, day: '2024-05-01' }] } }, { wholeRows });
-    expect(updated).toBe(file(['  - name: new', '    expect:', '      rows:', '        - {id: x, timestamp: "2024-05-01T12:00:00Z", day: "2024-05-01"}  # to fill in', '']));
+    const rows = [{ id: 'x', timestamp: 1714564800000000, day: '2024-05-01' }, { id: 'y', timestamp: 1714564800000001, day: '2024-05-01' }];
+    const { text: updated } = update(text, { new: { rows } }, { wholeRows });
+    expect(updated).toBe(
+      file(['  - name: new', '    expect:', '      rows:', '        - {id: x, timestamp: "2024-05-01T12:00:00Z", day: "2024-05-01"}', '        - {id: y, timestamp: "2024-05-01T12:00:00.000001Z", day: "2024-05-01"}  # to fill in', '']),
+    );
+    // What fits on the line stays on it.
+    expect(update(text, { new: { rows: [{ id: 'x' }] } }, { wholeRows }).text).toBe(file(['  - name: new', '    expect: {rows: [{id: x}]}  # to fill in', '']));
   });
 
   it('writes the values as they came for sandbox SQL, whose columns are its own', () => {
     const text = file(['  - name: sql', '    request: {params: {}, sql: "select 1"}', '    expect: {rows: []}', '']);
     const wholeRows = templateOfColumns([{ name: 'timestamp', type: { kind: 'scalar', name: 'TIMESTAMP' } }]);
     const { text: updated } = update(text, { sql: { rows: [{ timestamp: 1714564800000000 }] } }, { wholeRows });
-    expect(updated).toContain('        - {timestamp: 1714564800000000}\n');
+    expect(updated).toContain('    expect: {rows: [{timestamp: 1714564800000000}]}\n');
   });
 
   it('swaps rows for an error and an error for rows, block or flow', () => {
@@ -73,7 +78,7 @@ describe('updateExpectations', () => {
     expect(updated).toBe(
       file(
         ['  # what the rows are for', '  - name: rows', '    expect:', '      error: {code: invalid_parameter, param: p}', '        # after the last row', ''],
-        ['  - name: error', '    expect:', '      rows:', '        - {id: z}', ''],
+        ['  - name: error', '    expect: {rows: [{id: z}]}', ''],
       ),
     );
   });
