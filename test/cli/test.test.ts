@@ -195,7 +195,8 @@ describe('cannery test, outputs and problems', () => {
     expect(run.code).toBe(1);
     expect(lines(run.stdout).slice(-4)).toEqual([
       file,
-      `  not updated: bad event (line ${lineOf(written, '- name: bad event')}): it did not run (events.cloudflare.logs.prod[0]: timestamp must be an ISO 8601 string with Z or an offset, or integer Unix microseconds; got "yesterday")`,
+      // At the line of the event the importer refused: where to look.
+      `  not updated: bad event (line ${lineOf(written, 'yesterday')}): it did not run (events.cloudflare.logs.prod[0]: timestamp must be an ISO 8601 string with Z or an offset, or integer Unix microseconds; got "yesterday")`,
       '  updated: two, <wrongly> (line 6): rows: 1 changed (1 row(s) -> 1 row(s))',
       '1 test(s) updated in 1 file(s); 1 failing test(s) left as they are: `git diff` shows the new expectations',
     ]);
