@@ -2,7 +2,8 @@
  * cannery as a package in someone else's repository, end to end: `npm pack` on a copy of the
  * sources (its prepack builds them), the tarball installed into a fresh folder (dependencies from
  * the npm cache, else the registry), then `npx cannery init`, `check` and `test` there, and the
- * installed CLI serving its console. Slow (a build and an install): one pack for the whole file.
+ * installed CLI serving its console. Slow (a build and an install, within the service tier's hook
+ * timeout): one pack for the whole file.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -57,7 +58,7 @@ beforeAll(async () => {
   await writeFile(join(user, 'package.json'), JSON.stringify({ name: 'my-logs', private: true }, null, 2));
   const install = await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball], user);
   expect(install.code, install.stderr).toBe(0);
-}, 600_000);
+});
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
 describe('npm pack', () => {

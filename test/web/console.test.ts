@@ -36,7 +36,7 @@ describe.skipIf(!HAS_CHROMIUM)('the console in Chromium', () => {
     dir = await mkdtemp(join(tmpdir(), 'cannery-console-browser-'));
     serve = await startServe(['--demo', '--db', join(dir, 'demo.duckdb'), '--endpoints', ENDPOINTS], { CANNERY_API_KEYS: KEY });
     browser = await openBrowser({ downloads: dir });
-  }, 120_000);
+  });
   afterAll(async () => {
     await browser?.close();
     await serve?.stop();
