@@ -274,7 +274,7 @@ describe.skipIf(!HAS_CHROMIUM)('the console in Chromium', () => {
     await setSql('select id\nfrom edge_logs\nwhere timestamp >> 3');
     ({ response } = await run());
     error = ((await response.json()) as any).error;
-    expect(error.message).toMatch(/\(line 3, column 18\)$/);
+    expect(error.message).toMatch(/SQL syntax error at line 3, column 18: found ">", expected an expression$/);
     expect(await page.textContent('.cm-lintRange-error')).toBe('>');
     expect(await page.textContent('.sql-field .field-error')).toBe(error.message);
   });
