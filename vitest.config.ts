@@ -12,13 +12,16 @@ const ROOT = fileURLToPath(new URL('./', import.meta.url));
  *
  * Two tiers (test/support/tiers.ts): `unit` (no server, no process, no database file) and
  * `service`; `npm test` runs both, `npm run test:unit` the first alone.
+ *
+ * The shipped endpoints are tested from a copy of their files (test/support/shipped-copy.ts), so
+ * a user's own files in endpoints/ never fail the suite.
  */
 export default defineConfig({
   resolve: {
     alias: [{ find: /^((?:\.\.\/)+)src\/(.*)\.js$/, replacement: '$1dist/$2.js' }],
   },
   test: {
-    globalSetup: ['test/support/built.ts'],
+    globalSetup: ['test/support/built.ts', 'test/support/shipped-copy.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // Each service-tier file starts its own DuckDB and server; two cores run two files at a time well.
@@ -28,7 +31,10 @@ export default defineConfig({
     execArgv: ['--enable-source-maps'],
     projects: [
       { extends: true, test: { name: 'unit', include: testFiles(ROOT, 'unit') } },
-      { extends: true, test: { name: 'service', include: testFiles(ROOT, 'service') } },
+      // A service test runs the real thing (processes, a build, DuckDB files, Chromium) on two cores
+      // other work shares: its time is sized for a loaded machine, 5 to 10 times an idle one's. A
+      // test that waits for something that never comes still fails, later.
+      { extends: true, test: { name: 'service', include: testFiles(ROOT, 'service'), testTimeout: 240_000, hookTimeout: 300_000 } },
     ],
   },
 });

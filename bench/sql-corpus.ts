@@ -21,7 +21,8 @@ const PARSER_TESTS = 'test/sql/parse/';
 /** Strings that start the way a statement does; the parsers decide which of them are SQL. */
 const STATEMENT_START = /^\s*(\(\s*)*(select|with)\b/i;
 
-export function sqlCorpus(root: URL): CorpusEntry[] {
+/** `endpoints` (default: the repository's endpoints/) is where the endpoint files are read; the suite reads its copy of the shipped ones. */
+export function sqlCorpus(root: URL, endpoints = join(fileURLToPath(root), 'endpoints')): CorpusEntry[] {
   const base = fileURLToPath(root);
   const seen = new Set<string>();
   const entries: CorpusEntry[] = [];
@@ -30,9 +31,9 @@ export function sqlCorpus(root: URL): CorpusEntry[] {
     seen.add(sql);
     entries.push({ origin, sql });
   };
-  for (const file of filesUnder(join(base, 'endpoints'), '.yaml')) {
+  for (const file of filesUnder(endpoints, '.yaml')) {
     const query = (parseYaml(readFileSync(file, 'utf8')) as { query?: unknown }).query;
-    if (typeof query === 'string') add(relative(base, file), query);
+    if (typeof query === 'string') add(`endpoints/${relative(endpoints, file)}`, query);
   }
   for (const file of filesUnder(join(base, 'test'), '.ts').filter((path) => !path.startsWith(join(base, PARSER_TESTS)))) {
     for (const { line, text } of statementStrings(file)) add(`${relative(base, file)}:${line}`, text);

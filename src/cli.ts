@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-/** `cannery`: serve | check | test | diff | describe | new | run | import | compact | seed | openapi | keys | token. A thin shell over config, engine and backends. */
+/** `cannery`: serve | check | test | diff | describe | new | init | run | import | compact | seed | openapi | keys | token. A thin shell over config, engine and backends. */
 import { parseArgs } from 'node:util';
+import { DatabaseBusy } from './backends/duckdb/lock.js';
 import { commands } from './cli/command-table.js';
 
 const USAGE = `usage: cannery <command> [options]
@@ -12,8 +13,9 @@ commands:
            validate every endpoint file and compile its SQL for each backend, and the endpoint
            tests; exit 1 on any problem
            (--dry-run: also dry-run each endpoint on BigQuery and print the bytes it would scan)
-  test     [--endpoints DIR] [--filter TEXT] [--format text|github] [--junit FILE]
+  test     [--endpoints DIR] [--filter TEXT] [--format text|github] [--junit FILE] [--update]
            run the endpoint tests in DIR/tests, each on a fresh in-memory DuckDB; exit 1 on any failure
+           (--update: rewrite what each failing test expects from what its endpoint answers now)
   diff     [--base REF] [--endpoints DIR] [--format text|markdown] [--fail-on breaking]
            what the working tree changes in each endpoint's contract and rows, against REF
            (default: the merge base with the default branch); exit 1 on a breaking change with --fail-on
@@ -21,6 +23,8 @@ commands:
            an endpoint's parameters and result columns, with their types
   new      NAME [--endpoints DIR]
            write a new endpoint file and its test file from a commented template
+  init     in one's own repository: write endpoints/ with an example endpoint and its tests,
+           and .github/workflows/cannery.yml (check, test and diff on every pull request)
   run      NAME [key=value ...] [--endpoints DIR] [--db FILE] [--redact-pii]
            run one endpoint and print its result as JSON (--redact-pii: as with SVC-ENDPOINT-REDACT-PII: true)
   import   --db FILE --source NAME [FILE.ndjson | -]
@@ -58,8 +62,13 @@ main(process.argv.slice(2)).then(
   (code) => {
     if (code !== -1) process.exitCode = code;
   },
-  (error: unknown) => {
-    console.error(`cannery: ${error instanceof Error ? error.message : String(error)}`);
+  async (error: unknown) => {
+    if (error instanceof DatabaseBusy) {
+      const { databaseBusyText } = await import('./cli/database-busy.js');
+      console.error(`cannery: ${databaseBusyText(error, process.argv[2]!)}`);
+    } else {
+      console.error(`cannery: ${error instanceof Error ? error.message : String(error)}`);
+    }
     process.exitCode = 1;
   },
 );

@@ -19,4 +19,5 @@ export const commands: Record<string, () => Promise<Command>> = {
   new: async () => (await import('./new.js')).newCommand,
   keys: async () => (await import('./keys.js')).keysCommand,
   token: async () => (await import('./token.js')).tokenCommand,
+  init: async () => (await import('./init.js')).initCommand,
 };

@@ -36,7 +36,17 @@ function baseText(report: DiffReport): string {
 }
 
 function differing(rows: readonly RowDifference[]): RowDifference[] {
-  return rows.filter((row) => row.lines.length > 0);
+  return rows.filter((row) => row.differs);
+}
+
+/** `3 of 5 test(s) answer differently; \`cannery test\` fails 2`: a test may check fewer columns than changed. */
+function rowsSummary(rows: readonly RowDifference[]): string {
+  const fails = rows.filter((row) => row.fails).length;
+  return `${differing(rows).length} of ${rows.length} test(s) answer differently; \`cannery test\` fails ${fails}`;
+}
+
+function rowHeading(row: RowDifference): string {
+  return `${row.before} before, ${row.after} now${row.fails ? ' (fails as written)' : ''}`;
 }
 
 export function diffText(report: DiffReport): string {
@@ -48,9 +58,9 @@ export function diffText(report: DiffReport): string {
     for (const change of diff.changes) lines.push(`  ${change.compatibility.padEnd(11)}${change.message}`);
     if (diff.rows.length) {
       const changed = differing(diff.rows);
-      lines.push(`  rows on the tests' inputs: ${changed.length} of ${diff.rows.length} test(s) answer differently`);
+      lines.push(`  rows on the tests' inputs: ${rowsSummary(diff.rows)}`);
       for (const row of changed) {
-        lines.push(`    ${row.test} (${row.file}:${row.line}): ${row.before} before, ${row.after} now`);
+        lines.push(`    ${row.test} (${row.file}:${row.line}): ${rowHeading(row)}`);
         lines.push(...row.lines.map((line) => `      ${line}`));
       }
     }
@@ -85,9 +95,9 @@ function endpointMarkdown(diff: EndpointDiff): string {
   lines.push('| | change |', '|---|---|', ...diff.changes.map(changeRow));
   const changed = differing(diff.rows);
   if (diff.rows.length) {
-    lines.push('', `<details${changed.length ? ' open' : ''}><summary>Rows on the tests' inputs: ${changed.length} of ${diff.rows.length} test(s) answer differently</summary>`, '');
+    lines.push('', `<details${changed.length ? ' open' : ''}><summary>Rows on the tests' inputs: ${escapeMarkdown(rowsSummary(diff.rows))}</summary>`, '');
     for (const row of changed) {
-      lines.push(`**${escapeMarkdown(row.test)}** (\`${row.file}:${row.line}\`): ${row.before} before, ${row.after} now`, '', '```diff');
+      lines.push(`**${escapeMarkdown(row.test)}** (\`${row.file}:${row.line}\`): ${rowHeading(row)}`, '', '```diff');
       lines.push(...row.lines.slice(0, MARKDOWN_ROW_LINES));
       if (row.lines.length > MARKDOWN_ROW_LINES) lines.push(`  … ${row.lines.length - MARKDOWN_ROW_LINES} more line(s)`);
       lines.push('```', '');

@@ -1,16 +1,19 @@
 /**
  * `cannery new NAME [--endpoints DIR]`: a new endpoint file (fresh UUID, the schema line, every
  * field commented) and its test file. Both work as written: `check` passes and the tests pass,
- * so the first edit starts from something green.
+ * so the first edit starts from something green. The schema lines point at cannery's schemas
+ * where the folder's repository has them (schema-reference.ts).
  */
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseEndpointFile } from '../config/endpoint-file.js';
-import { TESTS_FOLDER } from '../config/endpoint-tests-file.js';
+import { ENDPOINT_TESTS_SCHEMA_URL, TESTS_FOLDER } from '../config/endpoint-tests-file.js';
+import { ENDPOINT_SCHEMA_URL } from '../config/endpoint-schema.js';
 import { readSettings } from '../config/settings.js';
 import type { Command } from './command.js';
+import { schemaReference } from './schema-reference.js';
 
 export const newCommand: Command = {
   options: { endpoints: { type: 'string' } },
@@ -18,7 +21,7 @@ export const newCommand: Command = {
     const [name] = positionals;
     if (!name || positionals.length > 1) throw new Error('usage: cannery new NAME [--endpoints DIR]');
     const dir = typeof flags.endpoints === 'string' ? flags.endpoints : readSettings().endpointsDir;
-    const endpoint = endpointTemplate(name, randomUUID());
+    const endpoint = endpointTemplate(name, randomUUID(), dir);
     // The same checks as every endpoint file: a name the schema refuses is refused here.
     const [problem] = parseEndpointFile(endpoint, `${name}.yaml`).problems;
     if (problem) throw new Error(problem.message);
@@ -30,15 +33,16 @@ export const newCommand: Command = {
     }
     await mkdir(join(dir, TESTS_FOLDER), { recursive: true });
     await writeFile(endpointFile, endpoint, { flag: 'wx' });
-    await writeFile(testFile, testTemplate(name), { flag: 'wx' });
+    await writeFile(testFile, testTemplate(name, dir), { flag: 'wx' });
     console.log(`wrote ${endpointFile}\nwrote ${testFile}`);
     console.error(`next: edit the query and the tests, then \`cannery check\`, \`cannery test --filter ${name}\` and \`cannery describe ${name}\``);
     return 0;
   },
 };
 
-function endpointTemplate(name: string, id: string): string {
-  return `# yaml-language-server: $schema=../schemas/endpoint.schema.json
+/** An endpoint file to be written in the endpoints folder `dir`, its schema line pointing at the schema from there. */
+export function endpointTemplate(name: string, id: string, dir: string): string {
+  return `# yaml-language-server: $schema=${schemaReference(dir, dir, ENDPOINT_SCHEMA_URL)}
 #
 # One stored query, served at /api/endpoints/query/${name} (or by its id). Every field is
 # required. \`cannery check\` validates this file, \`cannery test\` runs tests/${name}.yaml,
@@ -76,8 +80,9 @@ query: |
 `;
 }
 
-function testTemplate(name: string): string {
-  return `# yaml-language-server: $schema=../../schemas/endpoint-tests.schema.json
+/** The test file of `name`, to be written in the tests/ of the endpoints folder `dir`. */
+export function testTemplate(name: string, dir: string): string {
+  return `# yaml-language-server: $schema=${schemaReference(join(dir, TESTS_FOLDER), dir, ENDPOINT_TESTS_SCHEMA_URL)}
 #
 # Tests of ${name}: \`cannery test --filter ${name}\`. Each test runs on a fresh in-memory
 # database holding \`events\` (as \`cannery import\` reads them), at the execution time \`now\`.

@@ -1,7 +1,7 @@
 /**
- * `cannery test [--endpoints DIR] [--filter TEXT] [--format text|github] [--junit FILE]`: runs
- * the endpoint tests in DIR/tests, each on a fresh in-memory DuckDB. Exit 1 on any failure or
- * problem in a test file (or an endpoint file).
+ * `cannery test [--endpoints DIR] [--filter TEXT] [--format text|github] [--junit FILE] [--update]`:
+ * runs the endpoint tests in DIR/tests, each on a fresh in-memory DuckDB. Exit 1 on any failure
+ * or problem in a test file (or an endpoint file); with --update, on a failure it could not rewrite.
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -16,9 +16,10 @@ import { loadOfflineEndpoints, scratchCompileContext } from './offline-registry.
 import { githubAnnotation } from './problem-output.js';
 import { loadCheckedTests } from './test-files.js';
 import { failureAnnotation, junitXml, resultText, summaryText } from './test-report.js';
+import { updateFailingTests } from './test-update.js';
 
 export const testCommand: Command = {
-  options: { endpoints: { type: 'string' }, filter: { type: 'string' }, format: { type: 'string' }, junit: { type: 'string' } },
+  options: { endpoints: { type: 'string' }, filter: { type: 'string' }, format: { type: 'string' }, junit: { type: 'string' }, update: { type: 'boolean' } },
   async run(flags) {
     const format = flags.format ?? 'text';
     if (format !== 'text' && format !== 'github') throw new Error(`--format must be text or github (got "${String(format)}")`);
@@ -52,6 +53,7 @@ export const testCommand: Command = {
     if (results.length === 0 && !problems.length) console.error(`cannery: no endpoint tests ran (looked in ${join(dir, TESTS_FOLDER)}${filter ? `, for "${filter}"` : ''})`);
     // A filter that matches nothing is a typo more often than an intent.
     const nothingMatched = filter !== undefined && results.length === 0;
-    return problems.length || nothingMatched || results.some((result) => !result.verdict.passed) ? 1 : 0;
+    const failed = flags.update === true ? await updateFailingTests(files, results, registry, engine) : results.filter((result) => !result.verdict.passed).length;
+    return problems.length || nothingMatched || failed > 0 ? 1 : 0;
   },
 };

@@ -6,6 +6,9 @@ export function closestSpelling(word: string, candidates: readonly string[]): st
   const limit = word.length <= 4 ? 1 : 2;
   let best: { candidate: string; distance: number } | undefined;
   for (const candidate of candidates) {
+    // The distance is at least the difference in length: most candidates need no table at all
+    // (a 404's path segment, up to a URL long, is compared with every endpoint's name).
+    if (Math.abs(candidate.length - word.length) > limit) continue;
     const distance = editDistance(word.toLowerCase(), candidate.toLowerCase());
     if (distance <= limit && (!best || distance < best.distance)) best = { candidate, distance };
   }

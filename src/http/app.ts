@@ -219,7 +219,7 @@ export function createApp(options: AppOptions): CanneryApp {
     after(admit(event), (grant) => {
       const record = recordOf(event);
       const format = negotiate(event.req.headers.get('accept'));
-      const endpoint = service.resolve(decodeURIComponent(event.context.params?.idOrName ?? ''));
+      const endpoint = service.resolve(decodeURIComponent(event.context.params?.idOrName ?? ''), (definition) => mayRun(grant, definition));
       record.endpoint = endpoint.definition.name;
       checkEndpoint(grant, endpoint.definition);
       const redactPii = requestsRedaction(event.req.headers);

@@ -7,14 +7,10 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cannery, CLI, type Run } from '../support/cannery-cli.js';
 import { endpointText, lineOf } from '../support/endpoint-text.js';
-
-const SHIPPED = fileURLToPath(new URL('../../endpoints', import.meta.url));
-
-
+import { SHIPPED_ENDPOINTS as SHIPPED } from '../support/shipped-endpoints.js';
 
 const made: string[] = [];
 async function folder(files: Record<string, string>): Promise<string> {

@@ -7,14 +7,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDuckDb } from '../../src/backends/duckdb/backend.js';
 import { importNdjson } from '../../src/backends/duckdb/import/import.js';
 import { readSourceTable } from '../../src/backends/duckdb/source-tables.js';
 import { cannery } from '../support/cannery-cli.js';
+import { SHIPPED_ENDPOINTS as ENDPOINTS } from '../support/shipped-endpoints.js';
 
-const ENDPOINTS = fileURLToPath(new URL('../../endpoints/', import.meta.url));
 
 const EVENTS = [
   { id: 'p1', timestamp: '2024-05-01T10:00:00Z', event_message: 'LOG: one', project: 'alpha', metadata: { host: 'db', parsed: { error_severity: 'LOG' } } },

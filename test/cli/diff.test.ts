@@ -25,8 +25,9 @@ afterAll(async () => {
 
 const diff = (args: string[], cwd = repo.dir, env: Record<string, string> = {}) => cannery(['diff', ...args], { cwd, env });
 
-// Each runs the built CLI, which runs every endpoint test twice (old and new): slow on a loaded machine.
-describe('cannery diff', { timeout: 90_000 }, () => {
+// Each runs the built CLI, which runs every endpoint test twice (old and new): slow on a loaded
+// machine, which the service tier's timeout allows for.
+describe('cannery diff', () => {
   it('finds nothing changed against the merge base with main', async () => {
     const run = await diff(['--fail-on', 'breaking']);
     expect(run.code).toBe(0);
@@ -39,7 +40,7 @@ describe('cannery diff', { timeout: 90_000 }, () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('usage.api-counts: changed (endpoints/usage.api-counts.yaml)\n  compatible new column "total_graphql_requests" (INT64)\n  compatible the query changed\n');
     // Compared on the columns both versions return, every test answers the same.
-    expect(run.stdout).toContain("  rows on the tests' inputs: 0 of 15 test(s) answer differently\n");
+    expect(run.stdout).toContain("  rows on the tests' inputs: 0 of 15 test(s) answer differently; `cannery test` fails 0\n");
     expect(run.stdout.trimEnd().split('\n').at(-1)).toBe('1 endpoint(s) changed: 0 breaking change(s), 2 compatible');
   });
 
@@ -51,7 +52,7 @@ describe('cannery diff', { timeout: 90_000 }, () => {
     expect(run.stdout).toContain('  breaking   parameter "interval" no longer accepts daily\n');
     expect(run.stdout).toContain(
       [
-        '    daily buckets by the UTC day, not the day of the offset an event was written with (endpoints/tests/usage.api-counts.yaml:91): 2 row(s) before, error invalid_parameter (param interval) now',
+        '    daily buckets by the UTC day, not the day of the offset an event was written with (endpoints/tests/usage.api-counts.yaml:91): 2 row(s) before, error invalid_parameter (param interval) now (fails as written)',
         '      - {timestamp: "2024-04-30T00:00:00", total_rest_requests: 1, total_storage_requests: 0, total_auth_requests: 0, total_realtime_requests: 0}',
         '      - {timestamp: "2024-05-01T00:00:00", total_rest_requests: 2, total_storage_requests: 1, total_auth_requests: 1, total_realtime_requests: 1}',
         '      + error invalid_parameter (param interval): parameter "interval" must be one of: minutely, hourly (got "daily")',
@@ -68,7 +69,7 @@ describe('cannery diff', { timeout: 90_000 }, () => {
     expect(markdown).toContain('| compatible | the query changed |');
     const hourly = markdown.split('\n**').find((section) => section.startsWith('hourly sums every minute'));
     expect(hourly?.split('\n').slice(0, 6)).toEqual([
-      'hourly sums every minute of the hour into one row** (`endpoints/tests/usage.api-counts.yaml:75`): 1 row(s) before, 1 row(s) now',
+      'hourly sums every minute of the hour into one row** (`endpoints/tests/usage.api-counts.yaml:75`): 1 row(s) before, 1 row(s) now (fails as written)',
       '',
       '```diff',
       expect.stringMatching(/^- \{timestamp: "2024-05-01T12:00:00", total_rest_requests: 4, total_storage_requests: 1, total_auth_requests: 1, total_realtime_requests: 1[,}]/),
@@ -77,6 +78,29 @@ describe('cannery diff', { timeout: 90_000 }, () => {
     ]);
     await git(['checkout', '--quiet', '--', '.'], repo.dir);
   });
+
+  it('reports a renamed column as a rename, breaking and listed first, and counts the tests that answer differently as `cannery test` does', async () => {
+    await repo.edit('endpoints/usage.api-counts.yaml', (text) => text.replace('as total_auth_requests,', 'as total_auth,').replace('max_rows: 1000', 'max_rows: 999'));
+    const run = await diff(['--base', 'HEAD']);
+    expect(run.stdout).toContain(
+      [
+        'usage.api-counts: changed (endpoints/usage.api-counts.yaml)',
+        '  breaking   column "total_auth_requests" renamed to "total_auth" (INT64): callers reading "total_auth_requests" find no such column',
+        '  compatible max_rows 1000 -> 999',
+        '  compatible the query changed',
+      ].join('\n'),
+    );
+    const counted = /rows on the tests' inputs: (\d+) of 15 test\(s\) answer differently; `cannery test` fails (\d+)\n/.exec(run.stdout);
+    expect(counted).not.toBeNull();
+    expect(run.stdout).toContain('      the same values, but in every row "total_auth_requests" is now "total_auth"');
+    // The tests as written, run by `cannery test` on the same tree: as many fail as diff says.
+    const test = await cannery(['test', '--filter', 'usage.api-counts'], { cwd: repo.dir });
+    expect(test.stdout).toContain(`${15 - Number(counted![2])} passed, ${counted![2]} failed`);
+    // Every test of rows with that column answers differently (the same values under another name).
+    expect(Number(counted![1])).toBeGreaterThan(0);
+    await git(['checkout', '--quiet', '--', '.'], repo.dir);
+    // A diff and a test run: twice what one diff takes.
+  }, 480_000);
 
   it('reads the base through git show: files removed since are reported, the work tree is untouched', async () => {
     await git(['rm', '--quiet', 'endpoints/logs.all.yaml', 'endpoints/tests/logs.all.yaml'], repo.dir);

@@ -3,12 +3,10 @@
  * server that speaks BigQuery's REST API. `npm test` builds dist/ first (pretest).
  */
 import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { cannery as runCli, CLI, type Run } from '../support/cannery-cli.js';
 import { startFakeBigQuery, type FakeBigQuery } from '../support/bigquery-server.js';
-
-const SHIPPED = fileURLToPath(new URL('../../endpoints', import.meta.url));
+import { SHIPPED_ENDPOINTS as SHIPPED } from '../support/shipped-endpoints.js';
 
 function cannery(args: string[], env: Record<string, string>): Promise<Run> {
   return runCli(args, { env });

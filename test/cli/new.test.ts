@@ -20,10 +20,11 @@ describe('cannery new', () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toBe(`wrote ${join(dir, 'edge.recent.yaml')}\nwrote ${join(dir, 'tests', 'edge.recent.yaml')}\n`);
     const endpoint = await readFile(join(dir, 'edge.recent.yaml'), 'utf8');
-    expect(endpoint.split('\n')[0]).toBe('# yaml-language-server: $schema=../schemas/endpoint.schema.json');
+    // A folder outside cannery's clone and any repository: where `npm install cannery` would put the schemas.
+    expect(endpoint.split('\n')[0]).toBe('# yaml-language-server: $schema=../node_modules/cannery/schemas/endpoint.schema.json');
     expect(endpoint).toMatch(/^id: [0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/m);
     expect(endpoint).toMatch(/^name: edge\.recent$/m);
-    expect((await readFile(join(dir, 'tests', 'edge.recent.yaml'), 'utf8')).split('\n')[0]).toBe('# yaml-language-server: $schema=../../schemas/endpoint-tests.schema.json');
+    expect((await readFile(join(dir, 'tests', 'edge.recent.yaml'), 'utf8')).split('\n')[0]).toBe('# yaml-language-server: $schema=../../node_modules/cannery/schemas/endpoint-tests.schema.json');
 
     const check = await cannery(['check', '--endpoints', dir]);
     expect(check).toMatchObject({ code: 0, stdout: '' });

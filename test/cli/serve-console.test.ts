@@ -6,13 +6,12 @@ import { execFileSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MAIN_DEMO_PROJECT } from '../../src/demo/seed.js';
 import { CLI } from '../support/cannery-cli.js';
 import { startServe, type ServeProcess } from '../support/serve-process.js';
+import { SHIPPED_ENDPOINTS as ENDPOINTS } from '../support/shipped-endpoints.js';
 
-const ENDPOINTS = fileURLToPath(new URL('../../endpoints/', import.meta.url));
 
 let dir: string;
 let db: string;

@@ -9,9 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SHIPPED_ENDPOINTS as ENDPOINTS } from '../support/shipped-endpoints.js';
 
 const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
-const ENDPOINTS = fileURLToPath(new URL('../../endpoints/', import.meta.url));
 const KEY = 'shutdown-test-key';
 
 let dir: string;

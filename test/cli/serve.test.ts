@@ -10,9 +10,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parsePrometheusText } from '../support/prometheus-text.js';
+import { SHIPPED_ENDPOINTS as ENDPOINTS } from '../support/shipped-endpoints.js';
 
 const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
-const ENDPOINTS = fileURLToPath(new URL('../../endpoints/', import.meta.url));
 const KEY = 'wiring-test-key';
 const ORIGIN = 'https://dashboard.example.com';
 

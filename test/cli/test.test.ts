@@ -35,7 +35,7 @@ const lines = (stdout: string) => stdout.replace(/ \(\d+ ms\)/g, '').replace(/\(
 
 describe('cannery test on the shipped endpoints', () => {
   // Every shipped test, each on a fresh DuckDB, in a child process: on a loaded two-core machine
-  // that passes 30 s.
+  // that passes 30 s (the service tier's timeout allows for it).
   it('passes every shipped test, listing them by file', async () => {
     const run = await cannery(['test', '--endpoints', SHIPPED_ENDPOINTS]);
     expect(run.stderr).toBe('');
@@ -46,7 +46,7 @@ describe('cannery test on the shipped endpoints', () => {
     expect(output).toContain('  ✓ at most 100 rows, the newest 100');
     expect(output).toContain('  ✓ a path containing both /rest and /auth counts in both columns');
     expect(output.at(-1)).toMatch(/^31 passed, 0 failed \(…\)$/);
-  }, 120_000);
+  });
 
   it('fails with a row diff when usage.api-counts stops counting a path in two columns', async () => {
     // A mutation a refactor could make: /auth only at a segment's start.
@@ -186,11 +186,116 @@ describe('cannery test, outputs and problems', () => {
     ]);
   });
 
+  it('--update rewrites a failing test and leaves one that could not run, saying why', async () => {
+    const { dir, tests } = await small();
+    const file = join(dir, 'tests', 'one.yaml');
+    const written = `${tests}  - name: bad event\n    events:\n      cloudflare.logs.prod:\n        - {id: b, timestamp: "yesterday", event_message: m}\n    expect: {rows: []}\n`;
+    await writeFile(file, written);
+    const run = await cannery(['test', '--endpoints', dir, '--update']);
+    expect(run.code).toBe(1);
+    expect(lines(run.stdout).slice(-4)).toEqual([
+      file,
+      // At the line of the event the importer refused: where to look.
+      `  not updated: bad event (line ${lineOf(written, 'yesterday')}): it did not run (events.cloudflare.logs.prod[0]: timestamp must be an ISO 8601 string with Z or an offset, or integer Unix microseconds; got "yesterday")`,
+      '  updated: two, <wrongly> (line 6): rows: 1 changed (1 row(s) -> 1 row(s))',
+      '1 test(s) updated in 1 file(s); 1 failing test(s) left as they are: `git diff` shows the new expectations',
+    ]);
+    expect(await readFile(file, 'utf8')).toBe(written.replace('    expect: {rows: [{n: 2}]}', '    expect: {rows: [{n: 1}]}'));
+  });
+
   it('a folder without tests has nothing to fail', async () => {
     const dir = await tempDir();
     await writeFile(join(dir, 'one.yaml'), endpointText('cli.one', [], ['select 1 as n']));
     const run = await cannery(['test', '--endpoints', dir]);
     expect(run.code).toBe(0);
     expect(run.stderr).toContain('no endpoint tests ran');
+  });
+});
+
+describe('cannery test --update', () => {
+  it("rewrites the rows a renamed column fails, keeping every other line and comment, and leaves an includes test to the user", async () => {
+    const dir = await shippedWith('usage.api-counts.yaml', (text) => text.replace('as total_auth_requests,', 'as total_auth,'));
+    const file = join(dir, 'tests', 'usage.api-counts.yaml');
+    const before = await readFile(file, 'utf8');
+    const run = await cannery(['test', '--endpoints', dir, '--filter', 'usage.api-counts', '--update']);
+    // The includes test is left failing, so the run still fails.
+    expect(run.code).toBe(1);
+    const output = lines(run.stdout);
+    expect(output).toContain(file);
+    expect(output).toContain(`  updated: hourly sums every minute of the hour into one row (line ${lineOf(before, '- name: hourly sums')}): rows: 1 changed (1 row(s) -> 1 row(s))`);
+    expect(output).toContain(
+      `  not updated: a path containing both /rest and /auth counts in both columns (line ${lineOf(before, '- name: a path containing both')}): it lists rows the answer must include, in any order: which to list is yours to choose`,
+    );
+    expect(output.at(-1)).toBe('8 test(s) updated in 1 file(s); 1 failing test(s) left as they are: `git diff` shows the new expectations');
+
+    // Line for line the same file, but for the rows rewritten: comments, layout, events, the includes test.
+    const after = await readFile(file, 'utf8');
+    const [old, now] = [before.split('\n'), after.split('\n')];
+    expect(now).toHaveLength(old.length);
+    const includes = lineOf(before, '      includes:');
+    // This test checks three columns, one of them gone: its rows are written whole.
+    const anchored = lineOf(before, '- name: project can be anchored');
+    now.forEach((line, index) => {
+      if (line === old[index]) return;
+      expect(index + 1).not.toBe(includes + 1);
+      if (index + 1 > anchored && index + 1 <= anchored + 5) expect(line).toMatch(/^ {8}- \{timestamp: "[^"]+", total_rest_requests: \d, total_storage_requests: \d, total_auth: \d, total_realtime_requests: \d\}$/);
+      else expect(line).toBe(old[index]!.replace('total_auth_requests:', 'total_auth:'));
+    });
+    expect(now.filter((line, index) => line !== old[index])).toHaveLength(25);
+
+    const again = await cannery(['test', '--endpoints', dir, '--filter', 'usage.api-counts']);
+    expect(lines(again.stdout).at(-1)).toMatch(/^14 passed, 1 failed/);
+  });
+
+  it("writes a new test's rows whole, timestamps as ISO text, swaps rows and errors both ways, and then passes", async () => {
+    const dir = join(await tempDir(), 'endpoints');
+    expect((await cannery(['new', 'cli.recent', '--endpoints', dir])).code).toBe(0);
+    await writeFile(join(dir, 'cli.recent.yaml'), (await readFile(join(dir, 'cli.recent.yaml'), 'utf8')).replace('sandbox: false', 'sandbox: true'));
+    const file = join(dir, 'tests', 'cli.recent.yaml');
+    const template = await readFile(file, 'utf8');
+    const written = template
+      .replace(/    expect:\n      rows:\n        - \{id: a-2, event_message: second\}\n        - \{id: a-1, timestamp: "2024-05-01T11:00:00Z"\}/, '    expect: {rows: []}  # to fill in')
+      .concat(
+        [
+          '',
+          '  - name: a bad cast is refused',
+          `    request: {params: {project: a}, sql: "select cast('x' as int64) as n"}`,
+          '    expect: {rows: [{n: 1}]}',
+          '',
+          '  - name: was an error',
+          '    request: {params: {project: b}}',
+          '    expect:',
+          '      error: {code: invalid_parameter}',
+          '',
+        ].join('\n'),
+      );
+    expect(written).toContain('expect: {rows: []}');
+    await writeFile(file, written);
+
+    const run = await cannery(['test', '--endpoints', dir, '--update']);
+    expect(run.code).toBe(0);
+    const output = lines(run.stdout);
+    expect(output).toContain(`  updated: returns the project's records, newest first (line ${lineOf(written, "- name: returns the project's")}): rows: 2 added (0 row(s) -> 2 row(s))`);
+    expect(output).toContain(`  updated: a bad cast is refused (line ${lineOf(written, '- name: a bad cast')}): 1 row(s) -> error invalid_parameter (param sql)`);
+    expect(output).toContain(`  updated: was an error (line ${lineOf(written, '- name: was an error')}): error invalid_parameter -> 1 row(s)`);
+
+    const after = await readFile(file, 'utf8');
+    expect(after).toContain(
+      [
+        "  - name: returns the project's records, newest first",
+        '    request: {params: {project: a}}',
+        '    expect:',
+        '      rows:',
+        '        - {id: a-2, timestamp: "2024-05-01T11:30:00Z", event_message: second}',
+        '        - {id: a-1, timestamp: "2024-05-01T11:00:00Z", event_message: first}  # to fill in',
+      ].join('\n'),
+    );
+    expect(after).toContain(`    request: {params: {project: a}, sql: "select cast('x' as int64) as n"}\n    expect: {error: {code: invalid_parameter, param: sql}}\n`);
+    expect(after).toContain('    expect:\n      rows:\n        - {id: b-1, timestamp: "2024-05-01T11:45:00Z", event_message: another project}\n');
+    // The file's head, its events and its other tests are as they were.
+    expect(after.slice(0, template.indexOf('tests:'))).toBe(template.slice(0, template.indexOf('tests:')));
+
+    const again = await cannery(['test', '--endpoints', dir]);
+    expect(again.code).toBe(0);
   });
 });

@@ -1,11 +1,11 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, test } from 'vitest';
 import { parseEndpointFile } from '../../src/config/endpoint-file.js';
 import { listEndpointFiles, rejectDuplicates, type LoadedEndpointFile } from '../../src/config/endpoint-folder.js';
 import { readEndpointText } from '../../src/config/endpoint-text.js';
+import { SHIPPED_ENDPOINTS } from '../support/shipped-endpoints.js';
 
 const made: string[] = [];
 afterEach(async () => {
@@ -50,7 +50,7 @@ const ID_C = '33333333-3333-4333-8333-333333333333';
 
 describe('endpoint folder', () => {
   test('the shipped endpoints folder loads without problems', async () => {
-    const { files } = await loadEndpointFolder(fileURLToPath(new URL('../../endpoints', import.meta.url)));
+    const { files } = await loadEndpointFolder(SHIPPED_ENDPOINTS);
     expect(files.map((f) => f.file.split('/').pop())).toEqual(['logs.all.yaml', 'usage.api-counts.yaml']);
     expect(files.flatMap((f) => f.problems)).toEqual([]);
     expect(files.map((f) => f.definition?.name)).toEqual(['logs.all', 'usage.api-counts']);

@@ -147,6 +147,11 @@ describe('keys file: fixed parameters', () => {
     expectError(unlimited, 403, 'forbidden');
     expect(unlimited.body.error.message).toContain('"project"');
     expectError(await call(KEYS.abc, '/api/endpoints/query/nope'), 404, 'endpoint_not_found');
+    // A typo's suggestion names only endpoints the caller may run.
+    const typo = await call(KEYS.logs, '/api/endpoints/query/usage.api-count');
+    expectError(typo, 404, 'endpoint_not_found');
+    expect(typo.body.error.message).not.toContain('did you mean');
+    expect((await call(KEYS.logs, '/api/endpoints/query/logs.al')).body.error.message).toContain('did you mean "logs.all"?');
     expectError(await call(undefined, '/api/endpoints/query/nope'), 401, 'unauthorized');
     expectError(await call(newKey(), '/api/endpoints/query/nope'), 401, 'unauthorized');
     // The scope names logs.all by its UUID, in capitals: the endpoint runs by name and by id.

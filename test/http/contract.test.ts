@@ -210,7 +210,14 @@ describe('auth', () => {
 describe('endpoint lookup', () => {
   it('an unknown name is 404 endpoint_not_found', async () => {
     const error = expectError(await send(`${Q}no.such.endpoint`, withKey()), 404, 'endpoint_not_found');
-    expect(error.message).toContain('no.such.endpoint');
+    expect(error.message).toBe('no endpoint with id or name "no.such.endpoint"');
+  });
+
+  it('a misspelt name is 404 with the closest name', async () => {
+    const error = expectError(await send(`${Q}usage.api-count?interval=hourly&project=p1`, withKey()), 404, 'endpoint_not_found');
+    expect(error.message).toBe('no endpoint with id or name "usage.api-count" (did you mean "usage.api-counts"?)');
+    // A segment as long as a URL allows: compared with no name of another length.
+    expectError(await send(`${Q}${'x'.repeat(8000)}`, withKey()), 404, 'endpoint_not_found');
   });
 
   it('an unknown UUID is 404 endpoint_not_found', async () => {

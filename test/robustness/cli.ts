@@ -2,9 +2,10 @@
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { SHIPPED_ENDPOINTS } from '../support/shipped-endpoints.js';
 
 export const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
-export const SHIPPED_ENDPOINTS = fileURLToPath(new URL('../../endpoints/', import.meta.url));
+export { SHIPPED_ENDPOINTS };
 export const CLI_KEY = 'robustness-key';
 
 export interface Serving {

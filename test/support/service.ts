@@ -21,9 +21,11 @@ import { duckDbScratchEngine } from '../../src/backends/duckdb/scratch.js';
 import { BUILT_IN_SOURCES } from '../../src/config/sources.js';
 import { createContractBook } from '../../src/engine/contracts/contract.js';
 import type { Service } from '../../src/engine/serve/service.js';
+import { SHIPPED_ENDPOINTS } from './shipped-endpoints.js';
+
+export { SHIPPED_ENDPOINTS };
 
 export const TEST_KEY = 'test-key-1';
-export const SHIPPED_ENDPOINTS = new URL('../../endpoints/', import.meta.url).pathname;
 
 export type Fixtures = Record<string, object[]>;
 

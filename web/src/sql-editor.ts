@@ -107,7 +107,7 @@ export function sqlEditor(endpoint: CatalogEndpoint, options: { id: string; onRu
       view.dispatch(setDiagnostics(view.state, [{ ...span, severity: 'error', message }]));
       view.dispatch({ selection: { anchor: span.from }, scrollIntoView: true });
       const line = view.state.doc.lineAt(span.from);
-      problem.textContent = /\(line \d+, column \d+\)/.test(message) ? message : `${message} (at line ${line.number}, column ${span.from - line.from + 1})`;
+      problem.textContent = /\bline \d+, column \d+\b/.test(message) ? message : `${message} (at line ${line.number}, column ${span.from - line.from + 1})`;
       view.focus();
     },
     clearProblem: clear,

@@ -1,5 +1,5 @@
 /**
- * Where in the SQL a `sandbox_violation` (or a refused `sql`) is: at "(line L, column C)" when the
+ * Where in the SQL a `sandbox_violation` (or a refused `sql`) is: at "line L, column C" when the
  * message gives it (a syntax error, SQL the translator does not support), else at the first
  * place the name it quotes appears (a table, a function, a parameter, a CTE), else at the start.
  */
@@ -9,7 +9,7 @@ export interface Span {
 }
 
 export function violationSpan(message: string, sql: string): Span {
-  const at = /\(line (\d+), column (\d+)\)/.exec(message);
+  const at = /\bline (\d+), column (\d+)\b/.exec(message);
   if (at) {
     const lines = sql.split('\n');
     const line = Math.min(Number(at[1]), lines.length);

@@ -5,6 +5,7 @@
  * access) and configuration locked, so no query can re-open it. Each query runs on its own
  * connection, which is what lets a timeout interrupt exactly that query.
  */
+import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { BIGINT, BOOLEAN, DOUBLE, DuckDBInstance, VARCHAR, type DuckDBConnection, type DuckDBType, type DuckDBValue } from '@duckdb/node-api';
@@ -16,7 +17,8 @@ import { quoteIdentifier } from '../../sql/dialects/duckdb/quote.js';
 import { sourceColumnsLookup } from '../../sql/analyse/shapes.js';
 import { BUILT_IN_SOURCES, type SourceDescriptor } from '../../config/sources.js';
 import { CURRENT_LAYOUT } from './layout-version.js';
-import { ensureSourceTables, readSourceTable } from './source-tables.js';
+import { ensureSourceTables, readSourceTable, sourceTablesCurrent } from './source-tables.js';
+import { databaseBusy } from './lock.js';
 import { readWireRows } from './result-rows.js';
 import { writeBackType } from './write-back.js';
 import { readTableColumns } from './table-columns.js';
@@ -71,20 +73,18 @@ export async function openDuckDb(options: DuckDbOptions): Promise<DuckDBInstance
     }
     return instance;
   } catch (error) {
-    throw new Error(`cannot open DuckDB database ${options.path}: ${(error as Error).message}`, { cause: error });
+    throw databaseBusy(error, options.path, !options.readOnly) ?? new Error(`cannot open DuckDB database ${options.path}: ${(error as Error).message}`, { cause: error });
   }
 }
 
 /**
- * The serving instance: tables ensured with write access, then (for a file) reopened read-only,
- * and sealed. Even a query that slipped past the sandbox checks can then read only the
- * database's own tables and write nothing.
+ * The serving instance, read-only for a file, and sealed: even a query that slipped past the
+ * sandbox checks can then read only the database's own tables and write nothing.
  */
 export async function createDuckDbBackend(options: DuckDbOptions): Promise<Backend> {
   const sources = options.sources ?? BUILT_IN_SOURCES;
-  let instance = await openDuckDb(options);
+  const instance = await openReadable(options, sources);
   await withConnection(instance, async (connection) => {
-    await ensureSourceTables(connection, sources);
     for (const source of sources) {
       const table = await readSourceTable(connection, source.name);
       if (table !== undefined && table.layout < CURRENT_LAYOUT && (await hasRows(connection, table.name))) {
@@ -95,10 +95,6 @@ export async function createDuckDbBackend(options: DuckDbOptions): Promise<Backe
       }
     }
   });
-  if (options.path !== ':memory:') {
-    instance.closeSync();
-    instance = await openDuckDb({ ...options, readOnly: true });
-  }
   const sourceColumns = await withConnection(instance, async (connection) => {
     await seal(connection);
     // The generator writes each query for the tables as they are stored (docs/storage.md).
@@ -112,6 +108,36 @@ export async function createDuckDbBackend(options: DuckDbOptions): Promise<Backe
       instance.closeSync();
     },
   };
+}
+
+/**
+ * A file whose tables are all there, as this version needs them, is opened read-only at once: so
+ * a second reader (`cannery run` beside a running `serve`) opens it too. Otherwise the tables are
+ * made or widened with write access first, and the file then reopened read-only.
+ */
+async function openReadable(options: DuckDbOptions, sources: readonly SourceDescriptor[]): Promise<DuckDBInstance> {
+  if (options.path === ':memory:') {
+    const instance = await openDuckDb(options);
+    await withConnection(instance, (connection) => ensureSourceTables(connection, sources));
+    return instance;
+  }
+  if (existsSync(options.path)) {
+    const reader = await openDuckDb({ ...options, readOnly: true });
+    let current = false;
+    try {
+      current = await withConnection(reader, (connection) => sourceTablesCurrent(connection, sources));
+    } finally {
+      if (!current) reader.closeSync();
+    }
+    if (current) return reader;
+  }
+  const writer = await openDuckDb(options);
+  try {
+    await withConnection(writer, (connection) => ensureSourceTables(connection, sources));
+  } finally {
+    writer.closeSync();
+  }
+  return openDuckDb({ ...options, readOnly: true });
 }
 
 /** The DuckDB dialect for tables named after `sources`, knowing the fields they declare. */

@@ -81,23 +81,31 @@ export async function ensureSourceTable(
     await connection.run(`COMMENT ON TABLE ${quoteIdentifier(name)} IS ${quoteString(layoutComment(CURRENT_LAYOUT))}`);
     return { outcome: 'created', table: await requireSourceTable(connection, name) };
   }
-  let outcome: EnsureOutcome = 'unchanged';
+  const { missing, metadata: widened } = widening(existing, metadata, columns);
+  for (const column of missing) {
+    await connection.run(`ALTER TABLE ${quoteIdentifier(existing.name)} ADD COLUMN ${quoteIdentifier(column.name)} ${column.type}`);
+  }
+  if (widened !== undefined) {
+    const metadataColumn = quoteIdentifier(existing.columns.get('metadata')?.name ?? 'metadata');
+    const using = layoutChanged(existing.metadata, widened) ? ` USING ${convertLayout(metadataColumn, existing.metadata, widened)}` : '';
+    await connection.run(
+      `ALTER TABLE ${quoteIdentifier(existing.name)} ALTER COLUMN ${metadataColumn} TYPE ${duckdbType(widened)}${using}`,
+    );
+  }
+  const outcome: EnsureOutcome = missing.length > 0 || widened !== undefined ? 'widened' : 'unchanged';
+  return { outcome, table: outcome === 'unchanged' ? existing : await requireSourceTable(connection, name) };
+}
+
+/** What `existing` lacks of `metadata` and `columns`: top-level columns to add, and the wider metadata type, if it must widen. */
+function widening(
+  existing: SourceTable,
+  metadata: RecordValueShape,
+  columns: SourceDescriptor['columns'],
+): { missing: { name: string; type: string }[]; metadata: RecordValueShape | undefined } {
   const wanted = cloneShape(existing.metadata);
   const metadataChanged = mergeRecord(wanted, metadata, 'metadata');
-  for (const column of sourceColumns(wanted, columns)) {
-    if (existing.columns.has(fieldKey(column.name))) continue;
-    await connection.run(`ALTER TABLE ${quoteIdentifier(existing.name)} ADD COLUMN ${quoteIdentifier(column.name)} ${column.type}`);
-    outcome = 'widened';
-  }
-  if (metadataChanged && existing.columns.has('metadata')) {
-    const metadataColumn = quoteIdentifier(existing.columns.get('metadata')?.name ?? 'metadata');
-    const using = layoutChanged(existing.metadata, wanted) ? ` USING ${convertLayout(metadataColumn, existing.metadata, wanted)}` : '';
-    await connection.run(
-      `ALTER TABLE ${quoteIdentifier(existing.name)} ALTER COLUMN ${metadataColumn} TYPE ${duckdbType(wanted)}${using}`,
-    );
-    outcome = 'widened';
-  }
-  return { outcome, table: outcome === 'unchanged' ? existing : await requireSourceTable(connection, name) };
+  const missing = sourceColumns(wanted, columns).filter((column) => !existing.columns.has(fieldKey(column.name)));
+  return { missing, metadata: metadataChanged && existing.columns.has('metadata') ? wanted : undefined };
 }
 
 async function requireSourceTable(connection: DuckDBConnection, name: string): Promise<SourceTable> {
@@ -121,6 +129,17 @@ export async function ensureSourceTables(
     outcomes.push({ name: source.name, outcome });
   }
   return outcomes;
+}
+
+/** Whether every source has its table with all ensureSourceTables would give it: nothing to write. Reads only. */
+export async function sourceTablesCurrent(connection: DuckDBConnection, sources: readonly SourceDescriptor[] = BUILT_IN_SOURCES): Promise<boolean> {
+  for (const source of sources) {
+    const existing = await readSourceTable(connection, source.name);
+    if (existing === undefined) return false;
+    const { missing, metadata } = widening(existing, recordShapeToValueShape(source.metadata), source.columns);
+    if (missing.length > 0 || metadata !== undefined) return false;
+  }
+  return true;
 }
 
 /**

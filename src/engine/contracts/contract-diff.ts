@@ -25,6 +25,7 @@ export type ChangeKind =
   | 'format_removed'
   | 'column_added'
   | 'column_removed'
+  | 'column_renamed'
   | 'column_retyped'
   | 'columns_unknown'
   | 'sandbox_disabled'
@@ -56,6 +57,7 @@ const BREAKING: ReadonlySet<ChangeKind> = new Set<ChangeKind>([
   'enum_narrowed',
   'format_added',
   'column_removed',
+  'column_renamed',
   'column_retyped',
   'columns_unknown',
   // Callers that send `sql` get sandbox_not_enabled: the parameter is gone.
@@ -80,6 +82,7 @@ const AREA: Record<ChangeKind, ChangeArea> = {
   format_removed: 'params',
   column_added: 'columns',
   column_removed: 'columns',
+  column_renamed: 'columns',
   column_retyped: 'columns',
   columns_unknown: 'columns',
   sandbox_disabled: 'settings',
@@ -138,24 +141,50 @@ function specChanges(name: string, before: Omit<ParamSpec, 'description'>, after
   return changes;
 }
 
-/** Columns compared by name at every depth: a field of a record is a column of its own to its callers. */
+/**
+ * Columns compared by name at every depth: a field of a record is a column of its own to its
+ * callers. A column gone whose place a new one of the same type takes is a rename.
+ */
 export function columnChanges(before: readonly ColumnField[], after: readonly ColumnField[], path = ''): Change[] {
   const changes: Change[] = [];
+  const noun = path ? 'field' : 'column';
+  const renames = columnRenames(before, after);
+  const renamedTo = new Set(renames.values());
   const oldByName = new Map(before.map((field) => [field.name, field]));
   const newNames = new Set(after.map((field) => field.name));
   for (const field of after) {
+    if (renamedTo.has(field.name)) continue;
     const label = `${path}${field.name}`;
     const old = oldByName.get(field.name);
     if (!old) {
-      changes.push(change('column_added', `new ${path ? 'field' : 'column'} "${label}" (${typeText(field.type, 1)})`));
+      changes.push(change('column_added', `new ${noun} "${label}" (${typeText(field.type, 1)})`));
       continue;
     }
     changes.push(...typeChanges(label, old.type, field.type));
   }
   for (const field of before) {
-    if (!newNames.has(field.name)) changes.push(change('column_removed', `${path ? 'field' : 'column'} "${path}${field.name}" removed`));
+    if (newNames.has(field.name)) continue;
+    const to = renames.get(field.name);
+    changes.push(
+      to === undefined
+        ? change('column_removed', `${noun} "${path}${field.name}" removed`)
+        : change('column_renamed', `${noun} "${path}${field.name}" renamed to "${path}${to}" (${typeText(field.type, 1)}): callers reading "${field.name}" find no such ${noun}`),
+    );
   }
   return changes;
+}
+
+/** Old name -> new name of each column gone whose place (same position, same type) a new column takes. */
+export function columnRenames(before: readonly ColumnField[], after: readonly ColumnField[]): Map<string, string> {
+  const oldNames = new Set(before.map((field) => field.name));
+  const newNames = new Set(after.map((field) => field.name));
+  const renames = new Map<string, string>();
+  before.forEach((field, index) => {
+    const successor = after[index];
+    if (newNames.has(field.name) || successor === undefined || oldNames.has(successor.name)) return;
+    if (typeText(field.type) === typeText(successor.type)) renames.set(field.name, successor.name);
+  });
+  return renames;
 }
 
 function typeChanges(label: string, before: ColumnType, after: ColumnType): Change[] {

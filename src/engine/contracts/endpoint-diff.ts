@@ -4,15 +4,16 @@
  * every test's request on the test's input.
  */
 import { findTestedEndpoint } from '../../config/endpoint-tests-check.js';
-import type { EndpointTestFile } from '../../config/endpoint-tests-file.js';
+import type { EndpointTestFile, TestExpectation } from '../../config/endpoint-tests-file.js';
 import { generate } from '../../sql/generator/generate.js';
 import type { ScratchEngine } from '../backend.js';
 import type { CompiledEndpoint } from '../compiled-endpoint.js';
-import { change, columnChanges, paramChanges, settingChanges, type Change } from './contract-diff.js';
+import { change, columnChanges, columnRenames, paramChanges, settingChanges, type Change } from './contract-diff.js';
 import { contractParams, type ContractBook } from './contract.js';
 import { answerTest, TestSetupError, type TestAnswer } from '../testing/run.js';
 import type { Registry } from '../serve/registry.js';
 import { flowText } from '../testing/row-match.js';
+import { judge } from '../testing/verdict.js';
 import { diffSequences, diffText } from '../testing/sequence-diff.js';
 
 /** What the old and the new query answer to one test's request. */
@@ -23,7 +24,14 @@ export interface RowDifference {
   /** In a few words: `3 row(s)`, `error missing_parameter (param x)`. */
   before: string;
   after: string;
-  /** `- ` the old query's rows, `+ ` the new one's; empty when they answer the same. */
+  /**
+   * Whether the new query answers differently, as `cannery test` would see it: a test expecting
+   * the old answer (its rows, or its error's code and parameter) would fail.
+   */
+  differs: boolean;
+  /** Whether the new query fails the test as written (what `cannery test` says of it). */
+  fails: boolean;
+  /** `- ` the old query's rows, `+ ` the new one's, on the columns both return (a renamed one under its new name); empty when they do not differ. */
   lines: string[];
 }
 
@@ -59,10 +67,13 @@ export async function diffEndpoints(
       const removed = change('endpoint_removed', `endpoint removed: callers get endpoint_not_found`);
       diffs.push({ name: old.definition.name, status: 'removed', file: old.file, changes: [removed], rows: [] });
     } else {
-      const changes = [...identityChanges(old, now), ...(await contractChanges(old, now, contracts)), ...settingChanges(old.definition, now.definition)];
+      const columns = await contractChanges(old, now, contracts);
+      const changes = [...identityChanges(old, now), ...columns.changes, ...settingChanges(old.definition, now.definition)];
       if (queryText(old, engine) !== queryText(now, engine)) changes.push(change('query_changed', 'the query changed'));
       if (old.definition.description !== now.definition.description) changes.push(change('description_changed', 'the description changed'));
-      diffs.push({ name: now.definition.name, status: 'changed', file: now.file, changes, rows: await rowDifferences(old, now, testFiles, engine) });
+      // Breaking changes first: they are what a reviewer must not miss (sort keeps the order within each class).
+      changes.sort((a, b) => Number(a.compatibility !== 'breaking') - Number(b.compatibility !== 'breaking'));
+      diffs.push({ name: now.definition.name, status: 'changed', file: now.file, changes, rows: await rowDifferences(old, now, testFiles, engine, columns.renames) });
     }
   }
   return diffs;
@@ -89,13 +100,17 @@ function identityChanges(old: CompiledEndpoint, now: CompiledEndpoint): Change[]
   return changes;
 }
 
-async function contractChanges(old: CompiledEndpoint, now: CompiledEndpoint, contracts: ContractBook): Promise<Change[]> {
+/** Parameter and column changes, and the columns renamed (old name -> new), top level. */
+async function contractChanges(old: CompiledEndpoint, now: CompiledEndpoint, contracts: ContractBook): Promise<{ changes: Change[]; renames: Map<string, string> }> {
   const changes = paramChanges(contractParams(old.definition), contractParams(now.definition));
   const outcomes = await contracts.of([old, now]);
   const [was, is] = [outcomes.get(old)!, outcomes.get(now)!];
   if (is.problem !== undefined) changes.push(change('columns_unknown', `the columns cannot be described: ${is.problem}`));
-  else if (was.contract) changes.push(...columnChanges(was.contract.columns, is.contract.columns));
-  return changes;
+  else if (was.contract) {
+    changes.push(...columnChanges(was.contract.columns, is.contract.columns));
+    return { changes, renames: columnRenames(was.contract.columns, is.contract.columns) };
+  }
+  return { changes, renames: new Map() };
 }
 
 /** The SQL as compiled, with one row cap for both: a new max_rows is a settings change, not a query change. */
@@ -103,7 +118,13 @@ function queryText(endpoint: CompiledEndpoint, engine: ScratchEngine): string {
   return generate(endpoint.statement, engine.dialect, { rowCap: 1 }).sql;
 }
 
-async function rowDifferences(old: CompiledEndpoint, now: CompiledEndpoint, testFiles: readonly EndpointTestFile[], engine: ScratchEngine): Promise<RowDifference[]> {
+async function rowDifferences(
+  old: CompiledEndpoint,
+  now: CompiledEndpoint,
+  testFiles: readonly EndpointTestFile[],
+  engine: ScratchEngine,
+  renames: ReadonlyMap<string, string>,
+): Promise<RowDifference[]> {
   const differences: RowDifference[] = [];
   for (const testFile of testFiles) {
     if (testFile.problems.length || testFile.endpoint === undefined || findTestedEndpoint(testFile.endpoint, [now]) === undefined) continue;
@@ -116,32 +137,52 @@ async function rowDifferences(old: CompiledEndpoint, now: CompiledEndpoint, test
         if (error instanceof TestSetupError) continue;
         throw error;
       }
-      const [was, is] = sharedColumns(answers).map(answerLines) as [string[], string[]];
+      const differs = !judge(expectationOf(answers[0]), answers[1]).passed;
+      const [was, is] = sharedColumns(answers, renames).map(answerLines) as [string[], string[]];
       const steps = diffSequences(was, is, (a, b) => a === b);
-      const same = steps.every((step) => step.kind === 'same');
+      const lines = steps.every((step) => step.kind === 'same') ? columnNote(answers, renames) : diffText(steps, String, String);
       differences.push({
         test: test.name,
         file: testFile.file,
         line: test.line,
         before: answerSummary(answers[0]),
         after: answerSummary(answers[1]),
-        lines: same ? [] : diffText(steps, String, String),
+        differs,
+        fails: !judge(test.expect, answers[1]).passed,
+        lines: differs ? lines : [],
       });
     }
   }
   return differences;
 }
 
+/** The old answer as a test that expects it exactly would write it. */
+function expectationOf(answer: TestAnswer): TestExpectation {
+  if (answer.error) return { kind: 'error', code: answer.error.code, ...(answer.error.param === undefined ? {} : { param: answer.error.param }) };
+  return { kind: 'rows', rows: answer.rows };
+}
+
 /**
- * Rows cut down to the columns both versions return: a column added or removed is already a
- * change of its own, and would otherwise make every row differ.
+ * Rows cut down to the columns both versions return, a renamed column under its new name: a
+ * column added, removed or renamed is already a change of its own, and would otherwise make
+ * every row differ.
  */
-function sharedColumns([was, is]: [TestAnswer, TestAnswer]): [TestAnswer, TestAnswer] {
+function sharedColumns([was, is]: [TestAnswer, TestAnswer], renames: ReadonlyMap<string, string>): [TestAnswer, TestAnswer] {
   const [oldRow, newRow] = [was.rows?.[0], is.rows?.[0]];
   if (!oldRow || !newRow) return [was, is];
-  const shared = Object.keys(newRow).filter((column) => Object.hasOwn(oldRow, column));
+  const renamed: TestAnswer = { rows: was.rows!.map((row) => Object.fromEntries(Object.entries(row).map(([column, value]) => [renames.get(column) ?? column, value]))) };
+  const shared = Object.keys(newRow).filter((column) => Object.hasOwn(renamed.rows![0]!, column));
   const cut = (answer: TestAnswer): TestAnswer => ({ rows: answer.rows!.map((row) => Object.fromEntries(shared.map((column) => [column, row[column]!]))) });
-  return [cut(was), cut(is)];
+  return [cut(renamed), cut(is)];
+}
+
+/** When the values are the same but columns the old rows had are not: which, and what became of them. */
+function columnNote([was, is]: [TestAnswer, TestAnswer], renames: ReadonlyMap<string, string>): string[] {
+  const [oldRow, newRow] = [was.rows?.[0], is.rows?.[0]];
+  if (!oldRow || !newRow) return [];
+  const gone = Object.keys(oldRow).filter((column) => !Object.hasOwn(newRow, column));
+  const fates = gone.map((column) => (renames.has(column) ? `"${column}" is now "${renames.get(column)}"` : `"${column}" is gone`));
+  return fates.length ? [`the same values, but in every row ${fates.join(', ')}`] : [];
 }
 
 function answerLines(answer: TestAnswer): string[] {

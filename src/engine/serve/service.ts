@@ -4,6 +4,7 @@
  */
 import type { Backend, QueryRequest, QueryResult } from '../backend.js';
 import { DEFAULTS } from '../../config/settings.js';
+import { didYouMean } from '../../config/spelling.js';
 import { createCacheLayer, type CacheOutcome, type LayerResult } from './cache/read-through.js';
 import type { SharedStore } from './cache/shared-store.js';
 import { createSharedTier, type SharedHealth } from './cache/shared-tier.js';
@@ -87,7 +88,11 @@ export interface Service {
    */
   replaceRegistry(next: Registry): void;
   readonly backend: Backend;
-  resolve(idOrName: string): CompiledEndpoint;
+  /**
+   * The endpoint with that id or name, or `endpoint_not_found` suggesting the closest name among
+   * those `visible` admits (a scoped caller is never told the names of endpoints it may not run).
+   */
+  resolve(idOrName: string, visible?: (definition: EndpointDefinition) => boolean): CompiledEndpoint;
   /**
    * The one entry point of a request: its parameters read and validated (once), then the answer
    * from the cache when the endpoint has one and holds it, else from the backend. A fresh hit is
@@ -206,10 +211,13 @@ export function createService(options: ServiceOptions): Service {
       registry = next;
     },
     backend: options.backend,
-    resolve(idOrName) {
+    resolve(idOrName, visible) {
       const endpoint = registry.find(idOrName);
       if (!endpoint) {
-        throw new CanneryError('endpoint_not_found', `no endpoint with id or name "${idOrName}"`);
+        const names = registry.endpoints
+          .filter((candidate) => !visible || visible(candidate.definition))
+          .map((candidate) => candidate.definition.name);
+        throw new CanneryError('endpoint_not_found', `no endpoint with id or name "${idOrName}"${didYouMean(idOrName, names)}`);
       }
       return endpoint;
     },

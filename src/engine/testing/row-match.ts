@@ -4,7 +4,7 @@
  * array's length is always checked), and a TIMESTAMP may be ISO 8601 text with a zone where
  * the wire has Unix microseconds.
  */
-import type { WireValue } from '../../core/types.js';
+import type { ColumnField, ColumnType, WireValue } from '../../core/types.js';
 import { microsText, timestampMicros } from '../serve/timestamp.js';
 
 type Plain = Record<string, unknown>;
@@ -39,6 +39,24 @@ export function templateOf(values: readonly unknown[]): Template {
   let template: Template = { kind: 'value' };
   for (const value of values) template = merge(template, single(value));
   return template;
+}
+
+/** How whole rows of these columns are written: every column, each TIMESTAMP as ISO text. */
+export function templateOfColumns(columns: readonly ColumnField[]): Template {
+  return { kind: 'object', fields: new Map(columns.map((column) => [column.name, typeTemplate(column.type)])) };
+}
+
+function typeTemplate(type: ColumnType): Template {
+  switch (type.kind) {
+    case 'array':
+      return { kind: 'array', element: typeTemplate(type.element) };
+    case 'struct':
+      return templateOfColumns(type.fields);
+    case 'scalar':
+      return type.name === 'TIMESTAMP' ? { kind: 'timestamp' } : { kind: 'value' };
+    case 'unknown':
+      return { kind: 'value' };
+  }
 }
 
 function single(value: unknown): Template {

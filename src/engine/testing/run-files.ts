@@ -2,7 +2,7 @@
 import { findTestedEndpoint } from '../../config/endpoint-tests-check.js';
 import type { EndpointTest, EndpointTestFile } from '../../config/endpoint-tests-file.js';
 import type { ScratchEngine } from '../backend.js';
-import { answerTest, TestSetupError } from './run.js';
+import { answerTest, TestSetupError, type TestAnswer } from './run.js';
 import type { Registry } from '../serve/registry.js';
 import { judge, type Verdict } from './verdict.js';
 
@@ -15,6 +15,8 @@ export interface TestResult {
   line: number;
   ms: number;
   verdict: Verdict;
+  /** What the endpoint answered, when the test could run. */
+  answer?: TestAnswer;
 }
 
 export interface TestRunOptions {
@@ -40,10 +42,10 @@ export async function runEndpointTests(
     for (const test of testFile.tests) {
       if (filter !== undefined && !`${reference} ${test.name}`.toLowerCase().includes(filter)) continue;
       const started = performance.now();
-      const { verdict, line } = endpoint
+      const { verdict, line, answer } = endpoint
         ? await verdictOf(() => answerTest(endpoint, test, engine), test)
-        : { verdict: unloaded(reference), line: testFile.endpointLine };
-      const result = { file: testFile.file, endpoint: reference, name: test.name, line, ms: performance.now() - started, verdict };
+        : { verdict: unloaded(reference), line: testFile.endpointLine, answer: undefined };
+      const result = { file: testFile.file, endpoint: reference, name: test.name, line, ms: performance.now() - started, verdict, answer };
       results.push(result);
       options.onResult?.(result);
     }
@@ -51,9 +53,10 @@ export async function runEndpointTests(
   return results;
 }
 
-async function verdictOf(answer: () => ReturnType<typeof answerTest>, test: EndpointTest): Promise<{ verdict: Verdict; line: number }> {
+async function verdictOf(run: () => Promise<TestAnswer>, test: EndpointTest): Promise<{ verdict: Verdict; line: number; answer?: TestAnswer }> {
   try {
-    return { verdict: judge(test.expect, await answer()), line: test.line };
+    const answer = await run();
+    return { verdict: judge(test.expect, answer), line: test.line, answer };
   } catch (error) {
     if (!(error instanceof TestSetupError)) throw error;
     return { verdict: { passed: false, message: error.message, details: [] }, line: error.line };

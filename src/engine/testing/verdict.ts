@@ -96,7 +96,8 @@ function columnsNote(missing: string[], actual: WireRow[]): string {
   return `; the result has no column ${missing.map((column) => `"${column}"`).join(', ')} (its columns: ${Object.keys(actual[0]!).join(', ')})`;
 }
 
-function errorText(error: { code: string; param?: string }): string {
+/** `missing_parameter (param project)`. */
+export function errorText(error: { code: string; param?: string }): string {
   return error.param === undefined ? error.code : `${error.code} (param ${error.param})`;
 }
 

@@ -5,28 +5,28 @@
  */
 import { parse } from '#bigquery-grammar';
 import { SqlSyntaxError } from './errors.js';
+import { syntaxErrorText, type Expectation } from './syntax-message.js';
 
 /** A parsed statement. node-sql-parser's typings do not cover its BigQuery AST, so nodes are walked structurally. */
 export type AstNode = Record<string, unknown>;
 
-
 interface PegError {
   message: string;
-  location?: { start: { line: number; column: number } };
-  found?: string | null;
+  location?: { start: { offset: number; line: number; column: number } };
+  expected?: Expectation[] | null;
 }
 
 /** Parses BigQuery SQL into statements; each node carries `loc` so problems can name a line. */
 export function parseBigQuery(sql: string): AstNode[] {
+  // Trimmed as node-sql-parser's astify trims, so every `loc` is what it was with the stock parser.
+  const text = sql.trim();
   try {
-    // Trimmed as node-sql-parser's astify trims, so every `loc` is what it was with the stock parser.
-    const { ast } = parse(sql.trim(), { includeLocations: true });
+    const { ast } = parse(text, { includeLocations: true });
     return (Array.isArray(ast) ? ast : [ast]) as unknown as AstNode[];
   } catch (error) {
     const peg = error as PegError;
     const start = peg.location?.start;
-    const found = peg.found === undefined ? '' : peg.found === null ? 'end of input' : `"${peg.found}"`;
-    const message = found ? `SQL syntax error near ${found}` : `SQL syntax error: ${peg.message}`;
-    throw new SqlSyntaxError(message, start ? { line: start.line, column: start.column } : undefined);
+    if (!start || !peg.expected) throw new SqlSyntaxError(`SQL syntax error: ${peg.message}`, start);
+    throw new SqlSyntaxError(syntaxErrorText(text, start, peg.expected), { line: start.line, column: start.column });
   }
 }

@@ -61,8 +61,7 @@ function parseConsumerSql(sql: string): Query {
     if (!(error instanceof SqlSyntaxError)) throw error;
     const keyword = STATEMENT_KEYWORDS.exec(stripLeadingComments(sql))?.[1];
     if (keyword) throw new SandboxViolation(`${keyword.toUpperCase()} is not allowed: send exactly one SELECT statement`);
-    const where = error.location ? ` (line ${error.location.line}, column ${error.location.column})` : '';
-    throw new SandboxViolation(`sql is not a SELECT the sandbox can read: ${error.message}${where}`);
+    throw new SandboxViolation(`sql is not a SELECT the sandbox can read: ${error.message}`);
   }
   if (statements.length !== 1) throw new SandboxViolation(`send exactly one SELECT statement (got ${statements.length})`);
   const statement = statements[0]!;

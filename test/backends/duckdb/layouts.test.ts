@@ -39,10 +39,10 @@ import type { CompiledSql, Dialect } from '../../../src/sql/generator/dialect.js
 import { generate } from '../../../src/sql/generator/generate.js';
 import { parseQuery } from '../../../src/sql/parse/to-tree.js';
 import { recordShapeToValueShape } from '../../../src/backends/duckdb/value-shape.js';
+import { SHIPPED_ENDPOINTS as ENDPOINTS } from '../../support/shipped-endpoints.js';
 
 const GOLDEN = fileURLToPath(new URL('../../sql/golden/', import.meta.url));
 const CORPUS = fileURLToPath(new URL('../../sql/corpus/', import.meta.url));
-const ENDPOINTS = fileURLToPath(new URL('../../../endpoints/', import.meta.url));
 const NOW = new Date('2024-05-01T12:30:00Z');
 
 /** Events that keep records lists in the current layout too, and one whose record is missing. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BUILT_IN_SOURCES, sourceNames } from '../../../src/config/sources.js';
-import { ensureSourceTables, readSourceTable } from '../../../src/backends/duckdb/source-tables.js';
+import { ensureSourceTables, readSourceTable, sourceTablesCurrent } from '../../../src/backends/duckdb/source-tables.js';
 import { CURRENT_LAYOUT } from '../../../src/backends/duckdb/layout-version.js';
 import { bigQueryRows, connectDuckDB, rows } from '../../support/duckdb.js';
 
@@ -54,7 +54,9 @@ describe('ensureSourceTables', () => {
   it('is idempotent', async () => {
     const { connection, close } = await connectDuckDB();
     try {
+      expect(await sourceTablesCurrent(connection)).toBe(false);
       await ensureSourceTables(connection);
+      expect(await sourceTablesCurrent(connection)).toBe(true);
       const outcomes = await ensureSourceTables(connection);
       expect(new Set(outcomes.map((outcome) => outcome.outcome))).toEqual(new Set(['unchanged']));
       expect(await tableNames(connection)).toHaveLength(9);
@@ -74,8 +76,11 @@ describe('ensureSourceTables', () => {
         `INSERT INTO "cloudflare.logs.prod" VALUES
            ('a', '2024-01-01T00:00:00Z', 'GET /', [{'request': [{'path': '/rest/v1/x', 'custom': 'kept', 'headers': [{'user_agent': 'curl'}]}]}])`,
       );
+      // What lets a server open the file read-only: nothing to write.
+      expect(await sourceTablesCurrent(connection, BUILT_IN_SOURCES.slice(0, 1))).toBe(false);
       const [outcome] = await ensureSourceTables(connection, BUILT_IN_SOURCES.slice(0, 1));
       expect(outcome?.outcome).toBe('widened');
+      expect(await sourceTablesCurrent(connection, BUILT_IN_SOURCES.slice(0, 1))).toBe(true);
       const [row] = await rows(
         connection,
         `SELECT t.project, t.identifier, r.path, r.custom, r.method, h.user_agent, h.x_real_ip, m.response

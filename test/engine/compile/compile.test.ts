@@ -75,7 +75,7 @@ const CASES: Record<string, { text: string; expected: [string, string][] }> = {
   },
   'syntax-error.yaml': {
     text: endpointText([], ['select t.id', 'from `cloudflare.logs.prod` as t', 'where t.id = = 1']),
-    expected: [['= = 1', 'SQL syntax error near "="']],
+    expected: [['= = 1', 'SQL syntax error at line 3, column 14: found "=", expected an expression']],
   },
   'unsupported-function.yaml': {
     text: endpointText([], ['with x as (', '  select t.id', '  from `cloudflare.logs.prod` as t', '  where st_geogpoint(1, 2) is not null', ')', 'select id from x']),

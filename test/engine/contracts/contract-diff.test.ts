@@ -1,7 +1,7 @@
 /** Each kind of contract change, classed as a caller would feel it: one test per kind. */
 import { describe, expect, it } from 'vitest';
 import type { ColumnField, ColumnType, EndpointDefinition, ParamSpec } from '../../../src/core/types.js';
-import { columnChanges, paramChanges, settingChanges, type Change } from '../../../src/engine/contracts/contract-diff.js';
+import { columnChanges, columnRenames, paramChanges, settingChanges, type Change } from '../../../src/engine/contracts/contract-diff.js';
 
 type Spec = Omit<ParamSpec, 'description'>;
 const string_ = (extra: Partial<Spec> = {}): Spec => ({ type: 'string', required: false, ...extra });
@@ -75,12 +75,34 @@ describe('columns', () => {
 
   it('compares records field by field, at any depth', () => {
     const before = [column('metadata', record(column('request', record(column('path', scalar('STRING')), column('method', scalar('STRING'))))))];
-    const after = [column('metadata', record(column('request', record(column('path', scalar('INT64')), column('url', scalar('STRING'))))))];
+    const after = [column('metadata', record(column('request', record(column('path', scalar('INT64')), column('host', scalar('INT64')), column('url', scalar('STRING'))))))];
     expect(kinds(columnChanges(before, after))).toEqual([
       ['column_retyped', 'breaking', '"metadata[].request[].path" changed type: STRING -> INT64'],
+      ['column_added', 'compatible', 'new field "metadata[].request[].host" (INT64)'],
       ['column_added', 'compatible', 'new field "metadata[].request[].url" (STRING)'],
       ['column_removed', 'breaking', 'field "metadata[].request[].method" removed'],
     ]);
+  });
+
+  it('a column gone whose place a new one of the same type takes is renamed: breaking', () => {
+    const before = [column('ts', scalar('TIMESTAMP')), column('total_auth_requests', scalar('INT64')), column('n', scalar('INT64'))];
+    const after = [column('ts', scalar('TIMESTAMP')), column('total_auth', scalar('INT64')), column('n', scalar('INT64'))];
+    expect(kinds(columnChanges(before, after))).toEqual([
+      ['column_renamed', 'breaking', 'column "total_auth_requests" renamed to "total_auth" (INT64): callers reading "total_auth_requests" find no such column'],
+    ]);
+    expect(columnRenames(before, after)).toEqual(new Map([['total_auth_requests', 'total_auth']]));
+    const nested = (name: string) => [column('metadata', record(column('request', record(column(name, scalar('STRING'))))))];
+    expect(kinds(columnChanges(nested('method'), nested('verb')))).toEqual([
+      ['column_renamed', 'breaking', 'field "metadata[].request[].method" renamed to "metadata[].request[].verb" (STRING): callers reading "method" find no such field'],
+    ]);
+  });
+
+  it('a new column of another type, or in another place, is no rename', () => {
+    expect(kinds(columnChanges([column('a', scalar('STRING')), column('b', scalar('INT64'))], [column('a', scalar('STRING')), column('c', scalar('STRING'))]))).toEqual([
+      ['column_added', 'compatible', 'new column "c" (STRING)'],
+      ['column_removed', 'breaking', 'column "b" removed'],
+    ]);
+    expect(columnRenames([column('a', scalar('STRING')), column('b', scalar('INT64'))], [column('c', scalar('INT64')), column('a', scalar('STRING'))])).toEqual(new Map());
   });
 
   it('a scalar that became a record is a retyped column', () => {

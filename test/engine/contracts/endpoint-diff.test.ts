@@ -80,13 +80,14 @@ describe('diffEndpoints', () => {
     ]);
   });
 
-  it('finds column changes by describing both queries', async () => {
+  it('finds column changes by describing both queries, and lists the breaking ones first', async () => {
     const after = recent('diff.recent', ['select t.id, t.timestamp from `cloudflare.logs.prod` as t where t.project = @project order by t.id']);
-    const [changed] = await diff({ 'a.yaml': recent() }, { 'a.yaml': after });
-    expect(changed!.changes.map((change) => [change.kind, change.message])).toEqual([
-      ['column_added', 'new column "timestamp" (TIMESTAMP)'],
-      ['column_removed', 'column "event_message" removed'],
-      ['query_changed', 'the query changed'],
+    const [changed] = await diff({ 'a.yaml': recent() }, { 'a.yaml': after.replace('max_rows: 100', 'max_rows: 50') });
+    expect(changed!.changes.map((change) => [change.kind, change.compatibility, change.message])).toEqual([
+      ['column_removed', 'breaking', 'column "event_message" removed'],
+      ['column_added', 'compatible', 'new column "timestamp" (TIMESTAMP)'],
+      ['max_rows_changed', 'compatible', 'max_rows 100 -> 50'],
+      ['query_changed', 'compatible', 'the query changed'],
     ]);
   });
 
@@ -123,9 +124,10 @@ describe('diffEndpoints', () => {
       ]);
       const [changed] = await diff({ 'a.yaml': recent() }, { 'a.yaml': after }, [tests]);
       expect(changed!.rows).toEqual([
-        { test: 'p', file: 'tests/0.yaml', line: 9, before: '2 row(s)', after: '1 row(s)', lines: ['- {id: "a", event_message: "first"}', '- {id: "b", event_message: "second"}', '+ {id: "b", event_message: "SECOND"}'] },
-        { test: 'q', file: 'tests/0.yaml', line: 12, before: '1 row(s)', after: '1 row(s)', lines: ['- {id: "c", event_message: "other"}', '+ {id: "c", event_message: "OTHER"}'] },
-        { test: 'missing', file: 'tests/0.yaml', line: 15, before: 'error missing_parameter (param project)', after: 'error missing_parameter (param project)', lines: [] },
+        // The tests expect no rows: as written, they fail on either version.
+        { test: 'p', file: 'tests/0.yaml', line: 9, before: '2 row(s)', after: '1 row(s)', differs: true, fails: true, lines: ['- {id: "a", event_message: "first"}', '- {id: "b", event_message: "second"}', '+ {id: "b", event_message: "SECOND"}'] },
+        { test: 'q', file: 'tests/0.yaml', line: 12, before: '1 row(s)', after: '1 row(s)', differs: true, fails: true, lines: ['- {id: "c", event_message: "other"}', '+ {id: "c", event_message: "OTHER"}'] },
+        { test: 'missing', file: 'tests/0.yaml', line: 15, before: 'error missing_parameter (param project)', after: 'error missing_parameter (param project)', differs: false, fails: false, lines: [] },
       ]);
     });
 
@@ -138,8 +140,31 @@ describe('diffEndpoints', () => {
         line: 9,
         before: '2 row(s)',
         after: 'error invalid_parameter (param project)',
+        differs: true,
+        fails: true,
         lines: ['- {id: "a", event_message: "first"}', '- {id: "b", event_message: "second"}', '+ error invalid_parameter (param project): parameter "project" must be one of: q (got "p")'],
       });
+    });
+
+    it('counts a renamed column as an answer that differs, as `cannery test` sees it, and says what became of it', async () => {
+      const after = recent('diff.recent', ['select t.id, t.event_message as message from `cloudflare.logs.prod` as t where t.project = @project order by t.id']);
+      const written = tests.replace('    request: {params: {project: q}}\n    expect: {rows: []}', '    request: {params: {project: q}}\n    expect: {rows: [{id: c, event_message: other}]}');
+      const [changed] = await diff({ 'a.yaml': recent() }, { 'a.yaml': after }, [written]);
+      expect(changed!.changes.map((change) => [change.kind, change.compatibility, change.message])).toEqual([
+        ['column_renamed', 'breaking', 'column "event_message" renamed to "message" (STRING): callers reading "event_message" find no such column'],
+        ['query_changed', 'compatible', 'the query changed'],
+      ]);
+      expect(changed!.rows.map(({ test, differs, fails, lines }) => ({ test, differs, fails, lines }))).toEqual([
+        { test: 'p', differs: true, fails: true, lines: ['the same values, but in every row "event_message" is now "message"'] },
+        { test: 'q', differs: true, fails: true, lines: ['the same values, but in every row "event_message" is now "message"'] },
+        { test: 'missing', differs: false, fails: false, lines: [] },
+      ]);
+    });
+
+    it('counts a new column as no difference: a test that expected the old rows still passes', async () => {
+      const after = recent('diff.recent', ['select t.id, t.event_message, t.timestamp from `cloudflare.logs.prod` as t where t.project = @project order by t.id']);
+      const [changed] = await diff({ 'a.yaml': recent() }, { 'a.yaml': after }, [tests]);
+      expect(changed!.rows.map((row) => row.differs)).toEqual([false, false, false]);
     });
 
     it('runs only the tests of the endpoint that changed', async () => {

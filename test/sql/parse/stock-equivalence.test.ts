@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { sqlCorpus } from '../../../bench/sql-corpus.js';
 import { parseBigQuery } from '../../../src/sql/parse/parse.js';
+import { SHIPPED_ENDPOINTS } from '../../support/shipped-endpoints.js';
 
 const require = createRequire(import.meta.url);
 const { Parser } = require('node-sql-parser/build/bigquery.js') as { Parser: new () => { astify(sql: string, options: object): unknown } };
@@ -65,7 +66,7 @@ function stockShape(value: unknown): unknown {
   return node;
 }
 
-const corpus = sqlCorpus(root);
+const corpus = sqlCorpus(root, SHIPPED_ENDPOINTS);
 const parsedByStock = corpus.flatMap((entry) => {
   const ast = stockParse(entry.sql);
   return ast ? [{ ...entry, ast }] : [];

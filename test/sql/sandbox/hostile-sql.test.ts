@@ -8,7 +8,10 @@ import { FIXTURES, LOGS_ALL } from './fixtures.js';
 
 let svc: TestService;
 beforeAll(async () => {
-  svc = await startTestService({ fixtures: FIXTURES });
+  // The limits under test are what SQL may hold (its depth, its tables), not how long it may take
+  // (sandbox-pool.test.ts, limits.test.ts): on a loaded machine a deep query's compile and run pass
+  // the default budgets, so this service's are generous.
+  svc = await startTestService({ fixtures: FIXTURES, timeoutMs: 120_000, env: { CANNERY_SANDBOX_COMPILE_MS: '60000' } });
 });
 afterAll(() => svc?.close());
 

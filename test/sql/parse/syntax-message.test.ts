@@ -1,0 +1,46 @@
+/** How a syntax error reads: where, the token found, what could come there, and a likely typo. */
+import { describe, expect, it } from 'vitest';
+import { expectedText } from '../../../src/sql/parse/syntax-message.js';
+import { refused } from './helpers.js';
+
+const message = (sql: string) => refused(sql).message;
+
+describe('a SQL syntax error', () => {
+  it('names the token found (not one character of it), its line and column, and what could come there', () => {
+    expect(message('select id\nfrom edge_logs\nwhere timestamp >> 3')).toBe('SQL syntax error at line 3, column 18: found ">", expected an expression');
+    expect(message('select id from x limit abc')).toBe('SQL syntax error at line 1, column 24: found "abc", expected a number or a parameter');
+    expect(message('select id from x order id')).toBe('SQL syntax error at line 1, column 24: found "id", expected BY');
+    expect(refused('select id from x order id').location).toEqual({ line: 1, column: 24 });
+  });
+
+  it('says when the query ends too soon, and which quote never closed', () => {
+    expect(message('select id from x where')).toBe('SQL syntax error at line 1, column 23: found the end of the query, expected an expression');
+    expect(message("select 'abc from x")).toBe("SQL syntax error at line 1, column 19: found the end of the query, expected the closing ' of a string");
+    expect(message('select `abc from x')).toBe('SQL syntax error at line 1, column 19: found the end of the query, expected the closing ` of a quoted name');
+  });
+
+  it('names the keyword a word before the place is a typo of', () => {
+    // `fromm` reads as a column alias, so reading stops at the table after it.
+    const typo = message('select id fromm edge_logs');
+    expect(typo).toMatch(/^SQL syntax error at line 1, column 17: found "edge_logs", expected ",", .*FROM, .*\(did you mean FROM for "fromm"\?\)$/);
+    expect(message('select id from x wher id = 1')).toMatch(/found "id", expected .*\(did you mean WHERE for "wher"\?\)$/);
+    expect(message('with a as (select 1) selct * from a')).toBe('SQL syntax error at line 1, column 22: found "selct", expected "," or SELECT (did you mean SELECT for "selct"?)');
+    // The first word is a statement's, whatever the grammar took it for.
+    expect(message('selec id from x')).toMatch(/found "id", .*\(did you mean SELECT for "selec"\?\)$/);
+  });
+});
+
+describe('what could come there, summarised', () => {
+  const literal = (text: string, ignoreCase = false) => ({ type: 'literal' as const, text, ignoreCase });
+  const klass = (parts: (string | [string, string])[], inverted = false) => ({ type: 'class' as const, parts, inverted });
+
+  it('leaves out layout, counts what is past the eighth item, and names clauses by their two words', () => {
+    const expected = [klass([' ', '\t', '\n']), literal('/*'), literal('--'), literal(','), ...['FROM', 'WHERE', 'GROUP', 'HAVING', 'QUALIFY', 'WINDOW', 'ORDER', 'LIMIT', 'UNION'].map((word) => literal(word, true)), { type: 'end' as const }];
+    expect(expectedText(expected).text).toBe('",", FROM, WHERE, GROUP BY, HAVING, QUALIFY, WINDOW, ORDER BY, … (3 more)');
+  });
+
+  it('sums up the starts of an expression, keeping the words that follow one', () => {
+    const expected = [klass([['0', '9']]), literal("'"), klass([['A', 'Z'], ['a', 'z'], '_']), literal('CAST', true), literal('COUNT', true), literal('('), literal('AND', true), literal(')')];
+    expect(expectedText(expected).text).toBe('an expression, ")" or AND');
+  });
+});
