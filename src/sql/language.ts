@@ -812,6 +812,7 @@ export interface OperatorContext {
   right: string;
   leftNode: Expr;
   rightNode: Expr;
+  typeOf(expr: Expr): StaticType | undefined;
   refuse(what: string): never;
 }
 
@@ -833,15 +834,78 @@ function int64Arithmetic(operator: string): (op: OperatorContext) => string {
   return (op) => `(${widen(op.left, op.leftNode, op.rightNode)} ${operator} ${widen(op.right, op.rightNode, op.leftNode)})`;
 }
 
+const TIME_TYPES: ReadonlySet<StaticType | undefined> = new Set(['date', 'datetime', 'timestamp']);
+
+/**
+ * `a - b`. Two DATEs or two TIMESTAMPs give BigQuery's INTERVAL: days alone for DATEs
+ * (`0-0 396 0:0:0`), a time alone for TIMESTAMPs (`0-0 0 36:34:56.789`), where DuckDB gives a
+ * number of days and an interval of days and time. Where the query does not say the operands'
+ * types, a difference of two dates or times is refused when it runs (DuckDB knows the types then,
+ * the generator does not), and any other difference is DuckDB's, which is BigQuery's.
+ */
+function subtraction(op: OperatorContext): string {
+  const left = op.typeOf(op.leftNode);
+  const right = op.typeOf(op.rightNode);
+  if (left === 'date' && right === 'date') return `to_days(CAST((${op.left} - ${op.right}) AS INTEGER))`;
+  if (left === 'timestamp' && right === 'timestamp') return `to_microseconds(epoch_us(${op.left}) - epoch_us(${op.right}))`;
+  if (left === 'datetime' && right === 'datetime') return op.refuse('DATETIME - DATETIME (its INTERVAL\'s normalisation is not pinned down by a case; use DATETIME_DIFF)');
+  const plain = int64Arithmetic('-')(op);
+  if (left !== undefined || right !== undefined) return plain;
+  const l = repeatable(op.left, op.refuse);
+  const r = repeatable(op.right, op.refuse);
+  // The refusal is typed as the difference itself (an element of a list of it), so the CASE binds
+  // whatever the operands are; only two dates or times of one type reach it.
+  const refused = `[${plain}][${raise('the difference of two DATE, DATETIME or TIMESTAMP values whose type the query does not state: CAST them to their type, or use DATE_DIFF or TIMESTAMP_DIFF')}]`;
+  return `(CASE WHEN typeof(${l}) IN ('DATE', 'TIMESTAMP', 'TIMESTAMP WITH TIME ZONE') AND typeof(${l}) = typeof(${r}) THEN ${refused} ELSE ${plain} END)`;
+}
+
+/** An INT64 operand of a bitwise operator, as DuckDB's BIGINT: an integer literal is INTEGER there. */
+function bitwiseOperand(sql: string, node: Expr, op: OperatorContext): string {
+  const type = op.typeOf(node);
+  if (type === 'bytes') return op.refuse('bitwise operators on BYTES');
+  if (type !== undefined && type !== 'int64') return op.refuse(`a bitwise operator on a ${type.toUpperCase()} value (BigQuery's take INT64 or BYTES)`);
+  return isInt64Literal(node) ? `CAST(${sql} AS BIGINT)` : sql;
+}
+
+function bitwise(operator: string): (op: OperatorContext) => string {
+  return (op) => {
+    const left = bitwiseOperand(op.left, op.leftNode, op);
+    const right = bitwiseOperand(op.right, op.rightNode, op);
+    return operator === '^' ? `xor(${left}, ${right})` : `(${left} ${operator} ${right})`;
+  };
+}
+
+/**
+ * `<<` and `>>` on INT64: the bits shift within 64 (a shift of 64 or more gives 0), `>>` filling
+ * with zeros (DuckDB's BIGINT shift keeps the sign and refuses to overflow; its BIT strings shift
+ * as BigQuery does). A negative shift is an error on both.
+ */
+function bitShift(operator: '<<' | '>>'): (op: OperatorContext) => string {
+  return (op) => {
+    // `& -1` binds for integers only: a FLOAT64 would otherwise reach the BIT cast, which reads its bits.
+    const integer = (sql: string, node: Expr) => `(${bitwiseOperand(sql, node, op)} & CAST(-1 AS BIGINT))`;
+    const bits = `CAST(CAST(${integer(op.left, op.leftNode)} AS BIGINT) AS BIT)`;
+    return `CAST((${bits} ${operator} CAST(least(${integer(op.right, op.rightNode)}, 64) AS INTEGER)) AS BIGINT)`;
+  };
+}
+
 /** Binary operators, written the same by both dialects unless a rendering is given (LIKE's escape aside, see the DuckDB dialect). */
-export const BINARY_OPERATORS: readonly string[] = ['AND', 'OR', '=', '!=', '<>', '<', '>', '<=', '>=', '+', '-', '*', '/', '||', 'LIKE', 'NOT LIKE', 'IS', 'IS NOT'];
+export const BINARY_OPERATORS: readonly string[] = [
+  'AND', 'OR', '=', '!=', '<>', '<', '>', '<=', '>=', '+', '-', '*', '/', '||', '&', '|', '^', '<<', '>>',
+  'LIKE', 'NOT LIKE', 'IS', 'IS NOT', 'IS DISTINCT FROM', 'IS NOT DISTINCT FROM',
+];
 
 export const OPERATOR_RENDERINGS: Readonly<Record<string, Partial<Record<DialectName, (op: OperatorContext) => string>>>> = {
   '+': { duckdb: int64Arithmetic('+') },
-  '-': { duckdb: int64Arithmetic('-') },
+  '-': { duckdb: subtraction },
   '*': { duckdb: int64Arithmetic('*') },
   // BigQuery's division is FLOAT64, like DuckDB's `/`, but a zero divisor is an error, not infinity.
   '/': { duckdb: (op) => `(${op.left} / ${nonZero(op.right, op.rightNode, op.refuse)})` },
+  '&': { duckdb: bitwise('&') },
+  '|': { duckdb: bitwise('|') },
+  '^': { duckdb: bitwise('^') },
+  '<<': { duckdb: bitShift('<<') },
+  '>>': { duckdb: bitShift('>>') },
 };
 
 // ---------------------------------------------------------------------------------------------
