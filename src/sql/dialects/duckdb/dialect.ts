@@ -22,6 +22,7 @@ import { dropUnorderedSubqueryOrder } from './rewrites/unordered-subqueries.js';
 import type { Columns } from '../../analyse/shapes.js';
 import { columnsData, columnsLookup } from '../../analyse/shape-data.js';
 import { quoteIdentifier, quoteString } from './quote.js';
+import { raise, repeatable } from './semantics.js';
 
 
 /**
@@ -98,15 +99,17 @@ export function duckDbDialect(sources: readonly string[], options: DuckDbDialect
         return EXTRACT_PARTS[extractKey(node)]?.(source);
       },
       subscript: (node, printer) => {
-        const array = printer.expr(node.array);
-        const index = printer.expr(node.index);
+        const array = repeatable(printer.expr(node.array), (what) => printer.refuse(what, node));
+        const index = repeatable(printer.expr(node.index), (what) => printer.refuse(what, node));
         const zeroBased = node.mode !== 'ORDINAL' && node.mode !== 'SAFE_ORDINAL';
-        // DuckDB lists are 1-based, and read a negative index from the end: BigQuery has no
-        // element there (an error for OFFSET and ORDINAL, NULL for the SAFE_ forms; NULL here).
+        // DuckDB lists are 1-based, give NULL past the end and read a negative index from the end;
+        // BigQuery has no element there: NULL for the SAFE_ forms, an error for the others.
         const position = zeroBased ? `(${index}) + 1` : index;
-        const literal = node.index.kind === 'literal' && node.index.type === 'int64' && /^\d+$/.test(String(node.index.value));
-        if (literal) return `${array}[${position}]`;
-        return `(CASE WHEN (${index}) < ${zeroBased ? 0 : 1} THEN NULL ELSE ${array}[${position}] END)`;
+        const inRange = `(${index}) >= ${zeroBased ? 0 : 1} AND (${index}) ${zeroBased ? '<' : '<='} len(${array})`;
+        if (node.mode === 'SAFE_OFFSET' || node.mode === 'SAFE_ORDINAL') return `(CASE WHEN ${inRange} THEN ${array}[${position}] END)`;
+        // The error is typed as an element (the array read at a position that cannot be cast), so the CASE binds.
+        const outOfRange = `${array}[${raise(`Array index out of bounds: ${node.mode === 'INDEX' ? 'OFFSET' : node.mode}`)}]`;
+        return `(CASE WHEN ${array} IS NULL OR (${index}) IS NULL THEN NULL WHEN ${inRange} THEN ${array}[${position}] ELSE ${outOfRange} END)`;
       },
       literal: (node) => (node.type === 'bytes' ? `unhex('${String(node.value)}')` : undefined),
       struct: (node, printer) => {
