@@ -290,6 +290,40 @@ function dateShift(operator: '+' | '-'): Render {
   };
 }
 
+/**
+ * CONCAT: STRINGs (or BYTES) joined, NULL if any is NULL (DuckDB's concat skips NULLs; its `||`
+ * does not). An argument of another type is cast to STRING as BigQuery casts it (`CONCAT(1)` is
+ * `'1'`); one whose type the query does not say is joined by `||`, which casts the same way for
+ * integers and strings, and makes a lone argument a string.
+ */
+function concat(call: CallContext): string {
+  const args = call.args.map((sql, index) => {
+    const node = call.argNodes[index]!;
+    const type = call.typeOf(node);
+    if (type === undefined || type === 'string' || type === 'bytes') return sql;
+    return castToString({ operand: sql, node, safe: false, typeOf: call.typeOf, refuse: call.refuse });
+  });
+  return args.length === 1 && call.typeOf(call.argNodes[0]!) === undefined ? `(${args[0]} || '')` : `(${args.join(' || ')})`;
+}
+
+/**
+ * GREATEST / LEAST: NULL when any argument is NULL, and NaN when any FLOAT64 argument is NaN
+ * (DuckDB skips NULLs, and its LEAST passes a NaN by, which it orders above every number).
+ */
+function extreme(name: 'greatest' | 'least'): Render {
+  return (call) => {
+    const args = call.args.map((arg) => repeatable(arg, call.refuse));
+    const value = `${name}(${args.join(', ')})`;
+    const nan = name === 'least' && call.argNodes.some((node) => call.typeOf(node) === 'float64') ? ` WHEN isnan(greatest(${args.join(', ')})) THEN greatest(${args.join(', ')})` : '';
+    return `(CASE WHEN ${args.map((arg) => `${arg} IS NULL`).join(' OR ')} THEN NULL${nan} ELSE ${value} END)`;
+  };
+}
+
+/** COUNTIF: rows where the condition is TRUE, 0 when none is (DuckDB's count_if is NULL when every condition is). */
+function countIf(call: CallContext): string {
+  return `count(${call.distinct ? 'DISTINCT ' : ''}CASE WHEN ${repeatable(call.args[0]!, call.refuse)} THEN TRUE END)`;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Formatting and parsing dates and times
 
@@ -522,8 +556,8 @@ export const FUNCTIONS: ReadonlyMap<string, FunctionSpec> = new Map<string, Func
   ['ifnull', scalar('the first argument, or the second when it is NULL', [2, 2], same('coalesce'), { returns: FIRST })],
   ['if', scalar('IF(cond, a, b): a when cond is TRUE, else b', [3, 3], (call) => `(CASE WHEN ${call.args[0]} THEN ${call.args[1]} ELSE ${call.args[2]} END)`, { returns: SECOND })],
   ['nullif', scalar('NULL when both arguments are equal, else the first', [2, 2], same('nullif'), { returns: FIRST })],
-  ['greatest', scalar('largest argument; NULL if any is NULL', [1, MANY], same('greatest'), { returns: FIRST })],
-  ['least', scalar('smallest argument; NULL if any is NULL', [1, MANY], same('least'), { returns: FIRST })],
+  ['greatest', scalar('largest argument; NULL if any is NULL, NaN if any is NaN', [1, MANY], extreme('greatest'), { returns: FIRST })],
+  ['least', scalar('smallest argument; NULL if any is NULL, NaN if any is NaN', [1, MANY], extreme('least'), { returns: FIRST })],
   // Strings (RE2 on both backends)
   ['regexp_contains', scalar('whether the RE2 pattern matches anywhere in the string', [2, 2], same('regexp_matches'), { returns: 'bool' })],
   ['regexp_replace', scalar('every match of the RE2 pattern replaced', [3, 3], (call) => `regexp_replace(${call.args.join(', ')}, 'g')`, { returns: 'string' })],
@@ -543,8 +577,7 @@ export const FUNCTIONS: ReadonlyMap<string, FunctionSpec> = new Map<string, Func
   ['substring', scalar('same as SUBSTR', [2, 3], substring, { returns: 'string' })],
   ['replace', scalar('every occurrence of a substring replaced', [3, 3], same('replace'), { returns: 'string' })],
   ['split', scalar('the string split on a delimiter (`,` by default) into an array', [1, 2], (call) => `string_split(${call.args[0]}, ${call.args[1] ?? `','`})`)],
-  // BigQuery's CONCAT is NULL if any argument is NULL, like DuckDB's || (DuckDB's concat skips NULLs).
-  ['concat', scalar('the arguments joined; NULL if any is NULL', [1, MANY], (call) => `(${call.args.join(' || ')})`, { returns: 'string' })],
+  ['concat', scalar('the arguments joined, each cast to STRING unless it is a STRING or BYTES; NULL if any is NULL', [1, MANY], concat, { returns: 'string' })],
   // JSON in STRING values (JSON-formatted strings; text that is not JSON gives NULL)
   ['json_query', scalar('the JSON at a JSONPath (`$.a."b.c"[0]`) as JSON text; NULL for JSON null or a missing path', [2, 2], jsonQuery('double'), { returns: 'string' })],
   ['json_value', scalar('the scalar at a JSONPath (`$` by default) as an unquoted STRING; NULL for an object, array or JSON null', [1, 2], jsonValue('double'), { returns: 'string' })],
@@ -609,7 +642,7 @@ export const FUNCTIONS: ReadonlyMap<string, FunctionSpec> = new Map<string, Func
   ['net.host', scalar('the host of a URL (best effort: with or without a scheme, user info, port)', [1, 1], netHost, { returns: 'string' })],
   // Aggregates
   ['count', aggregate('rows, or non-NULL values', [1, 1], same('count'), 'int64')],
-  ['countif', aggregate('rows where the condition is TRUE', [1, 1], same('count_if'), 'int64')],
+  ['countif', aggregate('rows where the condition is TRUE; 0 when it is for none', [1, 1], countIf, 'int64')],
   ['sum', aggregate('sum of non-NULL values', [1, 1], same('sum'), FIRST)],
   ['avg', aggregate('mean of non-NULL values', [1, 1], same('avg'), 'float64')],
   ['min', aggregate('smallest non-NULL value', [1, 1], same('min'), FIRST)],

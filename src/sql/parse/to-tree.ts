@@ -472,7 +472,7 @@ function readColumn(node: AstNode): Expr {
   const loc = here(node);
   if (node.db || node.schema) return unknown('column reference with more than a table qualifier', node);
   const column = node.column;
-  if (isNode(column) && Array.isArray(column.offset)) {
+  if (isNode(column) && Array.isArray(column.offset) && (column.offset.length > 0 || column.suffix)) {
     // `t.a[OFFSET(0)].b`, `f(x).a`: the operand sits under `column`, the subscripts beside it, the
     // fields after them as raw text (`.b`); a bare name (`a[0]`) is a `default` node.
     const unread = unreadIn(column, '<subscripted>');

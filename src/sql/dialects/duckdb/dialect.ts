@@ -102,14 +102,19 @@ export function duckDbDialect(sources: readonly string[], options: DuckDbDialect
         const array = repeatable(printer.expr(node.array), (what) => printer.refuse(what, node));
         const index = repeatable(printer.expr(node.index), (what) => printer.refuse(what, node));
         const zeroBased = node.mode !== 'ORDINAL' && node.mode !== 'SAFE_ORDINAL';
+        const safe = node.mode === 'SAFE_OFFSET' || node.mode === 'SAFE_ORDINAL';
         // DuckDB lists are 1-based, give NULL past the end and read a negative index from the end;
-        // BigQuery has no element there: NULL for the SAFE_ forms, an error for the others.
+        // BigQuery has no element there: NULL for the SAFE_ forms, an error for the others (typed
+        // as an element, the array read at a position that cannot be cast, so the CASE binds).
         const position = zeroBased ? `(${index}) + 1` : index;
-        const inRange = `(${index}) >= ${zeroBased ? 0 : 1} AND (${index}) ${zeroBased ? '<' : '<='} len(${array})`;
-        if (node.mode === 'SAFE_OFFSET' || node.mode === 'SAFE_ORDINAL') return `(CASE WHEN ${inRange} THEN ${array}[${position}] END)`;
-        // The error is typed as an element (the array read at a position that cannot be cast), so the CASE binds.
         const outOfRange = `${array}[${raise(`Array index out of bounds: ${node.mode === 'INDEX' ? 'OFFSET' : node.mode}`)}]`;
-        return `(CASE WHEN ${array} IS NULL OR (${index}) IS NULL THEN NULL WHEN ${inRange} THEN ${array}[${position}] ELSE ${outOfRange} END)`;
+        const literal = node.index.kind === 'literal' && node.index.type === 'int64' ? Number(node.index.value) : undefined;
+        if (literal !== undefined && literal < (zeroBased ? 0 : 1)) return safe ? 'NULL' : `(CASE WHEN ${array} IS NULL THEN NULL ELSE ${outOfRange} END)`;
+        if (literal !== undefined && safe) return `${array}[${position}]`;
+        const inRange = literal !== undefined ? `len(${array}) >= ${zeroBased ? literal + 1 : literal}` : `(${index}) >= ${zeroBased ? 0 : 1} AND (${index}) ${zeroBased ? '<' : '<='} len(${array})`;
+        if (safe) return `(CASE WHEN ${inRange} THEN ${array}[${position}] END)`;
+        const isNull = literal !== undefined ? `${array} IS NULL` : `${array} IS NULL OR (${index}) IS NULL`;
+        return `(CASE WHEN ${inRange} THEN ${array}[${position}] WHEN ${isNull} THEN NULL ELSE ${outOfRange} END)`;
       },
       literal: (node) => (node.type === 'bytes' ? `unhex('${String(node.value)}')` : undefined),
       struct: (node, printer) => {

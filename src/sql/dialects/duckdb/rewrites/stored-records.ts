@@ -236,7 +236,11 @@ export function readStoredRecords(sourceColumns?: (source: string) => Columns): 
         // the one-element (or empty) list, which says it as BigQuery does.
         const first = expr.mode === 'ORDINAL' || expr.mode === 'SAFE_ORDINAL' ? 1 : 0;
         const safe = expr.mode === 'SAFE_OFFSET' || expr.mode === 'SAFE_ORDINAL';
-        if (safe && index.kind === 'literal' && index.type === 'int64' && index.value === String(first)) return { expr: array.expr, shape: element };
+        if (index.kind === 'literal' && index.type === 'int64' && index.value === String(first)) {
+          if (safe) return { expr: array.expr, shape: element };
+          const none: Expr = { ...expr, array: { kind: 'array', elements: [] }, index };
+          return { expr: { kind: 'case', whens: [{ when: isNull(array.expr), then: none }], else: array.expr }, shape: element };
+        }
         const list: Expr = { kind: 'case', whens: [{ when: isNull(array.expr), then: { kind: 'array', elements: [] } }], else: { kind: 'array', elements: [array.expr] } };
         return { expr: { ...expr, array: list, index }, shape: element };
       }
