@@ -5,7 +5,7 @@
  * Type mapping (language table): BigQuery TIMESTAMP -> TIMESTAMPTZ (the session runs in UTC, so it
  * is an instant), DATETIME -> TIMESTAMP, INT64 -> BIGINT, FLOAT64 -> DOUBLE, STRING -> VARCHAR.
  *
- * Rewrites, in order: GoogleSQL's name resolution made explicit (SELECT aliases that win over
+ * Rewrites, in order: `SELECT *` over `JOIN ... USING` in BigQuery's column order; GoogleSQL's name resolution made explicit (SELECT aliases that win over
  * columns, struct fields qualified by their UNNEST alias; DuckDB resolves both otherwise); repeated
  * records stored as one STRUCT read as such, and written back as arrays where their values leave;
  * UNNEST chains as projections; BigQuery's names of anonymous columns; orders BigQuery does not
@@ -18,6 +18,7 @@ import { prefilterRegularExpressions } from './rewrites/regex-prefilter.js';
 import { resolveNames } from './rewrites/resolve-names.js';
 import { readStoredRecords } from './rewrites/stored-records.js';
 import { unnestAsProjections } from './rewrites/unnest-projections.js';
+import { usingColumnsFirst } from './rewrites/using-columns.js';
 import { dropUnorderedSubqueryOrder } from './rewrites/unordered-subqueries.js';
 import type { Columns } from '../../analyse/shapes.js';
 import { columnsData, columnsLookup } from '../../analyse/shape-data.js';
@@ -64,6 +65,7 @@ export function duckDbDialect(sources: readonly string[], options: DuckDbDialect
     parameter: (name) => `$${name}`,
     relation: (source) => (known.has(source) ? quoteIdentifier(source) : undefined),
     rewrites: [
+      usingColumnsFirst,
       resolveNames({ sourceColumns, strict: settings.strictNames, qualify: KEYWORD_NAMES }),
       readStoredRecords(sourceColumns),
       unnestAsProjections,
