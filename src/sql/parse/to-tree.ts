@@ -159,7 +159,14 @@ export function readQuery(select: AstNode): Query {
 function readQueryHere(select: AstNode): Query {
   const members = setOperationMembers(select);
   const last = members[members.length - 1]!;
-  const ctes = withClauses(select).map((cte) => ({ name: cte.name, query: readQuery(cte.stmt), loc: here(cte.node) }));
+  const readCtes = (member: AstNode) => withClauses(member).map((cte) => ({ name: cte.name, query: readQuery(cte.stmt), loc: here(cte.node) }));
+  // `(WITH a AS (...) SELECT ...) UNION ALL (...)`: a parenthesised member's WITH is its own.
+  const ownsWith = (member: AstNode) => members.length > 1 && (member !== select || Boolean(member.parentheses_symbol));
+  const ctes = ownsWith(select) ? [] : readCtes(select);
+  const readMember = (member: AstNode): QueryBody => {
+    if (!ownsWith(member) || withClauses(member).length === 0) return readSelect(member);
+    return { kind: 'query', with: readCtes(member), body: readSelect(member), orderBy: [], loc: here(member) };
+  };
   let body: QueryBody;
   if (members.length === 1) {
     body = readSelect(last);
@@ -169,7 +176,7 @@ function readQueryHere(select: AstNode): Query {
     const owned = members.find((member) => (member !== last || member.parentheses_symbol) && (member.orderby || member.limit));
     body = {
       kind: 'set',
-      members: members.map((member) => (member === owned ? unknownSelect('ORDER BY or LIMIT inside one member of a set operation', member) : readSelect(member))),
+      members: members.map((member) => (member === owned ? unknownSelect('ORDER BY or LIMIT inside one member of a set operation', member) : readMember(member))),
       operators: members.slice(0, -1).map((member) => SET_OPERATORS[String(member.set_op ?? '').toLowerCase()] ?? 'UNION ALL'),
       loc: here(select),
     };
