@@ -204,6 +204,9 @@ export function readStoredRecords(sourceColumns?: (source: string) => Columns): 
       }
       // A relation whose columns are not known may have it: BigQuery would look no further out.
       if (unknown) break;
+      // A FROM alias standing alone is its row, a STRUCT of its columns (`SELECT t AS row FROM t`).
+      const row = ref.fields.length === 0 ? current.relations.get(key) : undefined;
+      if (row !== undefined) return { expr: ref, shape: { kind: 'struct', fields: new Map([...row].map(([name, column]) => [name, column.shape])), names: [...row.values()].map((column) => column.name) } };
     }
     // `a.b` where `a` names no relation or alias is field `b` of a column `a`, as BigQuery reads it.
     if (ref.table !== undefined) {
