@@ -1065,6 +1065,17 @@ export const CONSTRUCTS: Readonly<Record<string, string>> = {
   'hex literal': '0x1F',
   'float literal': '0.1, 1e3',
   'integer literal beyond 2^53': '9007199254740993',
+  'bitwise not': '~x',
+  'date difference': "DATE '2021-05-20' - DATE '2020-04-19' (an INTERVAL of days)",
+  'timestamp difference': 'TIMESTAMP t2 - TIMESTAMP t1 (an INTERVAL of hours, minutes and seconds)',
+  'interval arithmetic': 'ts + INTERVAL 1 HOUR, INTERVAL 1 MONTH / 12, INTERVAL 35 SECOND * 4',
+  'subscript past the end': 'a[OFFSET(9)] past the end: an error, as in BigQuery',
+  'field access on a repeated record': 'metadata.request: refused, as BigQuery refuses it (UNNEST first)',
+  'table alias as a value': 'SELECT t AS row FROM t AS t (the row as a STRUCT)',
+  'with in a subquery': 'FROM (WITH a AS (...) SELECT ...), (WITH ... SELECT ...) AS x',
+  'with in a set operand': '(WITH a AS (...) SELECT ...) UNION ALL (...)',
+  'select * over join using': 'SELECT * FROM a JOIN b USING (c): c first',
+  'null array in a result': 'a NULL ARRAY is [] in a result; an ARRAY holding NULL cannot be returned',
 };
 
 /** Every date part some function accepts. */
