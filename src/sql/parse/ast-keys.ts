@@ -85,7 +85,6 @@ export const READ_KEYS: Readonly<Record<string, readonly string[]>> = {
 /** Kinds the grammar makes that the reader refuses whole, with the name the refusal gives. */
 export const REFUSED_KINDS: Readonly<Record<string, string>> = {
   pivot: 'PIVOT',
-  unpivot: 'UNPIVOT',
   cast_format: 'CAST ... FORMAT',
   json: 'JSON literal',
   collate: 'COLLATE',
