@@ -750,7 +750,11 @@ function castToInt64(cast: CastContext): string {
 /** To STRING: FLOAT64, TIMESTAMP and DATETIME values are written as BigQuery writes them (`1`, `1e+20`, `...00:53.110+00`). */
 function castToString(cast: CastContext): string {
   const keyword = cast.safe ? 'TRY_CAST' : 'CAST';
+  // DuckDB writes an INTERVAL as `3 days`, BigQuery as `0-0 3 0:0:0`.
+  const interval = 'CAST of an INTERVAL to STRING';
+  if (cast.typeOf(cast.node) === 'interval') return cast.refuse(interval);
   return byType(cast.operand, cast.typeOf(cast.node), {
+    interval: () => raise(`${interval} is not supported on the embedded engine`, 'VARCHAR'),
     float64: (v) => float64Text(v, cast.refuse),
     timestamp: (v) => `(strftime(${v}, '%Y-%m-%d %H:%M:%S') || ${secondFraction(v, cast.refuse)} || '+00')`,
     datetime: (v) => `(strftime(${v}, '%Y-%m-%d %H:%M:%S') || ${secondFraction(v, cast.refuse)})`,
@@ -867,13 +871,16 @@ function int64Arithmetic(operator: string): (op: OperatorContext) => string {
   return (op) => `(${widen(op.left, op.leftNode, op.rightNode)} ${operator} ${widen(op.right, op.rightNode, op.leftNode)})`;
 }
 
-const TIME_TYPES: ReadonlySet<StaticType | undefined> = new Set(['date', 'datetime', 'timestamp']);
+/** A type that may be a DATE, DATETIME or TIMESTAMP: one of them, or one the query does not say. */
+function mayBeTime(type: StaticType | undefined): boolean {
+  return type === undefined || type === 'date' || type === 'datetime' || type === 'timestamp';
+}
 
 /**
  * `a - b`. Two DATEs or two TIMESTAMPs give BigQuery's INTERVAL: days alone for DATEs
  * (`0-0 396 0:0:0`), a time alone for TIMESTAMPs (`0-0 0 36:34:56.789`), where DuckDB gives a
- * number of days and an interval of days and time. Where the query does not say the operands'
- * types, a difference of two dates or times is refused when it runs (DuckDB knows the types then,
+ * number of days and an interval of days and time. Where the query does not say an operand's
+ * type, a difference of two dates or times is refused when it runs (DuckDB knows the types then,
  * the generator does not), and any other difference is DuckDB's, which is BigQuery's.
  */
 function subtraction(op: OperatorContext): string {
@@ -883,7 +890,7 @@ function subtraction(op: OperatorContext): string {
   if (left === 'timestamp' && right === 'timestamp') return `to_microseconds(epoch_us(${op.left}) - epoch_us(${op.right}))`;
   if (left === 'datetime' && right === 'datetime') return op.refuse('DATETIME - DATETIME (its INTERVAL\'s normalisation is not pinned down by a case; use DATETIME_DIFF)');
   const plain = int64Arithmetic('-')(op);
-  if (left !== undefined || right !== undefined) return plain;
+  if (!mayBeTime(left) || !mayBeTime(right)) return plain;
   const l = repeatable(op.left, op.refuse);
   const r = repeatable(op.right, op.refuse);
   // The refusal is typed as the difference itself (an element of a list of it), so the CASE binds

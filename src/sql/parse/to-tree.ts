@@ -106,16 +106,16 @@ function unknown(what: string, node?: AstNode): Unknown {
   return { kind: 'unknown', what, loc: here(node) };
 }
 
-/**
- * Why the reader cannot take `node` (read as `kind`, see ast-keys.ts) whole: a kind it refuses, or
- * a key whose meaning it would drop; undefined when it reads everything the node says.
- */
 /** An `unknown` for what the reader cannot take of `node` (unreadPart), if anything. */
 function unreadIn(node: AstNode, kind: string): Unknown | undefined {
   const unread = unreadPart(node, kind);
   return unread === undefined ? undefined : unknown(unread, node);
 }
 
+/**
+ * Why the reader cannot take `node` (read as `kind`, see ast-keys.ts) whole: a kind it refuses, or
+ * a key whose meaning it would drop; undefined when it reads everything the node says.
+ */
 function unreadPart(node: AstNode, kind: string): string | undefined {
   const refused = REFUSED_KINDS[kind];
   if (refused !== undefined) return refused;
@@ -382,7 +382,9 @@ function readExprHere(node: AstNode): Expr {
   const loc = here(node);
   if (isNode(node.ast)) return unreadIn(node, '<subquery>') ?? { kind: 'subquery', query: readQuery(node.ast), loc };
   const kind = String(node.type);
-  if (kind in READ_KEYS || kind in REFUSED_KINDS) {
+  // Some refused nodes have no location of their own (CAST ... FORMAT); their operand's is on the same line.
+  if (kind in REFUSED_KINDS) return unknown(REFUSED_KINDS[kind]!, isNode(node.expr) && locationOf(node.expr) ? node.expr : node);
+  if (kind in READ_KEYS) {
     const unread = unreadIn(node, kind);
     if (unread) return unread;
   }
@@ -440,9 +442,6 @@ function readExprHere(node: AstNode): Expr {
       if (type === undefined) return unknown(`CAST to ${String(targets[0]?.dataType ?? 'this type').toUpperCase()}`, node);
       return { kind: 'cast', safe: String(node.keyword).toLowerCase() === 'safe_cast', operand: readExpr(node.expr), type, loc };
     }
-    case 'cast_format':
-      // The parser gives the node no location; its operand's is on the same line.
-      return unknown('CAST ... FORMAT', isNode(node.expr) && locationOf(node.expr) ? node.expr : node);
     case 'interval':
       return { kind: 'interval', value: readExpr(node.expr), unit: String(node.unit ?? '').toLowerCase(), loc };
     case 'extract':
