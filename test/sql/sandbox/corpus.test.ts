@@ -173,11 +173,11 @@ const CASES: Case[] = [
             execution_id: 'exec-1',
             deployment_id: null,
             execution_time_ms: 35,
-            // Every field the source declares is there; those the event lacks are NULL.
+            // Every field the source declares is there; those the event lacks are NULL, its records [].
             request: [
-              { method: 'POST', url: 'https://alpha.functions.dev/hello', pathname: '/hello', headers: null, host: null, protocol: null, sb: null, search: null },
+              { method: 'POST', url: 'https://alpha.functions.dev/hello', pathname: '/hello', headers: [], host: null, protocol: null, sb: [], search: null },
             ],
-            response: [{ status_code: 200, headers: null }],
+            response: [{ status_code: 200, headers: [] }],
             version: null,
           },
         ],

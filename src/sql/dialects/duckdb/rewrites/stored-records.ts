@@ -232,7 +232,14 @@ export function readStoredRecords(sourceColumns?: (source: string) => Columns): 
       case 'subscript': {
         const array = resolve(expr.array, scope);
         const index = value(expr.index, scope);
-        if (!isStored(array.shape)) return { expr: { ...expr, array: written(array.expr, array.shape), index }, shape: elementOf(array.shape) };
+        const shape: Shape = array.shape;
+        if (!isStored(array.shape)) {
+          // A source's repeated record or field is never NULL in BigQuery, only empty: a list stored
+          // NULL for none is subscripted as [] (an error past its end, as in the other layout).
+          const list = written(array.expr, array.shape);
+          const never: Expr = shape.kind === 'array' ? { kind: 'native', name: 'coalesce', args: [list, { kind: 'array', elements: [] }] } : list;
+          return { expr: { ...expr, array: never, index }, shape: elementOf(array.shape) };
+        }
         const element = array.shape.element;
         // The first element of a stored record is the record itself, when there is one (a SAFE_
         // form: NULL when there is none); any other position, or no record, is the subscript of
