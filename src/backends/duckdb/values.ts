@@ -107,9 +107,12 @@ const wireConverters = {
   [DuckDBTypeId.STRUCT]: objectFromStructValue,
 } as unknown as Parameters<typeof createDuckDBValueConverter<Exclude<WireValue, null>>>[0];
 
+/** What an answer holding an array with a NULL element fails with: the query's mistake, as BigQuery's 400 says. */
+export const NULL_ELEMENT = 'Array cannot have a null element';
+
 /** BigQuery refuses to return an array holding NULL (ARRAY_AGG without IGNORE NULLS, `[1, NULL]`). */
 function withoutNullElements(items: WireValue[]): WireValue[] {
-  if (items.includes(null)) throw new Error('Array cannot have a null element: an ARRAY in a query result may not hold NULL (drop them with IGNORE NULLS or a filter)');
+  if (items.includes(null)) throw new Error(`${NULL_ELEMENT}: an ARRAY in a query result may not hold NULL (drop them with IGNORE NULLS or a filter)`);
   return items;
 }
 

@@ -524,6 +524,19 @@ describe('sandbox corpus: client-style queries over logs.all', () => {
     expect(CASES.length).toBeGreaterThanOrEqual(30);
   });
 
+  // Where BigQuery raises an error (a 400 there), a caller's query is refused with a 400 here, naming it.
+  it.each([
+    ['an array holding NULL in the result', 'select array_agg(x) as a from unnest([1, null]) as x', 'Array cannot have a null element'],
+    ['a subscript past the end', 'select [1, 2][offset(5)] as x', 'Array index out of bounds'],
+    ['a record read past its one element', 'select metadata[offset(1)].level as l from auth_logs', 'Array index out of bounds'],
+    ['field access on a repeated record', 'select id, metadata.request from edge_logs', 'Cannot access field request on a value with type ARRAY'],
+    ['PIVOT', "select * from (select 'a' as k, 1 as v) pivot (sum(v) for k in ('a'))", 'PIVOT'],
+  ])('%s is a 400 naming it', async (_label, sql, message) => {
+    const { status, body } = await svc.call(sandboxPath({ project: 'alpha', sql }));
+    expect(status, JSON.stringify(body)).toBe(400);
+    expect((body as { error: { param: string; message: string } }).error).toMatchObject({ param: 'sql', message: expect.stringContaining(message) });
+  });
+
   for (const c of CASES) {
     if (c.mode === 'todo') {
       it.todo(c.name);
