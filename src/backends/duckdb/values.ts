@@ -59,7 +59,7 @@ export function datetimeText(micros: bigint): string {
  * BigQuery's canonical INTERVAL text, `[-]Y-M [-]D [-]H:M:S[.F]`: each of its three parts signed on
  * its own, the fraction without trailing zeros (`-0-1 0 0:0:0`, `0-0 0 36:34:56.789`).
  */
-export function intervalText(value: { months: number; days: number; micros: bigint }): string {
+function intervalText(value: DuckDBIntervalValue): string {
   const months = Math.abs(value.months);
   const negative = value.micros < 0n;
   const micros = negative ? -value.micros : value.micros;

@@ -5,7 +5,8 @@
  * Type mapping (language table): BigQuery TIMESTAMP -> TIMESTAMPTZ (the session runs in UTC, so it
  * is an instant), DATETIME -> TIMESTAMP, INT64 -> BIGINT, FLOAT64 -> DOUBLE, STRING -> VARCHAR.
  *
- * Rewrites, in order: `SELECT *` over `JOIN ... USING` in BigQuery's column order; GoogleSQL's name resolution made explicit (SELECT aliases that win over
+ * Rewrites, in order: `SELECT *` over `JOIN ... USING` in BigQuery's column order; GoogleSQL's
+ * name resolution made explicit (SELECT aliases that win over
  * columns, struct fields qualified by their UNNEST alias; DuckDB resolves both otherwise); repeated
  * records stored as one STRUCT read as such, and written back as arrays where their values leave;
  * UNNEST chains as projections; BigQuery's names of anonymous columns; orders BigQuery does not
