@@ -26,6 +26,7 @@
 // 10. CAST is tried before function calls, which parsed every nested CAST twice (2^n for n levels).
 // 11. Bitwise operators | ^ & << >> between the additive operators and the comparisons, at
 //     GoogleSQL's precedence; IS [NOT] DISTINCT FROM; an ORDER BY item's COLLATE kept (`collate`).
+// 12. A set operator after a FROM clause starts the next member, never a join (`FROM t UNION ALL (...)`).
 
 {
   const reservedMap = {
@@ -1932,7 +1933,9 @@ table_join
       t.on   = expr;
       return t;
     }
-  / op:(join_op / set_op) __ LPAREN __ stmt:union_stmt __ RPAREN __ alias:alias_clause? __ expr:on_clause? {
+  // cannery: a set operator is not a join: `FROM t UNION ALL (SELECT ...)` is a set operation whose
+  // second member is in parentheses (stock: a join of type UNION ALL).
+  / op:join_op __ LPAREN __ stmt:union_stmt __ RPAREN __ alias:alias_clause? __ expr:on_clause? {
     stmt.parentheses = true;
     return {
       expr: stmt,

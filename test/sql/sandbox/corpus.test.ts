@@ -499,6 +499,12 @@ limit 1;`,
     rows: [{ n: 1200 }], // 5 * 5 * 4 * 4 * 3
   },
   {
+    name: 'the caller\'s own CTEs inside a subquery and a parenthesised set operand',
+    sql: `select id from (with c as (select id from edge_logs where id = 'e1') select id from c)
+          union all (with d as (select id from edge_logs where id = 'e2') select id from d) order by id`,
+    rows: [{ id: 'e1' }, { id: 'e2' }],
+  },
+  {
     name: 'max_rows (1000) caps a result of 1200 rows',
     sql: 'select a.id, b.id as b_id from edge_logs a cross join edge_logs b cross join postgres_logs c cross join auth_logs d cross join function_logs e',
     check: (rows) => expect(rows).toHaveLength(1000),
