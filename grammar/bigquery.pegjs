@@ -24,6 +24,9 @@
 //     DAYOFYEAR, DATETIME, WEEK(day).
 //  9. CURRENT_DATETIME without parentheses; typed array literals of any expressions, or empty.
 // 10. CAST is tried before function calls, which parsed every nested CAST twice (2^n for n levels).
+// 11. Bitwise operators | ^ & << >> between the additive operators and the comparisons, at
+//     GoogleSQL's precedence; IS [NOT] DISTINCT FROM; an ORDER BY item's COLLATE kept (`collate`).
+// 12. A set operator after a FROM clause starts the next member, never a join (`FROM t UNION ALL (...)`).
 
 {
   const reservedMap = {
@@ -1930,7 +1933,9 @@ table_join
       t.on   = expr;
       return t;
     }
-  / op:(join_op / set_op) __ LPAREN __ stmt:union_stmt __ RPAREN __ alias:alias_clause? __ expr:on_clause? {
+  // cannery: a set operator is not a join: `FROM t UNION ALL (SELECT ...)` is a set operation whose
+  // second member is in parentheses (stock: a join of type UNION ALL).
+  / op:join_op __ LPAREN __ stmt:union_stmt __ RPAREN __ alias:alias_clause? __ expr:on_clause? {
     stmt.parentheses = true;
     return {
       expr: stmt,
@@ -2148,6 +2153,8 @@ order_by_element
     n:order_by_nulls? {
     const obj = { expr: e, type: d };
     if (n) obj.nulls = n;
+    // cannery: COLLATE kept (stock: dropped), so a reader that does not know it refuses it.
+    if (c) obj.collate = c[2];
     return obj;
   }
 
@@ -2337,7 +2344,7 @@ not_expr
     }
 
 comparison_expr
-  = left:additive_expr __ rh:comparison_op_right? {
+  = left:bitwise_or_expr __ rh:comparison_op_right? {
       if (rh === null) return left;
       else if (rh.type === 'arithmetic') return createBinaryExprChain(left, rh.tail);
       else return createBinaryExpr(rh.op, left, rh.right);
@@ -2363,7 +2370,7 @@ comparison_op_right
   / like_op_right
 
 arithmetic_op_right
-  = l:(__ arithmetic_comparison_operator __ (additive_expr))+ {
+  = l:(__ arithmetic_comparison_operator __ (bitwise_or_expr))+ {
       return { type: 'arithmetic', tail: l };
     }
 
@@ -2371,7 +2378,11 @@ arithmetic_comparison_operator
   = ">=" / ">" / "<=" / "<>" / "<" / "=" / "!="
 
 is_op_right
-  = KW_IS __ right:additive_expr {
+  // cannery: IS [NOT] DISTINCT FROM, before IS [NOT] reads DISTINCT as its operand.
+  = KW_IS __ n:(KW_NOT __)? KW_DISTINCT __ KW_FROM __ right:bitwise_or_expr {
+      return { op: n ? 'IS NOT DISTINCT FROM' : 'IS DISTINCT FROM', right: right };
+    }
+  / KW_IS __ right:additive_expr {
       return { op: 'IS', right: right };
     }
   / (KW_IS __ KW_NOT) __ right:additive_expr {
@@ -2379,7 +2390,7 @@ is_op_right
   }
 
 between_op_right
-  = op:between_or_not_between_op __  begin:additive_expr __ KW_AND __ end:additive_expr {
+  = op:between_or_not_between_op __  begin:bitwise_or_expr __ KW_AND __ end:bitwise_or_expr {
       return {
         op: op,
         right: {
@@ -2412,6 +2423,28 @@ in_op_right
     }
   / op:in_op __ e:(literal_string / from_unnest_item) {
       return { op: op, right: e };
+    }
+
+// cannery: GoogleSQL's bitwise operators, each binding less tightly than the one after it and
+// than + and -, more tightly than the comparisons: | then ^ then & then << and >>.
+bitwise_or_expr
+  = head:bitwise_xor_expr tail:(__ ("|" !"|" { return '|' }) __ bitwise_xor_expr)* {
+      return createBinaryExprChain(head, tail);
+    }
+
+bitwise_xor_expr
+  = head:bitwise_and_expr tail:(__ "^" __ bitwise_and_expr)* {
+      return createBinaryExprChain(head, tail);
+    }
+
+bitwise_and_expr
+  = head:shift_expr tail:(__ ("&" !"&" { return '&' }) __ shift_expr)* {
+      return createBinaryExprChain(head, tail);
+    }
+
+shift_expr
+  = head:additive_expr tail:(__ ("<<" / ">>") __ additive_expr)* {
+      return createBinaryExprChain(head, tail);
     }
 
 additive_expr

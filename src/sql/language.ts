@@ -290,6 +290,40 @@ function dateShift(operator: '+' | '-'): Render {
   };
 }
 
+/**
+ * CONCAT: STRINGs (or BYTES) joined, NULL if any is NULL (DuckDB's concat skips NULLs; its `||`
+ * does not). An argument of another type is cast to STRING as BigQuery casts it (`CONCAT(1)` is
+ * `'1'`); one whose type the query does not say is joined by `||`, which casts the same way for
+ * integers and strings, and makes a lone argument a string.
+ */
+function concat(call: CallContext): string {
+  const args = call.args.map((sql, index) => {
+    const node = call.argNodes[index]!;
+    const type = call.typeOf(node);
+    if (type === undefined || type === 'string' || type === 'bytes') return sql;
+    return castToString({ operand: sql, node, safe: false, typeOf: call.typeOf, refuse: call.refuse });
+  });
+  return args.length === 1 && call.typeOf(call.argNodes[0]!) === undefined ? `(${args[0]} || '')` : `(${args.join(' || ')})`;
+}
+
+/**
+ * GREATEST / LEAST: NULL when any argument is NULL, and NaN when any FLOAT64 argument is NaN
+ * (DuckDB skips NULLs, and its LEAST passes a NaN by, which it orders above every number).
+ */
+function extreme(name: 'greatest' | 'least'): Render {
+  return (call) => {
+    const args = call.args.map((arg) => repeatable(arg, call.refuse));
+    const value = `${name}(${args.join(', ')})`;
+    const nan = name === 'least' && call.argNodes.some((node) => call.typeOf(node) === 'float64') ? ` WHEN isnan(greatest(${args.join(', ')})) THEN greatest(${args.join(', ')})` : '';
+    return `(CASE WHEN ${args.map((arg) => `${arg} IS NULL`).join(' OR ')} THEN NULL${nan} ELSE ${value} END)`;
+  };
+}
+
+/** COUNTIF: rows where the condition is TRUE, 0 when none is (DuckDB's count_if is NULL when every condition is). */
+function countIf(call: CallContext): string {
+  return `count(${call.distinct ? 'DISTINCT ' : ''}CASE WHEN ${repeatable(call.args[0]!, call.refuse)} THEN TRUE END)`;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Formatting and parsing dates and times
 
@@ -522,8 +556,8 @@ export const FUNCTIONS: ReadonlyMap<string, FunctionSpec> = new Map<string, Func
   ['ifnull', scalar('the first argument, or the second when it is NULL', [2, 2], same('coalesce'), { returns: FIRST })],
   ['if', scalar('IF(cond, a, b): a when cond is TRUE, else b', [3, 3], (call) => `(CASE WHEN ${call.args[0]} THEN ${call.args[1]} ELSE ${call.args[2]} END)`, { returns: SECOND })],
   ['nullif', scalar('NULL when both arguments are equal, else the first', [2, 2], same('nullif'), { returns: FIRST })],
-  ['greatest', scalar('largest argument; NULL if any is NULL', [1, MANY], same('greatest'), { returns: FIRST })],
-  ['least', scalar('smallest argument; NULL if any is NULL', [1, MANY], same('least'), { returns: FIRST })],
+  ['greatest', scalar('largest argument; NULL if any is NULL, NaN if any is NaN', [1, MANY], extreme('greatest'), { returns: FIRST })],
+  ['least', scalar('smallest argument; NULL if any is NULL, NaN if any is NaN', [1, MANY], extreme('least'), { returns: FIRST })],
   // Strings (RE2 on both backends)
   ['regexp_contains', scalar('whether the RE2 pattern matches anywhere in the string', [2, 2], same('regexp_matches'), { returns: 'bool' })],
   ['regexp_replace', scalar('every match of the RE2 pattern replaced', [3, 3], (call) => `regexp_replace(${call.args.join(', ')}, 'g')`, { returns: 'string' })],
@@ -543,8 +577,7 @@ export const FUNCTIONS: ReadonlyMap<string, FunctionSpec> = new Map<string, Func
   ['substring', scalar('same as SUBSTR', [2, 3], substring, { returns: 'string' })],
   ['replace', scalar('every occurrence of a substring replaced', [3, 3], same('replace'), { returns: 'string' })],
   ['split', scalar('the string split on a delimiter (`,` by default) into an array', [1, 2], (call) => `string_split(${call.args[0]}, ${call.args[1] ?? `','`})`)],
-  // BigQuery's CONCAT is NULL if any argument is NULL, like DuckDB's || (DuckDB's concat skips NULLs).
-  ['concat', scalar('the arguments joined; NULL if any is NULL', [1, MANY], (call) => `(${call.args.join(' || ')})`, { returns: 'string' })],
+  ['concat', scalar('the arguments joined, each cast to STRING unless it is a STRING or BYTES; NULL if any is NULL', [1, MANY], concat, { returns: 'string' })],
   // JSON in STRING values (JSON-formatted strings; text that is not JSON gives NULL)
   ['json_query', scalar('the JSON at a JSONPath (`$.a."b.c"[0]`) as JSON text; NULL for JSON null or a missing path', [2, 2], jsonQuery('double'), { returns: 'string' })],
   ['json_value', scalar('the scalar at a JSONPath (`$` by default) as an unquoted STRING; NULL for an object, array or JSON null', [1, 2], jsonValue('double'), { returns: 'string' })],
@@ -609,7 +642,7 @@ export const FUNCTIONS: ReadonlyMap<string, FunctionSpec> = new Map<string, Func
   ['net.host', scalar('the host of a URL (best effort: with or without a scheme, user info, port)', [1, 1], netHost, { returns: 'string' })],
   // Aggregates
   ['count', aggregate('rows, or non-NULL values', [1, 1], same('count'), 'int64')],
-  ['countif', aggregate('rows where the condition is TRUE', [1, 1], same('count_if'), 'int64')],
+  ['countif', aggregate('rows where the condition is TRUE; 0 when it is for none', [1, 1], countIf, 'int64')],
   ['sum', aggregate('sum of non-NULL values', [1, 1], same('sum'), FIRST)],
   ['avg', aggregate('mean of non-NULL values', [1, 1], same('avg'), 'float64')],
   ['min', aggregate('smallest non-NULL value', [1, 1], same('min'), FIRST)],
@@ -717,7 +750,11 @@ function castToInt64(cast: CastContext): string {
 /** To STRING: FLOAT64, TIMESTAMP and DATETIME values are written as BigQuery writes them (`1`, `1e+20`, `...00:53.110+00`). */
 function castToString(cast: CastContext): string {
   const keyword = cast.safe ? 'TRY_CAST' : 'CAST';
+  // DuckDB writes an INTERVAL as `3 days`, BigQuery as `0-0 3 0:0:0`.
+  const interval = 'CAST of an INTERVAL to STRING';
+  if (cast.typeOf(cast.node) === 'interval') return cast.refuse(interval);
   return byType(cast.operand, cast.typeOf(cast.node), {
+    interval: () => raise(`${interval} is not supported on the embedded engine`, 'VARCHAR'),
     float64: (v) => float64Text(v, cast.refuse),
     timestamp: (v) => `(strftime(${v}, '%Y-%m-%d %H:%M:%S') || ${secondFraction(v, cast.refuse)} || '+00')`,
     datetime: (v) => `(strftime(${v}, '%Y-%m-%d %H:%M:%S') || ${secondFraction(v, cast.refuse)})`,
@@ -812,6 +849,7 @@ export interface OperatorContext {
   right: string;
   leftNode: Expr;
   rightNode: Expr;
+  typeOf(expr: Expr): StaticType | undefined;
   refuse(what: string): never;
 }
 
@@ -833,15 +871,81 @@ function int64Arithmetic(operator: string): (op: OperatorContext) => string {
   return (op) => `(${widen(op.left, op.leftNode, op.rightNode)} ${operator} ${widen(op.right, op.rightNode, op.leftNode)})`;
 }
 
+/** A type that may be a DATE, DATETIME or TIMESTAMP: one of them, or one the query does not say. */
+function mayBeTime(type: StaticType | undefined): boolean {
+  return type === undefined || type === 'date' || type === 'datetime' || type === 'timestamp';
+}
+
+/**
+ * `a - b`. Two DATEs or two TIMESTAMPs give BigQuery's INTERVAL: days alone for DATEs
+ * (`0-0 396 0:0:0`), a time alone for TIMESTAMPs (`0-0 0 36:34:56.789`), where DuckDB gives a
+ * number of days and an interval of days and time. Where the query does not say an operand's
+ * type, a difference of two dates or times is refused when it runs (DuckDB knows the types then,
+ * the generator does not), and any other difference is DuckDB's, which is BigQuery's.
+ */
+function subtraction(op: OperatorContext): string {
+  const left = op.typeOf(op.leftNode);
+  const right = op.typeOf(op.rightNode);
+  if (left === 'date' && right === 'date') return `to_days(CAST((${op.left} - ${op.right}) AS INTEGER))`;
+  if (left === 'timestamp' && right === 'timestamp') return `to_microseconds(epoch_us(${op.left}) - epoch_us(${op.right}))`;
+  if (left === 'datetime' && right === 'datetime') return op.refuse('DATETIME - DATETIME (its INTERVAL\'s normalisation is not pinned down by a case; use DATETIME_DIFF)');
+  const plain = int64Arithmetic('-')(op);
+  if (!mayBeTime(left) || !mayBeTime(right)) return plain;
+  const l = repeatable(op.left, op.refuse);
+  const r = repeatable(op.right, op.refuse);
+  // The refusal is typed as the difference itself (an element of a list of it), so the CASE binds
+  // whatever the operands are; only two dates or times of one type reach it.
+  const refused = `[${plain}][${raise('the difference of two DATE, DATETIME or TIMESTAMP values whose type the query does not state: CAST them to their type, or use DATE_DIFF or TIMESTAMP_DIFF')}]`;
+  return `(CASE WHEN typeof(${l}) IN ('DATE', 'TIMESTAMP', 'TIMESTAMP WITH TIME ZONE') AND typeof(${l}) = typeof(${r}) THEN ${refused} ELSE ${plain} END)`;
+}
+
+/** An INT64 operand of a bitwise operator, as DuckDB's BIGINT: an integer literal is INTEGER there. */
+function bitwiseOperand(sql: string, node: Expr, op: OperatorContext): string {
+  const type = op.typeOf(node);
+  if (type === 'bytes') return op.refuse('bitwise operators on BYTES');
+  if (type !== undefined && type !== 'int64') return op.refuse(`a bitwise operator on a ${type.toUpperCase()} value (BigQuery's take INT64 or BYTES)`);
+  return isInt64Literal(node) ? `CAST(${sql} AS BIGINT)` : sql;
+}
+
+function bitwise(operator: string): (op: OperatorContext) => string {
+  return (op) => {
+    const left = bitwiseOperand(op.left, op.leftNode, op);
+    const right = bitwiseOperand(op.right, op.rightNode, op);
+    return operator === '^' ? `xor(${left}, ${right})` : `(${left} ${operator} ${right})`;
+  };
+}
+
+/**
+ * `<<` and `>>` on INT64: the bits shift within 64 (a shift of 64 or more gives 0), `>>` filling
+ * with zeros (DuckDB's BIGINT shift keeps the sign and refuses to overflow; its BIT strings shift
+ * as BigQuery does). A negative shift is an error on both.
+ */
+function bitShift(operator: '<<' | '>>'): (op: OperatorContext) => string {
+  return (op) => {
+    // `& -1` binds for integers only: a FLOAT64 would otherwise reach the BIT cast, which reads its bits.
+    const integer = (sql: string, node: Expr) => `(${bitwiseOperand(sql, node, op)} & CAST(-1 AS BIGINT))`;
+    const bits = `CAST(CAST(${integer(op.left, op.leftNode)} AS BIGINT) AS BIT)`;
+    return `CAST((${bits} ${operator} CAST(least(${integer(op.right, op.rightNode)}, 64) AS INTEGER)) AS BIGINT)`;
+  };
+}
+
 /** Binary operators, written the same by both dialects unless a rendering is given (LIKE's escape aside, see the DuckDB dialect). */
-export const BINARY_OPERATORS: readonly string[] = ['AND', 'OR', '=', '!=', '<>', '<', '>', '<=', '>=', '+', '-', '*', '/', '||', 'LIKE', 'NOT LIKE', 'IS', 'IS NOT'];
+export const BINARY_OPERATORS: readonly string[] = [
+  'AND', 'OR', '=', '!=', '<>', '<', '>', '<=', '>=', '+', '-', '*', '/', '||', '&', '|', '^', '<<', '>>',
+  'LIKE', 'NOT LIKE', 'IS', 'IS NOT', 'IS DISTINCT FROM', 'IS NOT DISTINCT FROM',
+];
 
 export const OPERATOR_RENDERINGS: Readonly<Record<string, Partial<Record<DialectName, (op: OperatorContext) => string>>>> = {
   '+': { duckdb: int64Arithmetic('+') },
-  '-': { duckdb: int64Arithmetic('-') },
+  '-': { duckdb: subtraction },
   '*': { duckdb: int64Arithmetic('*') },
   // BigQuery's division is FLOAT64, like DuckDB's `/`, but a zero divisor is an error, not infinity.
   '/': { duckdb: (op) => `(${op.left} / ${nonZero(op.right, op.rightNode, op.refuse)})` },
+  '&': { duckdb: bitwise('&') },
+  '|': { duckdb: bitwise('|') },
+  '^': { duckdb: bitwise('^') },
+  '<<': { duckdb: bitShift('<<') },
+  '>>': { duckdb: bitShift('>>') },
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -968,6 +1072,17 @@ export const CONSTRUCTS: Readonly<Record<string, string>> = {
   'hex literal': '0x1F',
   'float literal': '0.1, 1e3',
   'integer literal beyond 2^53': '9007199254740993',
+  'bitwise not': '~x',
+  'date difference': "DATE '2021-05-20' - DATE '2020-04-19' (an INTERVAL of days)",
+  'timestamp difference': 'TIMESTAMP t2 - TIMESTAMP t1 (an INTERVAL of hours, minutes and seconds)',
+  'interval arithmetic': 'ts + INTERVAL 1 HOUR, INTERVAL 1 MONTH / 12, INTERVAL 35 SECOND * 4',
+  'subscript past the end': 'a[OFFSET(9)] past the end: an error, as in BigQuery',
+  'field access on a repeated record': 'metadata.request: refused, as BigQuery refuses it (UNNEST first)',
+  'table alias as a value': 'SELECT t AS row FROM t AS t (the row as a STRUCT)',
+  'with in a subquery': 'FROM (WITH a AS (...) SELECT ...), (WITH ... SELECT ...) AS x',
+  'with in a set operand': '(WITH a AS (...) SELECT ...) UNION ALL (...)',
+  'select * over join using': 'SELECT * FROM a JOIN b USING (c): c first',
+  'null array in a result': 'a NULL ARRAY is [] in a result; an ARRAY holding NULL cannot be returned',
 };
 
 /** Every date part some function accepts. */

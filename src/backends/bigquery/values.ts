@@ -1,7 +1,8 @@
 /**
  * BigQuery's REST result form (`schema` + `rows` of `{f: [{v}]}`, every scalar a string) ->
  * the wire format of DESIGN.md: TIMESTAMP -> integer Unix microseconds, DATETIME ->
- * "YYYY-MM-DDTHH:MM:SS[.ffffff]", DATE -> "YYYY-MM-DD", INT64 / FLOAT64 / NUMERIC -> number,
+ * "YYYY-MM-DDTHH:MM:SS[.ffffff]", DATE -> "YYYY-MM-DD", INT64 / FLOAT64 / NUMERIC -> number
+ * (an INT64 or TIMESTAMP beyond 2^53 the string of its integer, core/wire-integer.ts),
  * records -> objects, repeated fields -> arrays, NULL -> null.
  *
  * Decoded here rather than by the client, whose parsing wraps values (BigQueryTimestamp,
@@ -9,6 +10,7 @@
  */
 import { CanneryError } from '../../core/errors.js';
 import type { WireRow, WireValue } from '../../core/types.js';
+import { wireInteger } from '../../core/wire-integer.js';
 import { resultBudget, type ResultBudget } from '../../engine/serve/result-budget.js';
 
 export interface SchemaField {
@@ -72,6 +74,8 @@ function decodeValue(field: SchemaField, value: unknown, path: string): WireValu
   switch (type) {
     case 'INTEGER':
     case 'INT64':
+      if (!/^-?\d+$/.test(value)) throw malformed(`${type} value "${value}" for ${path}`);
+      return wireInteger(BigInt(value));
     case 'FLOAT':
     case 'FLOAT64':
     case 'NUMERIC':
@@ -105,8 +109,8 @@ function number(text: string, type: string, path: string): number {
  * (formatOptions.useInt64Timestamp), otherwise as float seconds (`1.7145576001234E9`); the
  * latter is read as an exact decimal, rounded to the microsecond, never through a double.
  */
-function timestampMicros(text: string, path: string): number {
-  if (/^-?\d+$/.test(text)) return Number(text);
+function timestampMicros(text: string, path: string): number | string {
+  if (/^-?\d+$/.test(text)) return wireInteger(BigInt(text));
   const match = /^(-?)(\d*)(?:\.(\d*))?(?:e([+-]?\d+))?$/i.exec(text);
   const [, sign = '', whole = '', fraction = '', exponent = '0'] = match ?? [];
   const shift = Number(exponent) - fraction.length + 6;
@@ -114,7 +118,7 @@ function timestampMicros(text: string, path: string): number {
   const digits = BigInt(whole + fraction);
   const scale = 10n ** BigInt(Math.abs(shift));
   const micros = shift >= 0 ? digits * scale : (digits + scale / 2n) / scale;
-  return Number(sign === '-' ? -micros : micros);
+  return wireInteger(sign === '-' ? -micros : micros);
 }
 
 const DATETIME = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}:\d{2})(?:\.(\d+))?$/;

@@ -20,6 +20,7 @@ import { CURRENT_LAYOUT } from './layout-version.js';
 import { ensureSourceTables, readSourceTable, sourceTablesCurrent } from './source-tables.js';
 import { databaseBusy } from './lock.js';
 import { readWireRows } from './result-rows.js';
+import { NULL_ELEMENT } from './values.js';
 import { writeBackType } from './write-back.js';
 import { readTableColumns } from './table-columns.js';
 import type { Backend, QueryRequest, QueryResult } from '../../engine/backend.js';
@@ -240,7 +241,7 @@ function bindings(request: QueryRequest): Record<string, DuckDBValue> {
  * failed". The client splits the SQL into statements first, and prefixes what fails there (an
  * expression nested past DuckDB's depth limit) with "Failed to extract statements:".
  */
-const QUERY_REJECTIONS = /^(?:Failed to extract statements: )?(Binder|Parser|Catalog|Conversion|Invalid Input|Out of Range|Not implemented) Error/;
+const QUERY_REJECTIONS = new RegExp(`^(?:(?:Failed to extract statements: )?(Binder|Parser|Catalog|Conversion|Invalid Input|Out of Range|Not implemented) Error|${NULL_ELEMENT})`);
 
 /** DuckDB appends the offending SQL (translated, with our internal names) after the first line; callers get the cause only. */
 function firstLine(message: string): string {

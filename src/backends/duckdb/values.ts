@@ -1,8 +1,11 @@
 /**
- * DuckDB values -> the wire format of DESIGN.md (Logflare-compatible):
+ * DuckDB values -> the wire format of DESIGN.md (Logflare-compatible, docs/http.md):
  * TIMESTAMP (DuckDB TIMESTAMPTZ) -> integer Unix microseconds, DATETIME (DuckDB TIMESTAMP)
- * -> "YYYY-MM-DDTHH:MM:SS[.ffffff]", DATE -> "YYYY-MM-DD", INT64 -> number,
- * repeated records -> arrays of objects.
+ * -> "YYYY-MM-DDTHH:MM:SS[.ffffff]", DATE -> "YYYY-MM-DD", INT64 -> number, INTERVAL -> its
+ * canonical text (`0-0 396 0:0:0`), repeated records -> arrays of objects. An INT64 or a
+ * TIMESTAMP's microseconds beyond 2^53, which a JSON number cannot hold exactly, is the decimal
+ * string of the integer. As BigQuery answers: a NULL array is `[]`, and an array holding a NULL
+ * element cannot be returned (an error).
  */
 import {
   createDuckDBValueConverter,
@@ -25,6 +28,7 @@ import {
   nullConverter,
 } from '@duckdb/node-api';
 import type { WireValue } from '../../core/types.js';
+import { wireInteger } from '../../core/wire-integer.js';
 
 const MICROS_PER_DAY = 86_400_000_000n;
 
@@ -51,21 +55,22 @@ export function datetimeText(micros: bigint): string {
   return `${dateText(Number(days))}T${time}${fraction === 0n ? '' : `.${pad(fraction, 6)}`}`;
 }
 
-/** BigQuery's canonical INTERVAL text: `Y-M D H:M:S[.F]`. */
+/**
+ * BigQuery's canonical INTERVAL text, `[-]Y-M [-]D [-]H:M:S[.F]`: each of its three parts signed on
+ * its own, the fraction without trailing zeros (`-0-1 0 0:0:0`, `0-0 0 36:34:56.789`).
+ */
 function intervalText(value: DuckDBIntervalValue): string {
-  const years = Math.trunc(value.months / 12);
-  const months = value.months % 12;
+  const months = Math.abs(value.months);
   const negative = value.micros < 0n;
   const micros = negative ? -value.micros : value.micros;
   const seconds = micros / 1_000_000n;
   const fraction = micros % 1_000_000n;
-  const time = `${negative ? '-' : ''}${seconds / 3600n}:${(seconds / 60n) % 60n}:${seconds % 60n}${fraction === 0n ? '' : `.${pad(fraction, 6)}`}`;
-  return `${years}-${Math.abs(months)} ${value.days} ${time}`;
+  const time = `${negative ? '-' : ''}${seconds / 3600n}:${(seconds / 60n) % 60n}:${seconds % 60n}${fraction === 0n ? '' : `.${pad(fraction, 6).replace(/0+$/, '')}`}`;
+  return `${value.months < 0 ? '-' : ''}${Math.trunc(months / 12)}-${months % 12} ${value.days} ${time}`;
 }
 
-/** INT64 as a JSON number, as BigQuery's REST API clients (and Logflare's) expect. */
-function integerNumber(value: unknown): number {
-  return Number(value as bigint);
+function integerNumber(value: unknown): number | string {
+  return typeof value === 'bigint' ? wireInteger(value) : Number(value);
 }
 
 // The library adds null to T itself.
@@ -91,15 +96,29 @@ const wireConverters = {
   [DuckDBTypeId.UUID]: stringFromValue,
   [DuckDBTypeId.ENUM]: stringFromValue,
   [DuckDBTypeId.SQLNULL]: nullConverter,
-  [DuckDBTypeId.TIMESTAMP_TZ]: (value: unknown) => Number((value as DuckDBTimestampTZValue).micros),
+  [DuckDBTypeId.TIMESTAMP_TZ]: (value: unknown) => wireInteger((value as DuckDBTimestampTZValue).micros),
   [DuckDBTypeId.TIMESTAMP]: (value: unknown) => datetimeText((value as DuckDBTimestampValue).micros),
   [DuckDBTypeId.DATE]: (value: unknown) => dateText((value as DuckDBDateValue).days),
   [DuckDBTypeId.TIME]: (value: unknown) => datetimeText((value as DuckDBTimeValue).micros).slice(11),
   [DuckDBTypeId.INTERVAL]: (value: unknown) => intervalText(value as DuckDBIntervalValue),
   [DuckDBTypeId.BLOB]: (value: unknown) => Buffer.from((value as DuckDBBlobValue).bytes).toString('base64'),
-  [DuckDBTypeId.LIST]: arrayFromListValue,
-  [DuckDBTypeId.ARRAY]: arrayFromArrayValue,
+  [DuckDBTypeId.LIST]: (value: unknown, type: unknown, converter: Converter) => withoutNullElements(arrayFromListValue(value as never, type as never, converter)),
+  [DuckDBTypeId.ARRAY]: (value: unknown, type: unknown, converter: Converter) => withoutNullElements(arrayFromArrayValue(value as never, type as never, converter)),
   [DuckDBTypeId.STRUCT]: objectFromStructValue,
 } as unknown as Parameters<typeof createDuckDBValueConverter<Exclude<WireValue, null>>>[0];
 
-export const toWireValue: Converter = createDuckDBValueConverter<Exclude<WireValue, null>>(wireConverters);
+/** What an answer holding an array with a NULL element fails with: the query's mistake, as BigQuery's 400 says. */
+export const NULL_ELEMENT = 'Array cannot have a null element';
+
+/** BigQuery refuses to return an array holding NULL (ARRAY_AGG without IGNORE NULLS, `[1, NULL]`). */
+function withoutNullElements(items: WireValue[]): WireValue[] {
+  if (items.includes(null)) throw new Error(`${NULL_ELEMENT}: an ARRAY in a query result may not hold NULL (drop them with IGNORE NULLS or a filter)`);
+  return items;
+}
+
+const converted: Converter = createDuckDBValueConverter<Exclude<WireValue, null>>(wireConverters);
+
+const LIST_TYPES: ReadonlySet<DuckDBTypeId> = new Set([DuckDBTypeId.LIST, DuckDBTypeId.ARRAY]);
+
+/** A NULL array is written `[]`, at any depth, as BigQuery writes it. */
+export const toWireValue: Converter = (value, type, converter) => (value == null && LIST_TYPES.has(type.typeId) ? [] : converted(value, type, converter));

@@ -3,13 +3,15 @@
  * keeps as its one STRUCT leaves as a one-element list, as BigQuery's repeated record would
  * (sql/dialects/duckdb/rewrites/stored-records.ts decides which columns, as `WriteBack`). The SQL could do it, but a
  * rebuilt STRUCT under a CASE per record costs DuckDB far more than this walk over the few rows
- * an answer holds.
+ * an answer holds. No record (NULL) leaves as `[]`, as BigQuery writes an empty repeated record.
  */
 import type { ColumnType, WireRow, WireValue } from '../../core/types.js';
 import type { WriteBack } from '../../sql/parse/tree.js';
 
 export function writeBackValue(value: WireValue, writeBack: WriteBack): WireValue {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+  // No record is no element: BigQuery's repeated record is then `[]`.
+  if (value === null) return writeBack.list ? [] : null;
+  if (typeof value !== 'object' || Array.isArray(value)) return value;
   let record = value;
   for (const [name, field] of Object.entries(writeBack.fields)) {
     if (Object.hasOwn(record, name)) record = { ...record, [name]: writeBackValue(record[name]!, field) };

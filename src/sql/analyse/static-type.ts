@@ -6,7 +6,7 @@
  */
 import type { Call, Expr } from '../parse/tree.js';
 
-export type StaticType = 'int64' | 'float64' | 'numeric' | 'string' | 'bytes' | 'bool' | 'date' | 'datetime' | 'timestamp' | 'time';
+export type StaticType = 'int64' | 'float64' | 'numeric' | 'string' | 'bytes' | 'bool' | 'date' | 'datetime' | 'timestamp' | 'time' | 'interval';
 
 /** A function's result type: fixed, or the type of one of its arguments (`COALESCE`, `MIN`). */
 export type ResultType = StaticType | { sameAs: number };
@@ -32,11 +32,34 @@ const LITERAL_TYPES: Readonly<Partial<Record<string, StaticType>>> = {
   time: 'time',
 };
 
+const BITWISE_OPERATORS: ReadonlySet<string> = new Set(['&', '|', '^', '<<', '>>']);
+
 const BOOLEAN_OPERATORS: ReadonlySet<string> = new Set(['AND', 'OR', '=', '!=', '<>', '<', '>', '<=', '>=', 'LIKE', 'NOT LIKE', 'IS', 'IS NOT', 'IS DISTINCT FROM', 'IS NOT DISTINCT FROM']);
 
+function isNumeric(type: StaticType | undefined): boolean {
+  return type === 'int64' || type === 'float64' || type === 'numeric';
+}
+
+/**
+ * Date and time arithmetic (GoogleSQL's operators): DATE +/- INT64 is a DATE; a DATE, DATETIME or
+ * TIMESTAMP +/- an INTERVAL keeps its type, a DATE becoming a DATETIME; the difference of two
+ * values of one of those types is an INTERVAL, as are INTERVALs added, subtracted and scaled.
+ */
+function timeArithmetic(operator: string, left: StaticType | undefined, right: StaticType | undefined): StaticType | undefined {
+  const additive = operator === '+' || operator === '-';
+  if (left === 'date' && right === 'int64' && additive) return 'date';
+  if (left === 'int64' && right === 'date' && operator === '+') return 'date';
+  if (right === 'interval' && additive && (left === 'date' || left === 'datetime' || left === 'timestamp')) return left === 'date' ? 'datetime' : left;
+  if (left === 'interval' && operator === '+' && (right === 'date' || right === 'datetime' || right === 'timestamp')) return right === 'date' ? 'datetime' : right;
+  if (operator === '-' && left === right && (left === 'date' || left === 'datetime' || left === 'timestamp')) return 'interval';
+  if (left === 'interval' && right === 'interval' && additive) return 'interval';
+  if (left === 'interval' && right === 'int64' && (operator === '*' || operator === '/')) return 'interval';
+  if (left === 'int64' && right === 'interval' && operator === '*') return 'interval';
+  return undefined;
+}
+
 function arithmetic(operator: string, left: StaticType | undefined, right: StaticType | undefined): StaticType | undefined {
-  const numeric = (type: StaticType | undefined) => type === 'int64' || type === 'float64' || type === 'numeric';
-  if (!numeric(left) || !numeric(right)) return undefined;
+  if (!isNumeric(left) || !isNumeric(right)) return timeArithmetic(operator, left, right);
   if (left === 'float64' || right === 'float64') return 'float64';
   if (left === 'numeric' || right === 'numeric') return 'numeric';
   // INT64 / INT64 is FLOAT64 in BigQuery.
@@ -59,6 +82,7 @@ export function staticType(expr: Expr, lookup: TypeLookup): StaticType | undefin
     case 'binary':
       if (BOOLEAN_OPERATORS.has(expr.operator)) return 'bool';
       if (expr.operator === '||') return 'string';
+      if (BITWISE_OPERATORS.has(expr.operator)) return 'int64';
       return arithmetic(expr.operator, staticType(expr.left, lookup), staticType(expr.right, lookup));
     case 'between':
     case 'in_list':
@@ -66,6 +90,8 @@ export function staticType(expr: Expr, lookup: TypeLookup): StaticType | undefin
     case 'in_unnest':
     case 'exists':
       return 'bool';
+    case 'interval':
+      return 'interval';
     case 'extract':
       return expr.part === 'date' ? 'date' : 'int64';
     case 'call': {

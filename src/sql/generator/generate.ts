@@ -204,14 +204,13 @@ export function generate(query: Query, dialect: Dialect, options: GenerateOption
       case 'literal':
         return literal(expr);
       case 'unary':
-        if (expr.operator === '~') return refuse('operator ~', expr);
         // A space after a sign, so `- -1` never becomes the comment `--1`.
         return `(${expr.operator} ${printExpr(expr.operand)})`;
       case 'binary': {
         const left = printExpr(expr.left);
         const right = printExpr(expr.right);
         const render = OPERATOR_RENDERINGS[expr.operator]?.[dialect.name];
-        if (render) return render({ left, right, leftNode: expr.left, rightNode: expr.right, refuse: (what) => refuse(what, expr) });
+        if (render) return render({ left, right, leftNode: expr.left, rightNode: expr.right, typeOf, refuse: (what) => refuse(what, expr) });
         return `(${left} ${expr.operator} ${right})`;
       }
       case 'between':

@@ -7,6 +7,7 @@
  * What the tree has no place for becomes an `unknown` node naming it; the generator refuses it.
  */
 import { functionArgs, functionName, identifierText, isNode, locationOf, setOperationMembers, withClauses } from './ast.js';
+import { READ_KEYS, REFUSED_KINDS, unreadKey } from './ast-keys.js';
 import { resolveFunction } from '../language.js';
 import { decodeBigQueryString, IllegalEscape } from './literals.js';
 import { LocatedSqlError, SqlSyntaxError, type SqlLocation } from './errors.js';
@@ -105,6 +106,26 @@ function unknown(what: string, node?: AstNode): Unknown {
   return { kind: 'unknown', what, loc: here(node) };
 }
 
+/** An `unknown` for what the reader cannot take of `node` (unreadPart), if anything. */
+function unreadIn(node: AstNode, kind: string): Unknown | undefined {
+  const unread = unreadPart(node, kind);
+  return unread === undefined ? undefined : unknown(unread, node);
+}
+
+/**
+ * Why the reader cannot take `node` (read as `kind`, see ast-keys.ts) whole: a kind it refuses, or
+ * a key whose meaning it would drop; undefined when it reads everything the node says.
+ */
+function unreadPart(node: AstNode, kind: string): string | undefined {
+  const refused = REFUSED_KINDS[kind];
+  if (refused !== undefined) return refused;
+  const key = unreadKey(node, kind);
+  if (key === undefined) return undefined;
+  const inner = node[key];
+  const named = isNode(inner) && typeof inner.type === 'string' ? REFUSED_KINDS[inner.type] : undefined;
+  return named ?? `${key.replace(/_/g, ' ').toUpperCase()} in ${kind.replace(/[<>]/g, '')}`;
+}
+
 const SET_OPERATORS: Record<string, SetOperator> = {
   'union all': 'UNION ALL',
   'union distinct': 'UNION DISTINCT',
@@ -117,7 +138,8 @@ const JOIN_TYPES: ReadonlySet<string> = new Set<JoinType>([
 ]);
 
 const BINARY_OPERATORS: ReadonlySet<string> = new Set<BinaryOperator>([
-  'AND', 'OR', '=', '!=', '<>', '<', '>', '<=', '>=', '+', '-', '*', '/', '||', 'LIKE', 'NOT LIKE', 'IS', 'IS NOT',
+  'AND', 'OR', '=', '!=', '<>', '<', '>', '<=', '>=', '+', '-', '*', '/', '||', '&', '|', '^', '<<', '>>',
+  'LIKE', 'NOT LIKE', 'IS', 'IS NOT', 'IS DISTINCT FROM', 'IS NOT DISTINCT FROM',
 ]);
 
 const SUBSCRIPTS: ReadonlySet<string> = new Set<SubscriptMode>(['OFFSET', 'SAFE_OFFSET', 'ORDINAL', 'SAFE_ORDINAL', 'INDEX']);
@@ -137,7 +159,14 @@ export function readQuery(select: AstNode): Query {
 function readQueryHere(select: AstNode): Query {
   const members = setOperationMembers(select);
   const last = members[members.length - 1]!;
-  const ctes = withClauses(select).map((cte) => ({ name: cte.name, query: readQuery(cte.stmt), loc: here(cte.node) }));
+  const readCtes = (member: AstNode) => withClauses(member).map((cte) => ({ name: cte.name, query: readQuery(cte.stmt), loc: here(cte.node) }));
+  // `(WITH a AS (...) SELECT ...) UNION ALL (...)`: a parenthesised member's WITH is its own.
+  const ownsWith = (member: AstNode) => members.length > 1 && (member !== select || Boolean(member.parentheses_symbol));
+  const ctes = ownsWith(select) ? [] : readCtes(select);
+  const readMember = (member: AstNode): QueryBody => {
+    if (!ownsWith(member) || withClauses(member).length === 0) return readSelect(member);
+    return { kind: 'query', with: readCtes(member), body: readSelect(member), orderBy: [], loc: here(member) };
+  };
   let body: QueryBody;
   if (members.length === 1) {
     body = readSelect(last);
@@ -147,7 +176,7 @@ function readQueryHere(select: AstNode): Query {
     const owned = members.find((member) => (member !== last || member.parentheses_symbol) && (member.orderby || member.limit));
     body = {
       kind: 'set',
-      members: members.map((member) => (member === owned ? unknownSelect('ORDER BY or LIMIT inside one member of a set operation', member) : readSelect(member))),
+      members: members.map((member) => (member === owned ? unknownSelect('ORDER BY or LIMIT inside one member of a set operation', member) : readMember(member))),
       operators: members.slice(0, -1).map((member) => SET_OPERATORS[String(member.set_op ?? '').toLowerCase()] ?? 'UNION ALL'),
       loc: here(select),
     };
@@ -180,12 +209,14 @@ function readSelect(select: AstNode): Select {
 function readSelectHere(select: AstNode): Select {
   if (select.type !== 'select') return unknownSelect(`${String(select.type).toUpperCase()} statement`, select);
   for (const [key, what] of Object.entries(UNREAD_CLAUSES)) if (select[key]) return unknownSelect(what, select);
+  const unread = unreadPart(select, 'select');
+  if (unread !== undefined) return unknownSelect(unread, select);
   const distinct = String(select.distinct ?? '').toUpperCase();
   if (distinct !== '' && distinct !== 'ALL' && distinct !== 'DISTINCT') return unknownSelect(`SELECT ${distinct}`, select);
   if (!Array.isArray(select.columns)) return unknownSelect('SELECT without columns', select);
   const from = Array.isArray(select.from) ? select.from.filter(isNode).map(readFromItem) : [];
   const windows = isNode(select.window) && Array.isArray(select.window.expr)
-    ? select.window.expr.filter(isNode).map((window) => ({ name: identifierText(window.name) ?? '', spec: readWindow(window) }))
+    ? select.window.expr.filter(isNode).map((window) => ({ name: identifierText(window.name) ?? '', spec: readWindow(window, '<window>') }))
     : [];
   return {
     kind: 'select',
@@ -214,6 +245,8 @@ function isStar(expr: unknown): expr is AstNode {
 function readSelectItem(column: AstNode): SelectItem {
   const expr = column.expr;
   const loc = here(column) ?? (isNode(expr) ? here(expr) : undefined);
+  const unread = unreadPart(column, typeof column.type === 'string' ? column.type : '<select item>');
+  if (unread !== undefined) return { kind: 'item', expr: unknown(unread, column), loc };
   if ((column.type === 'except' || column.type === 'replace') && isStar(expr)) {
     const list = Array.isArray(column.expr_list) ? column.expr_list.filter(isNode) : [];
     const table = identifierText(expr.table) ?? undefined;
@@ -253,6 +286,10 @@ function readFromItemHere(item: AstNode, index: number): FromItem {
   if (Array.isArray(item.using) && item.using.some((name) => identifierText(name) === undefined)) {
     return { ...unknown('USING column', item) };
   }
+  const unread = unreadPart(item, item.type === 'unnest' || item.type === 'parenthesized_join' ? item.type : '<from item>')
+    ?? (isNode(item.with_offset) ? unreadPart(item.with_offset, '<with offset>') : undefined)
+    ?? (isNode(item.expr) && isNode(item.expr.ast) ? unreadPart(item.expr, '<subquery>') : undefined);
+  if (unread !== undefined) return unknown(unread, item);
   if (item.type === 'unnest') {
     const offset = isNode(item.with_offset) ? (identifierText(item.with_offset.as) ?? 'offset') : undefined;
     const array = isNode(item.expr) ? readExpr(item.expr) : unknown('UNNEST argument', item);
@@ -277,7 +314,7 @@ function readFromItemHere(item: AstNode, index: number): FromItem {
 function readOrder(items: unknown): OrderItem[] {
   if (!Array.isArray(items)) return [];
   return items.filter(isNode).map((item) => ({
-    expr: readExpr(item.expr),
+    expr: unreadIn(item, typeof item.type === 'string' ? item.type : '<order item>') ?? readExpr(item.expr),
     direction: item.type === 'DESC' ? 'DESC' : item.type === 'ASC' ? 'ASC' : undefined,
     nulls: item.nulls ? (String(item.nulls).toUpperCase().includes('FIRST') ? 'FIRST' : 'LAST') : undefined,
   }));
@@ -286,17 +323,23 @@ function readOrder(items: unknown): OrderItem[] {
 function readLimit(node: unknown, owner: AstNode): Limit | undefined {
   const values = isNode(node) && Array.isArray(node.value) ? node.value.filter(isNode) : [];
   if (values.length === 0) return undefined;
+  const unread = unreadIn(node as AstNode, '<limit>');
+  if (unread) return { count: unread };
   if (values.length === 1) return { count: readExpr(values[0]!) };
   if (values.length === 2 && isNode(node) && node.seperator === 'offset') return { count: readExpr(values[0]!), offset: readExpr(values[1]!) };
   return { count: unknown('LIMIT form (write LIMIT n OFFSET m)', owner) };
 }
 
 /** `OVER (...)`, `OVER w`, or a `WINDOW w AS (...)` entry. */
-function readWindow(value: unknown): WindowSpec {
+function readWindow(value: unknown, kind = 'window'): WindowSpec {
   const specification = isNode(value) ? value.as_window_specification : undefined;
+  const unread = (isNode(value) ? unreadPart(value, kind) : 'window') ?? (isNode(specification) ? unreadPart(specification, '<window specification>') : undefined);
+  if (unread !== undefined) return { partitionBy: [unknown(unread, isNode(value) ? value : undefined)], orderBy: [] };
   if (typeof specification === 'string') return { name: specification, partitionBy: [], orderBy: [] };
   const spec = isNode(specification) ? specification.window_specification : undefined;
-  if (!isNode(spec)) return { partitionBy: [], orderBy: [], frame: 'window' };
+  if (!isNode(spec)) return { partitionBy: [], orderBy: [] };
+  const unreadSpec = unreadPart(spec, '<window spec>');
+  if (unreadSpec !== undefined) return { partitionBy: [unknown(unreadSpec, spec)], orderBy: [] };
   return {
     name: identifierText(spec.name) ?? undefined,
     partitionBy: Array.isArray(spec.partitionby) ? spec.partitionby.filter(isNode).map((item) => readExpr(item.expr)) : [],
@@ -337,11 +380,20 @@ export function readExpr(value: unknown): Expr {
 
 function readExprHere(node: AstNode): Expr {
   const loc = here(node);
-  if (isNode(node.ast)) return { kind: 'subquery', query: readQuery(node.ast), loc };
+  if (isNode(node.ast)) return unreadIn(node, '<subquery>') ?? { kind: 'subquery', query: readQuery(node.ast), loc };
+  const kind = String(node.type);
+  // Some refused nodes have no location of their own (CAST ... FORMAT); their operand's is on the same line.
+  if (kind in REFUSED_KINDS) return unknown(REFUSED_KINDS[kind]!, isNode(node.expr) && locationOf(node.expr) ? node.expr : node);
+  if (kind in READ_KEYS) {
+    const unread = unreadIn(node, kind);
+    if (unread) return unread;
+  }
   switch (node.type) {
     case 'column_ref':
       return readColumn(node);
     case 'param':
+      // `:name` is another dialect's parameter; BigQuery's are `@name`.
+      if (node.prefix !== '@') return unknown(`parameter ${String(node.prefix)}${String(node.value)} (BigQuery's parameters are @name)`, node);
       return { kind: 'param', name: String(node.value), loc };
     case 'number':
     // Integers from 2^53 (negative ones too) and numbers with an exponent, as written; INT64's
@@ -384,13 +436,12 @@ function readExprHere(node: AstNode): Expr {
       return readCase(node);
     case 'cast': {
       const targets = Array.isArray(node.target) ? node.target.filter(isNode) : [];
+      const unreadTarget = targets.map((target) => unreadIn(target, '<type>')).find(Boolean);
+      if (unreadTarget) return unreadTarget;
       const type = targets.length === 1 ? readType(targets[0]) : undefined;
       if (type === undefined) return unknown(`CAST to ${String(targets[0]?.dataType ?? 'this type').toUpperCase()}`, node);
       return { kind: 'cast', safe: String(node.keyword).toLowerCase() === 'safe_cast', operand: readExpr(node.expr), type, loc };
     }
-    case 'cast_format':
-      // The parser gives the node no location; its operand's is on the same line.
-      return unknown('CAST ... FORMAT', isNode(node.expr) && locationOf(node.expr) ? node.expr : node);
     case 'interval':
       return { kind: 'interval', value: readExpr(node.expr), unit: String(node.unit ?? '').toLowerCase(), loc };
     case 'extract':
@@ -427,11 +478,18 @@ function readColumn(node: AstNode): Expr {
   const loc = here(node);
   if (node.db || node.schema) return unknown('column reference with more than a table qualifier', node);
   const column = node.column;
-  if (isNode(column) && Array.isArray(column.offset) && column.offset.length > 0) {
-    // `t.a[OFFSET(0)].b`: the array sits under `column`, the subscripts beside it, `.b` as raw text.
+  if (isNode(column) && Array.isArray(column.offset) && (column.offset.length > 0 || column.suffix)) {
+    // `t.a[OFFSET(0)].b`, `f(x).a`: the operand sits under `column`, the subscripts beside it, the
+    // fields after them as raw text (`.b`); a bare name (`a[0]`) is a `default` node.
+    const unread = unreadIn(column, '<subscripted>');
+    if (unread) return unread;
     const inner = isNode(column.expr) ? { ...column.expr, table: column.expr.table ?? node.table } : column.expr;
-    let expr: Expr = readExpr(inner);
+    let expr: Expr = isNode(inner) && inner.type === 'default' && typeof inner.value === 'string'
+      ? { kind: 'column', table: identifierText(inner.table) ?? undefined, name: inner.value, fields: [], loc }
+      : readExpr(inner);
     for (const offset of column.offset.filter(isNode)) {
+      const unreadOffset = unreadIn(offset, '<subscript>');
+      if (unreadOffset) return unreadOffset;
       // A bare `[n]` counts from zero, as OFFSET does.
       const mode = String(offset.name ?? '').toUpperCase() || 'INDEX';
       if (!SUBSCRIPTS.has(mode)) return unknown(`array subscript ${mode}`, offset);
@@ -445,7 +503,7 @@ function readColumn(node: AstNode): Expr {
     }
     return expr;
   }
-  if (isNode(column) && column.suffix) return unknown('field access after a non-subscript', node);
+  if (isNode(column) && column.suffix) return unknown(`field access ${String(column.suffix)}`, node);
   const name = identifierText(column);
   if (name === undefined || name === '*') return unknown('column reference', node);
   const table = identifierText(node.table) ?? undefined;
@@ -481,7 +539,7 @@ function readUnary(node: AstNode): Expr {
   const operator = String(node.operator).toUpperCase();
   if (operator === 'NOT') return { kind: 'unary', operator: 'NOT', operand: readExpr(node.expr), loc };
   if (operator === 'NOT EXISTS' && isNode(node.expr) && isNode(node.expr.ast)) return { kind: 'exists', not: true, query: readQuery(node.expr.ast), loc };
-  if (operator === '-' || operator === '+') return { kind: 'unary', operator, operand: readExpr(node.expr), loc };
+  if (operator === '-' || operator === '+' || operator === '~') return { kind: 'unary', operator, operand: readExpr(node.expr), loc };
   return unknown(`unary operator ${operator}`, node);
 }
 
@@ -489,6 +547,8 @@ function readCase(node: AstNode): Expr {
   const whens: { when: Expr; then: Expr }[] = [];
   let otherwise: Expr | undefined;
   for (const branch of (Array.isArray(node.args) ? node.args : []).filter(isNode)) {
+    const unread = unreadIn(branch, String(branch.type));
+    if (unread) return unread;
     if (branch.type === 'when') whens.push({ when: readExpr(branch.cond), then: readExpr(branch.result) });
     else if (branch.type === 'else') otherwise = readExpr(branch.result);
     else return unknown('CASE branch', branch);
@@ -518,6 +578,8 @@ function readFunction(node: AstNode): Expr {
   const loc = here(node);
   const name = functionName(node);
   const args = functionArgs(node);
+  const unreadArgs = isNode(node.args) ? unreadIn(node.args, String(node.args.type)) : undefined;
+  if (unreadArgs) return unreadArgs;
   if (name === 'exists') {
     const sub = args[0];
     if (args.length !== 1 || !isNode(sub?.ast)) return unknown('EXISTS without a subquery', node);
@@ -538,8 +600,15 @@ function readFunction(node: AstNode): Expr {
 
 function readAggregate(node: AstNode): Expr {
   const args = isNode(node.args) ? node.args : {};
-  // ARRAY_AGG's argument is the args node itself; the others' is under `expr`.
-  const arg = isNode(args.expr) ? args.expr : args;
+  // ARRAY_AGG's argument without modifiers is the args node itself (an expression, which has a
+  // type); with them, and the others', is under `expr`.
+  if (typeof args.type === 'string') return aggregateCall(node, { expr: args });
+  const unread = unreadIn(args, '<aggregate arguments>') ?? (isNode(args.separator) ? unreadIn(args.separator, '<separator>') : undefined);
+  return unread ?? aggregateCall(node, args);
+}
+
+function aggregateCall(node: AstNode, args: AstNode): Call {
+  const arg = args.expr;
   // STRING_AGG's delimiter becomes its second argument, as when written without modifiers.
   const delimiter = isNode(args.separator) && isNode(args.separator.delimiter) ? [readExpr(args.separator.delimiter)] : [];
   const limit = isNode(args.limit) ? readLimit(args.limit, node)?.count : undefined;
@@ -571,7 +640,9 @@ function readType(node: AstNode | undefined): TypeName | undefined {
     : typeof node.length === 'number'
       ? [node.length, ...(typeof node.scale === 'number' ? [node.scale] : [])]
       : undefined;
+  if (unreadKey(node, '<type>') !== undefined) return undefined;
   const definition = Array.isArray(node.definition) ? node.definition.filter(isNode) : undefined;
+  if (definition?.some((field) => unreadKey(field, '<field>') !== undefined)) return undefined;
   if (name === 'ARRAY') {
     const element = readType(isNode(definition?.[0]?.field_type) ? definition[0].field_type : undefined);
     return element && { name, element };
@@ -620,6 +691,8 @@ function readArray(node: AstNode): Expr {
 function readExtract(node: AstNode): Expr {
   const loc = here(node);
   const args = isNode(node.args) ? node.args : {};
+  const unread = unreadIn(args, '<extract>') ?? (isNode(args.source) && args.source.type === 'at_time_zone' ? unreadIn(args.source, 'at_time_zone') : undefined);
+  if (unread) return unread;
   const field = String(args.field ?? '').toLowerCase();
   // `WEEK(MONDAY)` as written.
   const week = /^week\s*\(\s*([a-z]+)\s*\)$/.exec(field);

@@ -14,7 +14,7 @@ import { parseStatements, QueryTooDeep, type Statement } from '../parse/to-tree.
 import { redactReads, type EndpointRelations } from './redact-reads.js';
 import { SandboxViolation } from './violation.js';
 import type { FromItem, Query } from '../parse/tree.js';
-import { walkTree } from '../parse/walk.js';
+import { childrenOf, type TreeNode } from '../parse/walk.js';
 
 export { SandboxViolation };
 
@@ -77,10 +77,12 @@ function stripLeadingComments(sql: string): string {
 
 function checkConsumerQuery(consumer: Query, readable: ReadonlySet<string>, endpointCtes: string[], declared: readonly string[]): void {
   const allowedRelations = `the endpoint's CTEs (${endpointCtes.join(', ')}), your own CTEs, subqueries and UNNEST`;
-  walkTree(consumer, (node) => {
+  // A CTE is readable in the query that defines it, at any depth (`FROM (WITH a AS (...) SELECT ...)`).
+  const check = (node: TreeNode, visible: ReadonlySet<string>): void => {
+    const inScope = node.kind === 'query' && node.with.length ? new Set([...visible, ...node.with.map((cte) => cte.name.toLowerCase())]) : visible;
     switch (node.kind) {
       case 'call': {
-        if (isSupportedFunction(node.name)) return;
+        if (isSupportedFunction(node.name)) break;
         const reason = OUTSIDE_REACHING.test(node.name) ? 'it reaches outside the endpoint\'s data' : 'it is not on the list of supported functions (see docs/sql.md)';
         throw new SandboxViolation(`function ${node.name.toUpperCase()} is not allowed in a sandbox query: ${reason}`);
       }
@@ -89,21 +91,27 @@ function checkConsumerQuery(consumer: Query, readable: ReadonlySet<string>, endp
           const accepted = declared.length ? declared.map((param) => `@${param}`).join(', ') : 'none';
           throw new SandboxViolation(`@${node.name} is not a parameter of this endpoint (declared: ${accepted})`);
         }
-        return;
+        break;
       }
       case 'select':
-        for (const item of node.from) checkRelation(item, readable, allowedRelations);
-        return;
+        for (const item of node.from) checkRelation(item, inScope, allowedRelations);
+        break;
       default:
-        return;
+        break;
     }
-  });
+    for (const child of childrenOf(node)) check(child, inScope);
+  };
+  check(consumer, readable);
 }
 
 function checkRelation(item: FromItem, readable: ReadonlySet<string>, allowed: string): void {
   switch (item.kind) {
     case 'unnest':
     case 'derived':
+      return;
+    case 'join_group':
+      // The relations inside `( ... )` are read like any other.
+      for (const inner of item.items) checkRelation(inner, readable, allowed);
       return;
     case 'unknown':
       throw new SandboxViolation(`${item.what} is not allowed: a sandbox query may read only ${allowed}`);

@@ -13,9 +13,9 @@ describe('writing stored records back into BigQuery lists', () => {
     expect(stored.request).toEqual({ path: '/x' });
   });
 
-  it('keeps NULL as NULL, for the record and for a field', () => {
-    expect(writeBackValue(null, METADATA)).toBeNull();
-    expect(writeBackValue({ host: 'db', request: null }, METADATA)).toEqual([{ host: 'db', request: null }]);
+  it('writes no record (NULL) as an empty list, as BigQuery writes an empty repeated record', () => {
+    expect(writeBackValue(null, METADATA)).toEqual([]);
+    expect(writeBackValue({ host: 'db', request: null }, METADATA)).toEqual([{ host: 'db', request: [] }]);
   });
 
   it('types the column as BigQuery does: repeated records', () => {

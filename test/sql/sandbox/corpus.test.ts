@@ -173,11 +173,11 @@ const CASES: Case[] = [
             execution_id: 'exec-1',
             deployment_id: null,
             execution_time_ms: 35,
-            // Every field the source declares is there; those the event lacks are NULL.
+            // Every field the source declares is there; those the event lacks are NULL, its records [].
             request: [
-              { method: 'POST', url: 'https://alpha.functions.dev/hello', pathname: '/hello', headers: null, host: null, protocol: null, sb: null, search: null },
+              { method: 'POST', url: 'https://alpha.functions.dev/hello', pathname: '/hello', headers: [], host: null, protocol: null, sb: [], search: null },
             ],
-            response: [{ status_code: 200, headers: null }],
+            response: [{ status_code: 200, headers: [] }],
             version: null,
           },
         ],
@@ -499,6 +499,12 @@ limit 1;`,
     rows: [{ n: 1200 }], // 5 * 5 * 4 * 4 * 3
   },
   {
+    name: 'the caller\'s own CTEs inside a subquery and a parenthesised set operand',
+    sql: `select id from (with c as (select id from edge_logs where id = 'e1') select id from c)
+          union all (with d as (select id from edge_logs where id = 'e2') select id from d) order by id`,
+    rows: [{ id: 'e1' }, { id: 'e2' }],
+  },
+  {
     name: 'max_rows (1000) caps a result of 1200 rows',
     sql: 'select a.id, b.id as b_id from edge_logs a cross join edge_logs b cross join postgres_logs c cross join auth_logs d cross join function_logs e',
     check: (rows) => expect(rows).toHaveLength(1000),
@@ -522,6 +528,19 @@ describe('sandbox corpus: client-style queries over logs.all', () => {
 
   it('has at least 30 cases', () => {
     expect(CASES.length).toBeGreaterThanOrEqual(30);
+  });
+
+  // Where BigQuery raises an error (a 400 there), a caller's query is refused with a 400 here, naming it.
+  it.each([
+    ['an array holding NULL in the result', 'select array_agg(x) as a from unnest([1, null]) as x', 'Array cannot have a null element'],
+    ['a subscript past the end', 'select [1, 2][offset(5)] as x', 'Array index out of bounds'],
+    ['a record read past its one element', 'select metadata[offset(1)].level as l from auth_logs', 'Array index out of bounds'],
+    ['field access on a repeated record', 'select id, metadata.request from edge_logs', 'Cannot access field request on a value with type ARRAY'],
+    ['PIVOT', "select * from (select 'a' as k, 1 as v) pivot (sum(v) for k in ('a'))", 'PIVOT'],
+  ])('%s is a 400 naming it', async (_label, sql, message) => {
+    const { status, body } = await svc.call(sandboxPath({ project: 'alpha', sql }));
+    expect(status, JSON.stringify(body)).toBe(400);
+    expect((body as { error: { param: string; message: string } }).error).toMatchObject({ param: 'sql', message: expect.stringContaining(message) });
   });
 
   for (const c of CASES) {

@@ -5,7 +5,8 @@
  * Type mapping (language table): BigQuery TIMESTAMP -> TIMESTAMPTZ (the session runs in UTC, so it
  * is an instant), DATETIME -> TIMESTAMP, INT64 -> BIGINT, FLOAT64 -> DOUBLE, STRING -> VARCHAR.
  *
- * Rewrites, in order: GoogleSQL's name resolution made explicit (SELECT aliases that win over
+ * Rewrites, in order: `SELECT *` over `JOIN ... USING` in BigQuery's column order; GoogleSQL's
+ * name resolution made explicit (SELECT aliases that win over
  * columns, struct fields qualified by their UNNEST alias; DuckDB resolves both otherwise); repeated
  * records stored as one STRUCT read as such, and written back as arrays where their values leave;
  * UNNEST chains as projections; BigQuery's names of anonymous columns; orders BigQuery does not
@@ -18,10 +19,12 @@ import { prefilterRegularExpressions } from './rewrites/regex-prefilter.js';
 import { resolveNames } from './rewrites/resolve-names.js';
 import { readStoredRecords } from './rewrites/stored-records.js';
 import { unnestAsProjections } from './rewrites/unnest-projections.js';
+import { usingColumnsFirst } from './rewrites/using-columns.js';
 import { dropUnorderedSubqueryOrder } from './rewrites/unordered-subqueries.js';
 import type { Columns } from '../../analyse/shapes.js';
 import { columnsData, columnsLookup } from '../../analyse/shape-data.js';
 import { quoteIdentifier, quoteString } from './quote.js';
+import { raise, repeatable } from './semantics.js';
 
 
 /**
@@ -63,6 +66,7 @@ export function duckDbDialect(sources: readonly string[], options: DuckDbDialect
     parameter: (name) => `$${name}`,
     relation: (source) => (known.has(source) ? quoteIdentifier(source) : undefined),
     rewrites: [
+      usingColumnsFirst,
       resolveNames({ sourceColumns, strict: settings.strictNames, qualify: KEYWORD_NAMES }),
       readStoredRecords(sourceColumns),
       unnestAsProjections,
@@ -98,15 +102,22 @@ export function duckDbDialect(sources: readonly string[], options: DuckDbDialect
         return EXTRACT_PARTS[extractKey(node)]?.(source);
       },
       subscript: (node, printer) => {
-        const array = printer.expr(node.array);
-        const index = printer.expr(node.index);
+        const array = repeatable(printer.expr(node.array), (what) => printer.refuse(what, node));
+        const index = repeatable(printer.expr(node.index), (what) => printer.refuse(what, node));
         const zeroBased = node.mode !== 'ORDINAL' && node.mode !== 'SAFE_ORDINAL';
-        // DuckDB lists are 1-based, and read a negative index from the end: BigQuery has no
-        // element there (an error for OFFSET and ORDINAL, NULL for the SAFE_ forms; NULL here).
+        const safe = node.mode === 'SAFE_OFFSET' || node.mode === 'SAFE_ORDINAL';
+        // DuckDB lists are 1-based, give NULL past the end and read a negative index from the end;
+        // BigQuery has no element there: NULL for the SAFE_ forms, an error for the others (typed
+        // as an element, the array read at a position that cannot be cast, so the CASE binds).
         const position = zeroBased ? `(${index}) + 1` : index;
-        const literal = node.index.kind === 'literal' && node.index.type === 'int64' && /^\d+$/.test(String(node.index.value));
-        if (literal) return `${array}[${position}]`;
-        return `(CASE WHEN (${index}) < ${zeroBased ? 0 : 1} THEN NULL ELSE ${array}[${position}] END)`;
+        const outOfRange = `${array}[${raise(`Array index out of bounds: ${node.mode === 'INDEX' ? 'OFFSET' : node.mode}`)}]`;
+        const literal = node.index.kind === 'literal' && node.index.type === 'int64' ? Number(node.index.value) : undefined;
+        if (literal !== undefined && literal < (zeroBased ? 0 : 1)) return safe ? 'NULL' : `(CASE WHEN ${array} IS NULL THEN NULL ELSE ${outOfRange} END)`;
+        if (literal !== undefined && safe) return `${array}[${position}]`;
+        const inRange = literal !== undefined ? `len(${array}) >= ${zeroBased ? literal + 1 : literal}` : `(${index}) >= ${zeroBased ? 0 : 1} AND (${index}) ${zeroBased ? '<' : '<='} len(${array})`;
+        if (safe) return `(CASE WHEN ${inRange} THEN ${array}[${position}] END)`;
+        const isNull = literal !== undefined ? `${array} IS NULL` : `${array} IS NULL OR (${index}) IS NULL`;
+        return `(CASE WHEN ${inRange} THEN ${array}[${position}] WHEN ${isNull} THEN NULL ELSE ${outOfRange} END)`;
       },
       literal: (node) => (node.type === 'bytes' ? `unhex('${String(node.value)}')` : undefined),
       struct: (node, printer) => {

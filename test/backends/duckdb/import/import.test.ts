@@ -94,7 +94,8 @@ describe('importNdjson', () => {
       expect(await bigQueryRows(connection, 'select id, metadata from grow order by id')).toEqual([
         { id: '1', metadata: [{ req: [{ path: '/a', hdr: [{ ua: 'x' }] }], tag: [{ k: 'v' }] }] },
         { id: '2', metadata: [{ req: null, tag: [{ k: 'w' }] }] },
-        { id: '3', metadata: [{ req: [{ path: '/c', hdr: null }, { path: '/d', hdr: [{ ua: 'y' }] }], tag: null }] },
+        // A stored record's absence is written back as BigQuery's empty repeated record, [].
+        { id: '3', metadata: [{ req: [{ path: '/c', hdr: null }, { path: '/d', hdr: [{ ua: 'y' }] }], tag: [] }] },
       ]);
       expect(
         await bigQueryRows(connection, 'select t.id, r.path, h.ua from grow t cross join unnest(t.metadata) as m cross join unnest(m.req) as r left join unnest(r.hdr) as h on true order by t.id, r.path'),
@@ -187,7 +188,7 @@ describe('importNdjson', () => {
       expect(await metadataType(connection, 'twice')).toBe('STRUCT("level" VARCHAR, "code" VARCHAR, "req" STRUCT("path" VARCHAR))');
       const result = await bigQueryRows(connection, 'select id, metadata from twice order by id');
       expect(result).toEqual([
-        { id: '1', metadata: [{ level: 'info', code: '1', req: null }] },
+        { id: '1', metadata: [{ level: 'info', code: '1', req: [] }] },
         { id: '2', metadata: [{ level: null, code: 'E42', req: [{ path: '/x' }] }] },
       ]);
     } finally {
@@ -204,7 +205,7 @@ describe('importNdjson', () => {
       expect(await importNdjson(connection, 'bytes', Readable.from(parts))).toEqual({ rows: 2 });
       const result = await bigQueryRows(connection, 'select id, event_message, metadata from bytes order by id');
       expect(result).toEqual([
-        { id: '2', event_message: 'x', metadata: null },
+        { id: '2', event_message: 'x', metadata: [] },
         { id: 'ü', event_message: 'héllo → wörld', metadata: [{ a: 'ß' }] },
       ]);
     } finally {
@@ -274,7 +275,7 @@ describe('importNdjson', () => {
       expect((await readSourceTable(connection, 'plain'))?.columns.has('metadata')).toBe(false);
       await importNdjson(connection, 'plain', chunks(ndjson({ id: '2', timestamp: 0, event_message: 'b', metadata: { level: 'info' } })));
       expect(await bigQueryRows(connection, 'select id, project, metadata from plain order by id')).toEqual([
-        { id: '1', project: null, metadata: null },
+        { id: '1', project: null, metadata: [] },
         { id: '2', project: null, metadata: [{ level: 'info' }] },
       ]);
     } finally {

@@ -186,6 +186,8 @@ export function resolveNames(options: ResolveOptions = {}): Rewrite {
       if (found.kind === 'column' && options.qualify?.has(key(ref.name))) return { ...ref, table: found.relation.alias };
       return ref;
     }
+    // A FROM alias standing alone is its row, a STRUCT of its columns (`SELECT t AS row FROM t`).
+    if (ref.fields.length === 0 && findRelation(ref.name, scope)) return ref;
     if (strict) refuse(`Unrecognized name: ${ref.name} (not a column of ${describeScope(scope)}, nor a field of an UNNEST alias in scope)`, ref);
     return ref;
   }

@@ -6,8 +6,9 @@
  * - `CROSS JOIN UNNEST(x) AS a` (or a comma, or `JOIN ... ON TRUE`) leaves the FROM list: `a` is `x`
  *   itself, and the row is kept when `x IS NOT NULL` (one element; none drops the row, as BigQuery's
  *   join does). `LEFT JOIN UNNEST(x) AS a ON TRUE` is `a` = `x`, NULL when there is no element.
- * - `ARRAY_LENGTH(x)` is 1, NULL when x is NULL; `x[OFFSET(0)]` / `x[ORDINAL(1)]` is `x`, any other
- *   position NULL (where DuckDB's lists give NULL too).
+ * - `ARRAY_LENGTH(x)` is 1, NULL when x is NULL; `x[SAFE_OFFSET(0)]` / `x[SAFE_ORDINAL(1)]` is `x`;
+ *   any other subscript reads the one-element list (empty when x is NULL), so that a position past
+ *   the end is an error as in BigQuery.
  * - Anywhere else a value leaves in BigQuery's own type, every stored record in it written back as a
  *   one-element list (`[x]`), so callers see the same arrays of objects on the wire: in the outermost
  *   SELECT and `*`, in set operations and subqueries, as a function's argument. A CTE or a subquery
@@ -24,6 +25,7 @@ import { impliedName } from '../../../analyse/item-names.js';
 import { elementOf, fieldOf, UNKNOWN, type Columns, type Shape } from '../../../analyse/shapes.js';
 import type { Binary, ColumnRef, Expr, FromItem, Literal, Query, QueryBody, Select, SelectItem, StarItem, WriteBack } from '../../../parse/tree.js';
 import { mapExprChildren } from '../../../parse/walk.js';
+import { InvalidQuery } from '../../../parse/errors.js';
 
 /** A relation's columns by lower-case name, with their own spelling; undefined when not known. */
 type Relation = ReadonlyMap<string, { name: string; shape: Shape }> | undefined;
@@ -79,6 +81,15 @@ function isTrue(expr: Expr | undefined): boolean {
 }
 
 /** `expr.name`, as a column path where expr is one. */
+/**
+ * The shape of field `name` of a value of `shape`. An array has no fields: BigQuery refuses
+ * `metadata.request` on a repeated record (UNNEST it, or subscript one element, first).
+ */
+function fieldAt(shape: Shape, name: string, at: Expr): Shape {
+  if (shape.kind === 'array') throw new InvalidQuery(`Cannot access field ${name} on a value with type ARRAY: UNNEST the array, or read one element with [SAFE_OFFSET(0)], first`, at.loc);
+  return fieldOf(shape, name);
+}
+
 function fieldPath(expr: Expr, name: string): Expr {
   return expr.kind === 'column' ? { ...expr, fields: [...expr.fields, name] } : { kind: 'field', operand: expr, name };
 }
@@ -169,19 +180,19 @@ export function readStoredRecords(sourceColumns?: (source: string) => Columns): 
   }
 
   function column(ref: ColumnRef, scope: Scope | undefined): Resolved {
-    const follow = (shape: Shape, fields: readonly string[]) => fields.reduce(fieldOf, shape);
+    const follow = (shape: Shape, fields: readonly string[]) => fields.reduce((at, name) => fieldAt(at, name, ref), shape);
     for (let current = scope; current; current = current.parent) {
       if (ref.table !== undefined) {
         const key = ref.table.toLowerCase();
         const element = current.elements.get(key);
-        if (element) return path(element, [ref.name, ...ref.fields]);
+        if (element) return path(element, [ref.name, ...ref.fields], ref);
         if (current.lists.has(key)) return { expr: ref, shape: UNKNOWN };
         if (current.relations.has(key)) return { expr: ref, shape: follow(current.relations.get(key)?.get(ref.name.toLowerCase())?.shape ?? UNKNOWN, ref.fields) };
         continue;
       }
       const key = ref.name.toLowerCase();
       const element = current.elements.get(key);
-      if (element) return path(element, ref.fields);
+      if (element) return path(element, ref.fields, ref);
       if (current.lists.has(key)) return { expr: ref, shape: UNKNOWN };
       let unknown = false;
       for (const [alias, relation] of current.relations) {
@@ -193,6 +204,9 @@ export function readStoredRecords(sourceColumns?: (source: string) => Columns): 
       }
       // A relation whose columns are not known may have it: BigQuery would look no further out.
       if (unknown) break;
+      // A FROM alias standing alone is its row, a STRUCT of its columns (`SELECT t AS row FROM t`).
+      const row = ref.fields.length === 0 ? current.relations.get(key) : undefined;
+      if (row !== undefined) return { expr: ref, shape: { kind: 'struct', fields: new Map([...row].map(([name, column]) => [name, column.shape])), names: [...row.values()].map((column) => column.name) } };
     }
     // `a.b` where `a` names no relation or alias is field `b` of a column `a`, as BigQuery reads it.
     if (ref.table !== undefined) {
@@ -202,8 +216,8 @@ export function readStoredRecords(sourceColumns?: (source: string) => Columns): 
     return { expr: ref, shape: UNKNOWN };
   }
 
-  function path(element: Resolved, fields: readonly string[]): Resolved {
-    return fields.reduce<Resolved>((at, name) => ({ expr: fieldPath(at.expr, name), shape: fieldOf(at.shape, name) }), element);
+  function path(element: Resolved, fields: readonly string[], ref: ColumnRef): Resolved {
+    return fields.reduce<Resolved>((at, name) => ({ expr: fieldPath(at.expr, name), shape: fieldAt(at.shape, name, ref) }), element);
   }
 
   /** An expression as stored, with its shape: paths into stored records are read, not written back. */
@@ -213,16 +227,32 @@ export function readStoredRecords(sourceColumns?: (source: string) => Columns): 
         return column(expr, scope);
       case 'field': {
         const operand = resolve(expr.operand, scope);
-        return { expr: { ...expr, operand: operand.expr }, shape: fieldOf(operand.shape, expr.name) };
+        return { expr: { ...expr, operand: operand.expr }, shape: fieldAt(operand.shape, expr.name, expr) };
       }
       case 'subscript': {
         const array = resolve(expr.array, scope);
         const index = value(expr.index, scope);
-        if (!isStored(array.shape) || expr.mode === 'INDEX') return { expr: { ...expr, array: written(array.expr, array.shape), index }, shape: elementOf(array.shape) };
-        const first = expr.mode === 'OFFSET' || expr.mode === 'SAFE_OFFSET' ? 0 : 1;
+        const shape: Shape = array.shape;
+        if (!isStored(array.shape)) {
+          // A source's repeated record or field is never NULL in BigQuery, only empty: a list stored
+          // NULL for none is subscripted as [] (an error past its end, as in the other layout).
+          const list = written(array.expr, array.shape);
+          const never: Expr = shape.kind === 'array' ? { kind: 'native', name: 'coalesce', args: [list, { kind: 'array', elements: [] }] } : list;
+          return { expr: { ...expr, array: never, index }, shape: elementOf(array.shape) };
+        }
         const element = array.shape.element;
-        if (index.kind === 'literal' && index.type === 'int64' && index.value === String(first)) return { expr: array.expr, shape: element };
-        return { expr: { kind: 'case', whens: [{ when: { kind: 'binary', operator: '=', left: index, right: int64(first) }, then: array.expr }] }, shape: element };
+        // The first element of a stored record is the record itself, when there is one (a SAFE_
+        // form: NULL when there is none); any other position, or no record, is the subscript of
+        // the one-element (or empty) list, which says it as BigQuery does.
+        const first = expr.mode === 'ORDINAL' || expr.mode === 'SAFE_ORDINAL' ? 1 : 0;
+        const safe = expr.mode === 'SAFE_OFFSET' || expr.mode === 'SAFE_ORDINAL';
+        if (index.kind === 'literal' && index.type === 'int64' && index.value === String(first)) {
+          if (safe) return { expr: array.expr, shape: element };
+          const none: Expr = { ...expr, array: { kind: 'array', elements: [] }, index };
+          return { expr: { kind: 'case', whens: [{ when: isNull(array.expr), then: none }], else: array.expr }, shape: element };
+        }
+        const list: Expr = { kind: 'case', whens: [{ when: isNull(array.expr), then: { kind: 'array', elements: [] } }], else: { kind: 'array', elements: [array.expr] } };
+        return { expr: { ...expr, array: list, index }, shape: element };
       }
       default:
         return { expr: value(expr, scope), shape: UNKNOWN };
