@@ -9,6 +9,7 @@ import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { BIGINT, BOOLEAN, DOUBLE, DuckDBInstance, VARCHAR, type DuckDBConnection, type DuckDBType, type DuckDBValue } from '@duckdb/node-api';
 import { CanneryError } from '../../core/errors.js';
+import { withoutServerPaths } from '../../core/server-paths.js';
 import { EXECUTION_TIME_PARAM } from '../../sql/language.js';
 import type { Dialect } from '../../sql/generator/dialect.js';
 import { duckDbDialect } from '../../sql/dialects/duckdb/dialect.js';
@@ -19,6 +20,7 @@ import { CURRENT_LAYOUT } from './layout-version.js';
 import { ensureSourceTables, readSourceTable } from './source-tables.js';
 import { readWireRows } from './result-rows.js';
 import { writeBackType } from './write-back.js';
+import { checkFileLength, readEveryTable } from './database-file.js';
 import { readTableColumns } from './table-columns.js';
 import type { Backend, QueryRequest, QueryResult } from '../../engine/backend.js';
 import { resultBudget } from '../../engine/serve/result-budget.js';
@@ -60,19 +62,24 @@ export async function openDuckDb(options: DuckDbOptions): Promise<DuckDBInstance
   if (options.memoryLimit) config.memory_limit = options.memoryLimit;
   if (options.threads) config.threads = String(options.threads);
   if (options.readOnly) config.access_mode = 'READ_ONLY';
+  let instance: DuckDBInstance;
   try {
-    const instance = await DuckDBInstance.create(options.path, config);
-    const connection = await instance.connect();
-    try {
-      // TimeZone needs the ICU extension, which is loaded only once the instance exists.
-      await connection.run("SET GLOBAL TimeZone = 'UTC'");
-    } finally {
-      connection.closeSync();
-    }
-    return instance;
+    instance = await DuckDBInstance.create(options.path, config);
   } catch (error) {
     throw new Error(`cannot open DuckDB database ${options.path}: ${(error as Error).message}`, { cause: error });
   }
+  try {
+    await withConnection(instance, async (connection) => {
+      // Before anything is written to a file that lacks blocks.
+      if (options.path !== ':memory:') await checkFileLength(connection, options.path);
+      // TimeZone needs the ICU extension, which is loaded only once the instance exists.
+      await connection.run("SET GLOBAL TimeZone = 'UTC'");
+    });
+  } catch (error) {
+    instance.closeSync();
+    throw error;
+  }
+  return instance;
 }
 
 /**
@@ -100,6 +107,7 @@ export async function createDuckDbBackend(options: DuckDbOptions): Promise<Backe
     instance = await openDuckDb({ ...options, readOnly: true });
   }
   const sourceColumns = await withConnection(instance, async (connection) => {
+    if (options.path !== ':memory:') await readEveryTable(connection, options.path, sources.map((source) => source.name));
     await seal(connection);
     // The generator writes each query for the tables as they are stored (docs/storage.md).
     return readTableColumns(connection, sources.map((source) => source.name));
@@ -216,9 +224,12 @@ function bindings(request: QueryRequest): Record<string, DuckDBValue> {
  */
 const QUERY_REJECTIONS = /^(?:Failed to extract statements: )?(Binder|Parser|Catalog|Conversion|Invalid Input|Out of Range|Not implemented) Error/;
 
-/** DuckDB appends the offending SQL (translated, with our internal names) after the first line; callers get the cause only. */
+/**
+ * DuckDB appends the offending SQL (translated, with our internal names) after the first line;
+ * callers get the cause only, without the server's paths.
+ */
 function firstLine(message: string): string {
-  return message.split('\n')[0]!.trim();
+  return withoutServerPaths(message.split('\n')[0]!.trim());
 }
 
 function closeQuietly(connection: DuckDBConnection): void {
