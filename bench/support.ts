@@ -44,6 +44,8 @@ export interface ServeOptions {
   env?: Record<string, string>;
   /** Extra node flags for the server (e.g. --cpu-prof). */
   nodeArgs?: string[];
+  /** Another build's CLI (a baseline measured in the same run); default: this build's. */
+  cli?: string;
 }
 
 const START_TIMEOUT_MS = 120_000;
@@ -55,7 +57,7 @@ const START_TIMEOUT_MS = 120_000;
  */
 export async function serve(options: ServeOptions): Promise<Served> {
   const port = await freePort();
-  const args = [...(options.nodeArgs ?? []), CLI, 'serve', '--db', options.db, '--endpoints', options.endpoints ?? SHIPPED_ENDPOINTS, '--port', String(port), '--host', '127.0.0.1'];
+  const args = [...(options.nodeArgs ?? []), options.cli ?? CLI, 'serve', '--db', options.db, '--endpoints', options.endpoints ?? SHIPPED_ENDPOINTS, '--port', String(port), '--host', '127.0.0.1'];
   const spawned = performance.now();
   const child = spawn(process.execPath, args, {
     env: { PATH: process.env.PATH ?? '', CANNERY_API_KEYS: API_KEY, ...options.env },

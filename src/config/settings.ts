@@ -60,8 +60,10 @@ export const DEFAULTS = {
   host: '127.0.0.1',
   queryTimeoutMs: 25_000,
   shutdownGraceMs: 10_000,
-  // A bound, so one heavy sandbox query cannot take the machine's memory (DuckDB's own default is 80%).
-  duckdbMemoryLimit: '2GB',
+  // A bound, so one heavy query cannot take the machine's memory (DuckDB's own default is 80%):
+  // the process peaks at about this plus half a GiB (docs/operations.md). Queries of the shipped
+  // endpoints need a small part of it; a sandbox query that needs more is refused with a 400.
+  duckdbMemoryLimit: '1GB',
   cacheMaxBytes: 256 * 1024 * 1024,
   // A store on the same network answers in well under a millisecond; past this it is in trouble,
   // and answering without it is better than waiting.

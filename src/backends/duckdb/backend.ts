@@ -31,7 +31,7 @@ export interface DuckDbOptions {
   /** A database file, or ':memory:'. */
   path: string;
   sources?: readonly SourceDescriptor[];
-  /** DuckDB memory_limit, e.g. '2GB'. */
+  /** DuckDB memory_limit, e.g. '1GB'. */
   memoryLimit?: string;
   threads?: number;
   /** Open without write access (what the service does once the tables exist). */
@@ -168,9 +168,10 @@ export async function runDuckDbQuery(instance: DuckDBInstance, request: QueryReq
       throw new CanneryError('query_timeout', `${request.endpointName}: the query did not finish within ${request.timeoutMs} ms`);
     }
     const message = firstLine((error as Error).message);
-    throw new CanneryError('query_failed', `${request.endpointName}: the query failed: ${message}`, {
+    const outOfMemory = OUT_OF_MEMORY.test(message);
+    throw new CanneryError('query_failed', `${request.endpointName}: the query failed: ${message}${outOfMemory ? OUT_OF_MEMORY_ADVICE : ''}`, {
       cause: error,
-      queryRejected: QUERY_REJECTIONS.test(message),
+      queryRejected: outOfMemory || QUERY_REJECTIONS.test(message),
     });
   } finally {
     clearTimeout(timer);
@@ -223,6 +224,15 @@ function bindings(request: QueryRequest): Record<string, DuckDBValue> {
  * expression nested past DuckDB's depth limit) with "Failed to extract statements:".
  */
 const QUERY_REJECTIONS = /^(?:Failed to extract statements: )?(Binder|Parser|Catalog|Conversion|Invalid Input|Out of Range|Not implemented) Error/;
+
+/**
+ * A query that needs more memory than the instance may use (CANNERY_DUCKDB_MEMORY_LIMIT), as one
+ * whose rows are each hundreds of kB does: DuckDB computes a vector of up to 2,048 rows at once,
+ * before any row reaches the byte budget, so this limit is what bounds it. It is refused like a
+ * query DuckDB cannot run as written: a caller's sandbox query gets a 400.
+ */
+const OUT_OF_MEMORY = /^Out of Memory Error/;
+const OUT_OF_MEMORY_ADVICE = ' (the most DuckDB may use is CANNERY_DUCKDB_MEMORY_LIMIT); ask for fewer rows, or smaller values';
 
 /**
  * DuckDB appends the offending SQL (translated, with our internal names) after the first line;
