@@ -46,6 +46,11 @@ export interface ServeOptions {
   nodeArgs?: string[];
   /** Another build's CLI (a baseline measured in the same run); default: this build's. */
   cli?: string;
+  /**
+   * A session of its own (Linux then schedules it as its own group, as a server on its own
+   * machine), so the benchmark's clients do not share its CPU share.
+   */
+  ownSession?: boolean;
 }
 
 const START_TIMEOUT_MS = 120_000;
@@ -62,6 +67,7 @@ export async function serve(options: ServeOptions): Promise<Served> {
   const child = spawn(process.execPath, args, {
     env: { PATH: process.env.PATH ?? '', CANNERY_API_KEYS: API_KEY, ...options.env },
     stdio: ['ignore', 'ignore', 'pipe'],
+    detached: options.ownSession ?? false,
   });
   let errors = '';
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (errors = (errors + chunk).slice(-10_000)));
