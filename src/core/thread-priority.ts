@@ -1,6 +1,6 @@
 /**
  * The event loop first: every other thread of the serving process (DuckDB's, the libuv pool's
- * that run DuckDB's queries, the compile threads) runs at a lower CPU priority, so when the cores
+ * that run DuckDB's queries, the sandbox compile threads) runs at a lower CPU priority, so when the cores
  * are busy the thread that accepts connections and answers /health still gets one. Measured under
  * 300 callers sending sandbox queries on two busy cores: /health on a new connection went from a
  * p99 of 1 to 3 s to 0.2 to 0.4 s.

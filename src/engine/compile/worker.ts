@@ -6,10 +6,6 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { compileFile } from './file.js';
 import { contextOf, type CompileSettings } from './settings.js';
 import type { WorkerReply, WorkerTask } from './pool.js';
-import { runBelowEventLoop } from '../../core/thread-priority.js';
-
-// A reload compiles while the service serves: the event loop goes first.
-runBelowEventLoop();
 const context = contextOf(workerData as CompileSettings);
 const port = parentPort!;
 
