@@ -1,11 +1,11 @@
 /**
  * Connections are accepted ahead of admitting work. Node accepts one connection per turn of its
- * event loop (libuv 1.45 on), and a turn runs the handlers of every request that arrived in it: under
- * 300 callers sending back to back, a turn took a tenth of a second or more, so a new connection
- * (a load balancer's probe) waited seconds to be accepted while requests on open connections
- * were served. Here a turn admits at most PER_TURN requests; the others wait, in order, for the
- * turns after, and every turn accepts a connection. `/health` is answered at once: a probe has
- * nothing to wait for, and an answer late by seconds restarts a healthy replica.
+ * event loop (libuv 1.45 on), and a turn ran the handlers of every request that had arrived in
+ * it: under 300 callers sending back to back, a turn took a tenth of a second or more, so a new
+ * connection (a load balancer's probe) waited seconds to be accepted while requests on open
+ * connections were served. Here a turn starts at most PER_TURN requests; the others wait, in
+ * order, for the turns after, and every turn accepts a connection. `/health` is answered at once:
+ * a probe has nothing to wait for, and an answer late by seconds restarts a healthy replica.
  *
  * On an idle server nothing waits: a request is handled in the turn it arrives, as before.
  */
@@ -16,7 +16,7 @@ type Handler = (request: IncomingMessage, response: ServerResponse) => unknown;
 /** Requests admitted per turn: a few milliseconds of handlers at the most, then a connection is accepted. */
 export const PER_TURN = 4;
 
-export function admitInTurns(handler: Handler, perTurn = PER_TURN): Handler {
+export function admitInTurns(handler: Handler): Handler {
   const waiting: [IncomingMessage, ServerResponse][] = [];
   let admitted = 0;
   let turnPending = false;
@@ -25,7 +25,7 @@ export function admitInTurns(handler: Handler, perTurn = PER_TURN): Handler {
   const nextTurn = () => {
     turnPending = false;
     admitted = 0;
-    while (waiting.length > 0 && admitted < perTurn) {
+    while (waiting.length > 0 && admitted < PER_TURN) {
       admitted += 1;
       const [request, response] = waiting.shift()!;
       handler(request, response);
@@ -40,7 +40,7 @@ export function admitInTurns(handler: Handler, perTurn = PER_TURN): Handler {
 
   return (request, response) => {
     if (isHealth(request.url)) return handler(request, response);
-    if (waiting.length === 0 && admitted < perTurn) {
+    if (waiting.length === 0 && admitted < PER_TURN) {
       admitted += 1;
       awaitTurn();
       return handler(request, response);

@@ -6,6 +6,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { compileFile } from './file.js';
 import { contextOf, type CompileSettings } from './settings.js';
 import type { WorkerReply, WorkerTask } from './pool.js';
+
 const context = contextOf(workerData as CompileSettings);
 const port = parentPort!;
 
