@@ -38,7 +38,7 @@ const CACHE_HIT_RUN = { seconds: 5, rounds: 6, connections: 32, events: 50_000 }
 const RESULTS = fileURLToPath(new URL('../../bench/RESULTS.md', import.meta.url));
 const QUERY_TARGET = 1.15;
 /** The service's DuckDB memory_limit (its default), given to the direct runs too. */
-const MEMORY_LIMIT = '2GB';
+const MEMORY_LIMIT = '1GB';
 
 interface SizeRun {
   label: string;

@@ -107,7 +107,7 @@ async function compileFor(modules: CanneryModules, instance: DuckDBInstance, sql
 
 export async function openCannery(name: string, db: string, now: Date): Promise<Engine> {
   const modules = await canneryModules();
-  const instance = await modules.openDuckDb({ path: db, memoryLimit: '2GB', readOnly: true });
+  const instance = await modules.openDuckDb({ path: db, memoryLimit: '1GB', readOnly: true });
   const connection = await instance.connect();
   const dialect = modules.duckDbDialect(modules.sourceNames(), { sourceColumns: await modules.readTableColumns(connection, modules.sourceNames()), strictNames: true });
   connection.closeSync();
@@ -162,7 +162,7 @@ export interface Exported {
 /** The seeded edge events as Parquet (for ClickHouse) and CSV (for Postgres' COPY). */
 export async function exportForPeers(db: string, dir: string, csv: boolean): Promise<Exported> {
   const modules = await canneryModules();
-  const instance = await modules.openDuckDb({ path: db, memoryLimit: '2GB', readOnly: true });
+  const instance = await modules.openDuckDb({ path: db, memoryLimit: '1GB', readOnly: true });
   const files = { parquet: join(dir, 'edge.parquet'), csv: join(dir, 'edge.csv') };
   try {
     const events = await compileFor(modules, instance, EDGE_EVENTS);
@@ -186,7 +186,7 @@ export async function exportForPeers(db: string, dir: string, csv: boolean): Pro
  */
 export async function importInBatches(db: string, dir: string, target: string, batches: number): Promise<number> {
   const modules = await canneryModules();
-  const instance = await modules.openDuckDb({ path: db, memoryLimit: '2GB', readOnly: true });
+  const instance = await modules.openDuckDb({ path: db, memoryLimit: '1GB', readOnly: true });
   const files: string[] = [];
   try {
     const events = await compileFor(modules, instance, EDGE_EVENTS);

@@ -44,6 +44,13 @@ export interface ServeOptions {
   env?: Record<string, string>;
   /** Extra node flags for the server (e.g. --cpu-prof). */
   nodeArgs?: string[];
+  /** Another build's CLI (a baseline measured in the same run); default: this build's. */
+  cli?: string;
+  /**
+   * A session of its own (Linux then schedules it as its own group, as a server on its own
+   * machine), so the benchmark's clients do not share its CPU share.
+   */
+  ownSession?: boolean;
 }
 
 const START_TIMEOUT_MS = 120_000;
@@ -55,11 +62,12 @@ const START_TIMEOUT_MS = 120_000;
  */
 export async function serve(options: ServeOptions): Promise<Served> {
   const port = await freePort();
-  const args = [...(options.nodeArgs ?? []), CLI, 'serve', '--db', options.db, '--endpoints', options.endpoints ?? SHIPPED_ENDPOINTS, '--port', String(port), '--host', '127.0.0.1'];
+  const args = [...(options.nodeArgs ?? []), options.cli ?? CLI, 'serve', '--db', options.db, '--endpoints', options.endpoints ?? SHIPPED_ENDPOINTS, '--port', String(port), '--host', '127.0.0.1'];
   const spawned = performance.now();
   const child = spawn(process.execPath, args, {
     env: { PATH: process.env.PATH ?? '', CANNERY_API_KEYS: API_KEY, ...options.env },
     stdio: ['ignore', 'ignore', 'pipe'],
+    detached: options.ownSession ?? false,
   });
   let errors = '';
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (errors = (errors + chunk).slice(-10_000)));

@@ -10,6 +10,7 @@ import { createMetrics } from '../http/metrics.js';
 import { QUERY_PATH } from '../http/paths.js';
 import { listen } from '../http/server.js';
 import { createLogger } from '../core/logger.js';
+import { lowerOtherThreads } from '../core/thread-priority.js';
 import { loadOptionsFor } from './load-options.js';
 import { openAccess } from './open-access.js';
 import { compileContextFor, openService } from './open-service.js';
@@ -55,6 +56,8 @@ export const serveCommand: Command = {
       contracts: createContractBook(duckDbScratchEngine(BUILT_IN_SOURCES)),
     });
     const server = await listen(app, settings);
+    // DuckDB's threads and the libuv pool that runs its queries exist by now (thread-priority.ts).
+    lowerOtherThreads();
 
     console.log(`cannery: serving ${service.registry.endpoints.length} endpoint(s) from ${settings.endpointsDir} on ${server.url} (${service.backend.name})`);
     // On demo data, the page opens with the demo project filled in (`#?name=value` fills fields; never the key).

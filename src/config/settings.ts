@@ -2,6 +2,7 @@
  * Service settings, from the environment (and CLI flags, which win). Every setting is
  * listed in docs/settings.md; a malformed value is refused at start-up, not guessed at.
  */
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { LOG_THRESHOLDS, type LogThreshold } from '../core/logger.js';
 import { readBigQuerySettings, type BigQuerySettings } from './bigquery-settings.js';
@@ -43,7 +44,7 @@ export interface Settings {
   /** The longest one sandbox query may take to compile; past it, sandbox_violation. */
   sandboxCompileMs: number;
   duckdbMemoryLimit: string;
-  duckdbThreads: number | undefined;
+  duckdbThreads: number;
   /** Backend queries that may run at once; cache hits take no slot. */
   maxConcurrentQueries: number;
   /** Backend queries that may wait for a slot; past that, 429. */
@@ -62,6 +63,13 @@ export interface Settings {
   compileCache: string | undefined;
 }
 
+/**
+ * Threads that may work beside the event loop: all cores but one. The event loop accepts
+ * connections (one per turn) and answers /health; when DuckDB, the sandbox compiles and it share
+ * every core, a probe on a new connection waited seconds under load.
+ */
+const BESIDE_THE_EVENT_LOOP = Math.max(1, availableParallelism() - 1);
+
 export const DEFAULTS = {
   endpointsDir: './endpoints',
   dbPath: './data/cannery.duckdb',
@@ -69,8 +77,10 @@ export const DEFAULTS = {
   host: '127.0.0.1',
   queryTimeoutMs: 25_000,
   shutdownGraceMs: 10_000,
-  // A bound, so one heavy sandbox query cannot take the machine's memory (DuckDB's own default is 80%).
-  duckdbMemoryLimit: '2GB',
+  // A bound, so one heavy query cannot take the machine's memory (DuckDB's own default is 80%):
+  // the process peaks at about this plus half a GiB (docs/operations.md). Queries of the shipped
+  // endpoints need a small part of it; a sandbox query that needs more is refused with a 400.
+  duckdbMemoryLimit: '1GB',
   cacheMaxBytes: 256 * 1024 * 1024,
   // A store on the same network answers in well under a millisecond; past this it is in trouble,
   // and answering without it is better than waiting.
@@ -79,9 +89,10 @@ export const DEFAULTS = {
   // Far above what a log client reads in one answer (1,000 rows of a few KB), far below what
   // would strain the process: a request's memory is a small multiple of it.
   maxResultBytes: 32 * 1024 * 1024,
-  // Compiling a real client's query takes milliseconds; two threads keep a slow one from queueing
-  // the others, and the budget is far above any real query, far below a stall anyone would wait out.
-  sandboxThreads: 2,
+  // Compiling a real client's query takes milliseconds, and the budget is far above any real query,
+  // far below a stall anyone would wait out.
+  sandboxThreads: BESIDE_THE_EVENT_LOOP,
+  duckdbThreads: BESIDE_THE_EVENT_LOOP,
   sandboxCompileMs: 2_000,
   // Enough to keep a backend busy; more at once only queue inside it, and each costs memory.
   maxConcurrentQueries: 16,
@@ -112,7 +123,7 @@ export function readSettings(env: Env = process.env): Settings {
     sandboxThreads: integer(env, 'CANNERY_SANDBOX_THREADS', DEFAULTS.sandboxThreads, 1, 64),
     sandboxCompileMs: integer(env, 'CANNERY_SANDBOX_COMPILE_MS', DEFAULTS.sandboxCompileMs, 1, 600_000),
     duckdbMemoryLimit: env.CANNERY_DUCKDB_MEMORY_LIMIT || DEFAULTS.duckdbMemoryLimit,
-    duckdbThreads: env.CANNERY_DUCKDB_THREADS ? integer(env, 'CANNERY_DUCKDB_THREADS', 1, 1, 1024) : undefined,
+    duckdbThreads: integer(env, 'CANNERY_DUCKDB_THREADS', DEFAULTS.duckdbThreads, 1, 1024),
     maxConcurrentQueries: integer(env, 'CANNERY_MAX_CONCURRENT_QUERIES', DEFAULTS.maxConcurrentQueries, 1, 10_000),
     maxQueuedQueries: integer(env, 'CANNERY_MAX_QUEUED_QUERIES', DEFAULTS.maxQueuedQueries, 0, 1_000_000),
     logLevel: logThreshold(env.CANNERY_LOG_LEVEL),

@@ -5,6 +5,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { serve } from 'h3';
 import type { CanneryApp } from './app.js';
+import { admitInTurns } from './admission.js';
 import { MAX_HEADER_BYTES } from './limits.js';
 import { declaresTooLarge } from './request-body.js';
 
@@ -29,13 +30,17 @@ export async function listen(app: CanneryApp, options: { port: number; host: str
     manual: true,
   });
   const node = server.node!.server!;
+  // srvx's handler, behind admission in turns (admission.ts).
+  const admit = admitInTurns(server.node!.handler);
+  node.removeAllListeners('request');
+  node.on('request', admit);
   // A caller that sends `Expect: 100-continue` waits for the go-ahead before its body: one that
   // declares a body over the limit gets the 413 instead, and never sends it. (With a listener
   // here node no longer answers 100 Continue by itself; the request then goes to srvx's handler
   // as node would have sent it.)
   node.on('checkContinue', (request: IncomingMessage, response: ServerResponse) => {
     if (!declaresTooLarge(request.headers['content-length'])) response.writeContinue();
-    void server.node!.handler(request, response);
+    admit(request, response);
   });
   await server.serve();
   const address = node.address();

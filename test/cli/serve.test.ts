@@ -1,9 +1,11 @@
 /**
  * The operations settings through the built CLI's `serve`: request lines as JSON on its stdout
  * (all of them out once it has exited), CANNERY_METRICS_PUBLIC and CANNERY_CORS_ORIGINS reaching the
- * app, and backend series reaching /metrics (the service and the app share one registry).
+ * app, backend series reaching /metrics (the service and the app share one registry), and the
+ * event loop's thread ahead of the others.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -70,6 +72,22 @@ describe('serve', () => {
     const samples = parsePrometheusText(await metrics.text());
     expect(samples.value('cannery_backend_query_duration_seconds_count', { endpoint: 'usage.api-counts' })).toBe(1);
     expect(samples.value('cannery_http_requests_total', { route: 'query', endpoint: 'usage.api-counts', status: '200' })).toBe(1);
+  });
+
+  it.skipIf(process.platform !== 'linux')('runs every thread but the event loop at nice 10, the sandbox compile threads too (Linux)', async () => {
+    const response = await fetch(`${url}/api/endpoints/query/logs.all?project=abc&sql=${encodeURIComponent('select id from edge_logs')}`, { headers: { 'x-api-key': KEY } });
+    expect(response.status).toBe(200);
+    await response.arrayBuffer();
+    const pid = child.pid!;
+    const niceness = readdirSync(`/proc/${pid}/task`).map((thread) => ({
+      thread: Number(thread),
+      // Field 19 of stat, the 17th after the command's closing parenthesis.
+      nice: Number(readFileSync(`/proc/${pid}/task/${thread}/stat`, 'utf8').split(') ')[1]!.split(' ')[16]),
+    }));
+    expect(niceness.find(({ thread }) => thread === pid)?.nice).toBe(0);
+    const others = niceness.filter(({ thread }) => thread !== pid);
+    expect(others.length).toBeGreaterThan(4);
+    expect(others.filter(({ nice }) => nice !== 10)).toEqual([]);
   });
 
   it('has written the last request line by the time it has exited', async () => {

@@ -1,10 +1,18 @@
 /** The operations settings: defaults, accepted values, and refusal of malformed ones at start-up. */
+import { availableParallelism } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { readSettings } from '../../src/config/settings.js';
 
 describe('operations settings', () => {
   it('defaults: 16 queries at once and 64 waiting, info logs, /metrics behind a key, no CORS, the console on', () => {
     expect(readSettings({})).toMatchObject({ maxConcurrentQueries: 16, maxQueuedQueries: 64, logLevel: 'info', metricsPublic: false, corsOrigins: [], console: true });
+  });
+
+  it("defaults: DuckDB and the sandbox compiles on every core but the event loop's (one at the least), a 1 GB memory limit", () => {
+    const beside = Math.max(1, availableParallelism() - 1);
+    expect(readSettings({})).toMatchObject({ duckdbThreads: beside, sandboxThreads: beside, duckdbMemoryLimit: '1GB' });
+    expect(readSettings({ CANNERY_DUCKDB_THREADS: '3', CANNERY_SANDBOX_THREADS: '5' })).toMatchObject({ duckdbThreads: 3, sandboxThreads: 5 });
+    expect(() => readSettings({ CANNERY_DUCKDB_THREADS: '0' })).toThrow('CANNERY_DUCKDB_THREADS must be a whole number from 1 to 1024 (got "0")');
   });
 
   it('reads each from the environment', () => {

@@ -79,3 +79,23 @@ describe('answers within CANNERY_MAX_RESULT_BYTES', () => {
     expect((await ndjson.text()).trimEnd().split('\n').map((line) => JSON.parse(line))).toEqual(json.body.result);
   });
 });
+
+describe('a sandbox query that needs more memory than CANNERY_DUCKDB_MEMORY_LIMIT', () => {
+  /** 10,000 rows of about 100 kB: DuckDB computes each vector of 2,048 of them before any row reaches the byte budget. */
+  const HUGE = OVERSIZED.replace('select m from c', `select concat(${Array(16).fill('m').join(', ')}, cast(k as string)) as n from c cross join unnest(generate_array(1, 2000)) as k`);
+  let small: TestService;
+  beforeAll(async () => {
+    small = await startTestService({ fixtures: FIXTURES, env: { CANNERY_DUCKDB_MEMORY_LIMIT: '100MB' } });
+  });
+  afterAll(() => small?.close());
+
+  it("is the caller's 400 naming the limit's setting, and the next query is answered as usual", async () => {
+    const { status, body } = await small.call(sandboxPath({ project: 'alpha', sql: HUGE }));
+    expect(status).toBe(400);
+    expect(body.error).toMatchObject({ code: 'invalid_parameter', param: 'sql', message: expect.stringContaining('Out of Memory') });
+    expect(body.error.message).toContain('CANNERY_DUCKDB_MEMORY_LIMIT');
+    const next = await small.call(sandboxPath({ project: 'alpha' }));
+    expect(next.status).toBe(200);
+    expect(next.body.result).toHaveLength(5);
+  });
+});

@@ -12,7 +12,7 @@
  * timeout fails a request that is not.
  */
 import { spawnSync } from 'node:child_process';
-import { chmod, copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -195,6 +195,18 @@ describe.concurrent('what `serve` cannot start with', () => {
     expect(stderr).toContain(`cannot open DuckDB database ${corrupt}`);
     expect(stderr).toContain('not a valid DuckDB database file');
     expect(code).toBe(1);
+  });
+
+  it('a database file cut short (an interrupted copy): exit 1, naming it and what is missing, the file left as it was', async () => {
+    const whole = await database('whole');
+    const size = (await stat(whole)).size;
+    const cut = join(shared, 'cut.duckdb');
+    await writeFile(cut, (await readFile(whole)).subarray(0, size - 1));
+    const { code, stderr } = await serveUntilExit(['--db', cut, '--endpoints', SHIPPED_ENDPOINTS]);
+    expect(stderr).toContain(`the DuckDB database ${cut} is cut short: ${size - 1} bytes`);
+    expect(stderr).toContain(`(${size} bytes)`);
+    expect(code).toBe(1);
+    expect((await stat(cut)).size).toBe(size - 1);
   });
 
   it('an endpoint folder that does not exist: exit 1, naming it', async () => {

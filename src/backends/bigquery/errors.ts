@@ -5,7 +5,9 @@
  * Messages name sources, never the tables they map to, and carry no job ids, project
  * numbers, principals, API URLs or positions in the compiled SQL (which no caller has seen).
  */
+import { dirname } from 'node:path';
 import { CanneryError } from '../../core/errors.js';
+import { withoutServerPaths } from '../../core/server-paths.js';
 import type { BoundParams, ParamSpec } from '../../core/types.js';
 
 export interface ErrorContext {
@@ -84,9 +86,10 @@ function blamedParameter(message: string, context: ErrorContext): string | undef
   return undefined;
 }
 
-/** Table spellings -> source names; internal identifiers and positions out. */
+/** Table spellings -> source names; internal identifiers, positions and the server's paths (a credentials file's) out. */
 function sanitize(message: string, tableNames: ErrorContext['tableNames']): string {
-  let text = message;
+  const credentials = process.env.GOOGLE_APPLICATION_CREDENTIALS;
+  let text = withoutServerPaths(message, credentials ? [dirname(credentials)] : []);
   for (const [spelling, source] of tableNames) text = text.split(spelling).join(source);
   return text
     .replace(/https?:\/\/\S*\/bigquery\/v2\/\S*/g, 'the BigQuery API')

@@ -10,6 +10,7 @@ import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { BIGINT, BOOLEAN, DOUBLE, DuckDBInstance, VARCHAR, type DuckDBConnection, type DuckDBType, type DuckDBValue } from '@duckdb/node-api';
 import { CanneryError } from '../../core/errors.js';
+import { withoutServerPaths } from '../../core/server-paths.js';
 import { EXECUTION_TIME_PARAM } from '../../sql/language.js';
 import type { Dialect } from '../../sql/generator/dialect.js';
 import { duckDbDialect } from '../../sql/dialects/duckdb/dialect.js';
@@ -22,6 +23,7 @@ import { databaseBusy } from './lock.js';
 import { readWireRows } from './result-rows.js';
 import { NULL_ELEMENT } from './values.js';
 import { writeBackType } from './write-back.js';
+import { checkFileLength, readEveryTable } from './database-file.js';
 import { readTableColumns } from './table-columns.js';
 import type { Backend, QueryRequest, QueryResult } from '../../engine/backend.js';
 import { resultBudget } from '../../engine/serve/result-budget.js';
@@ -32,7 +34,7 @@ export interface DuckDbOptions {
   /** A database file, or ':memory:'. */
   path: string;
   sources?: readonly SourceDescriptor[];
-  /** DuckDB memory_limit, e.g. '2GB'. */
+  /** DuckDB memory_limit, e.g. '1GB'. */
   memoryLimit?: string;
   threads?: number;
   /** Open without write access (what the service does once the tables exist). */
@@ -63,19 +65,24 @@ export async function openDuckDb(options: DuckDbOptions): Promise<DuckDBInstance
   if (options.memoryLimit) config.memory_limit = options.memoryLimit;
   if (options.threads) config.threads = String(options.threads);
   if (options.readOnly) config.access_mode = 'READ_ONLY';
+  let instance: DuckDBInstance;
   try {
-    const instance = await DuckDBInstance.create(options.path, config);
-    const connection = await instance.connect();
-    try {
-      // TimeZone needs the ICU extension, which is loaded only once the instance exists.
-      await connection.run("SET GLOBAL TimeZone = 'UTC'");
-    } finally {
-      connection.closeSync();
-    }
-    return instance;
+    instance = await DuckDBInstance.create(options.path, config);
   } catch (error) {
     throw databaseBusy(error, options.path, !options.readOnly) ?? new Error(`cannot open DuckDB database ${options.path}: ${(error as Error).message}`, { cause: error });
   }
+  try {
+    await withConnection(instance, async (connection) => {
+      // Before anything is written to a file that lacks blocks.
+      if (options.path !== ':memory:') await checkFileLength(connection, options.path);
+      // TimeZone needs the ICU extension, which is loaded only once the instance exists.
+      await connection.run("SET GLOBAL TimeZone = 'UTC'");
+    });
+  } catch (error) {
+    instance.closeSync();
+    throw error;
+  }
+  return instance;
 }
 
 /**
@@ -97,6 +104,7 @@ export async function createDuckDbBackend(options: DuckDbOptions): Promise<Backe
     }
   });
   const sourceColumns = await withConnection(instance, async (connection) => {
+    if (options.path !== ':memory:') await readEveryTable(connection, options.path, sources.map((source) => source.name));
     await seal(connection);
     // The generator writes each query for the tables as they are stored (docs/storage.md).
     return readTableColumns(connection, sources.map((source) => source.name));
@@ -187,9 +195,10 @@ export async function runDuckDbQuery(instance: DuckDBInstance, request: QueryReq
       throw new CanneryError('query_timeout', `${request.endpointName}: the query did not finish within ${request.timeoutMs} ms`);
     }
     const message = firstLine((error as Error).message);
-    throw new CanneryError('query_failed', `${request.endpointName}: the query failed: ${message}`, {
+    const outOfMemory = OUT_OF_MEMORY.test(message);
+    throw new CanneryError('query_failed', `${request.endpointName}: the query failed: ${message}${outOfMemory ? OUT_OF_MEMORY_ADVICE : ''}`, {
       cause: error,
-      queryRejected: QUERY_REJECTIONS.test(message),
+      queryRejected: outOfMemory || QUERY_REJECTIONS.test(message),
     });
   } finally {
     clearTimeout(timer);
@@ -243,9 +252,21 @@ function bindings(request: QueryRequest): Record<string, DuckDBValue> {
  */
 const QUERY_REJECTIONS = new RegExp(`^(?:(?:Failed to extract statements: )?(Binder|Parser|Catalog|Conversion|Invalid Input|Out of Range|Not implemented) Error|${NULL_ELEMENT})`);
 
-/** DuckDB appends the offending SQL (translated, with our internal names) after the first line; callers get the cause only. */
+/**
+ * A query that needs more memory than the instance may use (CANNERY_DUCKDB_MEMORY_LIMIT), as one
+ * whose rows are each hundreds of kB does: DuckDB computes a vector of up to 2,048 rows at once,
+ * before any row reaches the byte budget, so this limit is what bounds it. It is refused like a
+ * query DuckDB cannot run as written: a caller's sandbox query gets a 400.
+ */
+const OUT_OF_MEMORY = /^Out of Memory Error/;
+const OUT_OF_MEMORY_ADVICE = ' (the most DuckDB may use is CANNERY_DUCKDB_MEMORY_LIMIT); ask for fewer rows, or smaller values';
+
+/**
+ * DuckDB appends the offending SQL (translated, with our internal names) after the first line;
+ * callers get the cause only, without the server's paths.
+ */
 function firstLine(message: string): string {
-  return message.split('\n')[0]!.trim();
+  return withoutServerPaths(message.split('\n')[0]!.trim());
 }
 
 function closeQuietly(connection: DuckDBConnection): void {

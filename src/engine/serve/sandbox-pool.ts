@@ -18,12 +18,17 @@ export interface SandboxTask {
   sql: string;
   /** PII redaction is on: strings are redacted where the SQL reads them (sql/sandbox/redact-reads.ts). */
   redact: boolean;
-  statement: Query;
-  definition: EndpointDefinition;
-  /** The dialect as data, and a key the thread keeps the dialect it builds from them under. */
-  settings: DialectSettings;
-  settingsKey: string;
+  /** The endpoint and the dialect, by the numbers they were sent to the thread under. */
+  endpoint: number;
+  dialect: number;
+  /** What the thread does not hold yet: endpoints and dialects (as data) by number; `forget` first drops all it holds. */
+  forget?: true;
+  endpoints?: [number, SandboxEndpoint][];
+  dialects?: [number, DialectSettings][];
 }
+
+/** What compiling a caller's SQL needs of the endpoint. */
+export type SandboxEndpoint = { statement: Query; definition: EndpointDefinition };
 
 export type SandboxReply =
   | { compiled: CompiledSql }
@@ -44,7 +49,7 @@ export interface SandboxCompilerOptions {
 }
 
 export interface SandboxCompiler {
-  compile(endpoint: { statement: Query; definition: EndpointDefinition }, sql: string, dialect: Dialect, options?: { redact?: boolean | undefined }): Promise<CompiledSql>;
+  compile(endpoint: SandboxEndpoint, sql: string, dialect: Dialect, options?: { redact?: boolean | undefined }): Promise<CompiledSql>;
   /** Ends the threads; compiles waiting or running fail. */
   close(): Promise<void>;
 }
@@ -52,8 +57,19 @@ export interface SandboxCompiler {
 /** The worker's module: beside this one, with the same extension (.js built, .ts under test). */
 const WORKER = new URL(`./sandbox-thread${extname(fileURLToPath(import.meta.url))}`, import.meta.url);
 
+/**
+ * Endpoints and dialects a thread keeps before it is told to drop them all (hot reloads make new
+ * ones). Each is copied to a thread once rather than with every compile: a parsed endpoint and
+ * the sources' columns are large, and copying them took a seventh of the event loop's time under
+ * a burst of sandbox queries.
+ */
+const KEPT_PER_THREAD = 64;
+
 interface Job {
-  task: SandboxTask;
+  sql: string;
+  redact: boolean;
+  endpoint: SandboxEndpoint;
+  dialect: Dialect;
   resolve(compiled: CompiledSql): void;
   reject(error: unknown): void;
 }
@@ -62,7 +78,10 @@ export function createSandboxCompiler(options: SandboxCompilerOptions): SandboxC
   const idle: Worker[] = [];
   const busy = new Set<Worker>();
   const queue: Job[] = [];
-  const settingsKeys = new WeakMap<Dialect, string>();
+  /** The number each endpoint and dialect is sent under, and what each thread holds. */
+  const numbers = new WeakMap<object, number>();
+  let lastNumber = 0;
+  const held = new WeakMap<Worker, Set<number>>();
   let closed = false;
 
   let starting = 0;
@@ -126,7 +145,32 @@ export function createSandboxCompiler(options: SandboxCompilerOptions): SandboxC
     worker.on('message', onMessage);
     worker.once('error', onFailure);
     worker.once('exit', onFailure);
-    worker.postMessage(job.task);
+    worker.postMessage(taskFor(worker, job));
+  }
+
+  function numberOf(item: object): number {
+    let number = numbers.get(item);
+    if (number === undefined) numbers.set(item, (number = ++lastNumber));
+    return number;
+  }
+
+  /** The job as `worker` needs it: with the endpoint and the dialect when it does not hold them. */
+  function taskFor(worker: Worker, job: Job): SandboxTask {
+    const task: SandboxTask = { sql: job.sql, redact: job.redact, endpoint: numberOf(job.endpoint), dialect: numberOf(job.dialect) };
+    let holds = held.get(worker);
+    if (holds === undefined || holds.size + 2 > KEPT_PER_THREAD) {
+      if (holds !== undefined) task.forget = true;
+      held.set(worker, (holds = new Set()));
+    }
+    if (!holds.has(task.endpoint)) {
+      task.endpoints = [[task.endpoint, { statement: job.endpoint.statement, definition: job.endpoint.definition }]];
+      holds.add(task.endpoint);
+    }
+    if (!holds.has(task.dialect)) {
+      task.dialects = [[task.dialect, job.dialect.settings]];
+      holds.add(task.dialect);
+    }
+    return task;
   }
 
   function next(): void {
@@ -140,12 +184,6 @@ export function createSandboxCompiler(options: SandboxCompilerOptions): SandboxC
     }
   }
 
-  function keyOf(dialect: Dialect): string {
-    let key = settingsKeys.get(dialect);
-    if (key === undefined) settingsKeys.set(dialect, (key = JSON.stringify(dialect.settings)));
-    return key;
-  }
-
   return {
     compile(endpoint, sql, dialect, compileOptions = {}) {
       if (closed) return Promise.reject(new Error('the sandbox compiler is closed'));
@@ -156,9 +194,8 @@ export function createSandboxCompiler(options: SandboxCompilerOptions): SandboxC
           new CanneryError('too_many_requests', `the service is compiling sandbox SQL on all ${options.threads} threads with ${waiting} more waiting; retry shortly`),
         );
       }
-      const task: SandboxTask = { sql, redact: compileOptions.redact === true, statement: endpoint.statement, definition: endpoint.definition, settings: dialect.settings, settingsKey: keyOf(dialect) };
       return new Promise<CompiledSql>((resolve, reject) => {
-        queue.push({ task, resolve, reject });
+        queue.push({ sql, redact: compileOptions.redact === true, endpoint, dialect, resolve, reject });
         next();
       });
     },

@@ -7,18 +7,26 @@ import { isCanneryError } from '../../core/errors.js';
 import { dialectFromSettings } from '../../sql/dialects/from-settings.js';
 import type { Dialect } from '../../sql/generator/dialect.js';
 import { compileSandboxQuery } from './sandbox-compile.js';
-import type { SandboxReply, SandboxTask } from './sandbox-pool.js';
+import type { SandboxEndpoint, SandboxReply, SandboxTask } from './sandbox-pool.js';
+import { runBelowEventLoop } from '../../core/thread-priority.js';
+
+runBelowEventLoop();
 
 const port = parentPort!;
-/** The dialects built so far, by their settings' key: a service has one or two. */
-const dialects = new Map<string, Dialect>();
+/** What the pool has sent this thread, by number: endpoints, and the dialects built from their settings. */
+const endpoints = new Map<number, SandboxEndpoint>();
+const dialects = new Map<number, Dialect>();
 
 port.on('message', (task: SandboxTask) => {
   let reply: SandboxReply;
   try {
-    let dialect = dialects.get(task.settingsKey);
-    if (dialect === undefined) dialects.set(task.settingsKey, (dialect = dialectFromSettings(task.settings)));
-    reply = { compiled: compileSandboxQuery(task, task.sql, dialect, { redact: task.redact }) };
+    if (task.forget) {
+      endpoints.clear();
+      dialects.clear();
+    }
+    for (const [number, endpoint] of task.endpoints ?? []) endpoints.set(number, endpoint);
+    for (const [number, settings] of task.dialects ?? []) dialects.set(number, dialectFromSettings(settings));
+    reply = { compiled: compileSandboxQuery(endpoints.get(task.endpoint)!, task.sql, dialects.get(task.dialect)!, { redact: task.redact }) };
   } catch (error) {
     reply = isCanneryError(error)
       ? { refused: { code: error.code, message: error.message, param: error.param } }

@@ -4,8 +4,14 @@
  * socket, with the shipped endpoints.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sourceNames } from '../../../src/config/sources.js';
+import { loadRegistry } from '../../../src/engine/serve/registry.js';
+import { compileSandboxQuery } from '../../../src/engine/serve/sandbox-compile.js';
+import { createSandboxCompiler } from '../../../src/engine/serve/sandbox-pool.js';
+import { bigQueryDialect } from '../../../src/sql/dialects/bigquery/dialect.js';
+import { sourceTables } from '../../../src/sql/dialects/bigquery/tables.js';
 import { queryPath } from '../../endpoints/edge-fixtures.js';
-import { startTestService, TEST_KEY, type TestService } from '../../support/service.js';
+import { SHIPPED_ENDPOINTS, startTestService, TEST_KEY, type TestService } from '../../support/service.js';
 
 /** Scalar subqueries nested `depth` deep: the grammar parses them in time exponential in the depth. */
 function nested(depth: number, innermost = 'select 1 as x'): string {
@@ -106,5 +112,28 @@ describe('the compile queue', () => {
     expect((await running).status).toBe(200);
     const waited = await waiting;
     expect(waited.body.result, JSON.stringify(waited.body)).toEqual([{ id: "e1" }]);
+  });
+});
+
+describe('what a compile thread is sent', () => {
+  it('compiles each endpoint and dialect as the event loop would, past the number a thread keeps (each sent once, then dropped)', async () => {
+    const dialects = ['one', 'two'].map((dataset) => bigQueryDialect(sourceTables(sourceNames(), { project: 'p', dataset })));
+    const registry = await loadRegistry(SHIPPED_ENDPOINTS, { dialect: dialects[0]!, sources: sourceNames() });
+    const logsAll = registry.find('logs.all')!;
+    // Hot reloads make new endpoints: each copy has its own row cap, so a thread that compiled
+    // with another's would write another LIMIT.
+    const versions = Array.from({ length: 70 }, (_, index) => ({ statement: logsAll.statement, definition: { ...logsAll.definition, max_rows: 10 + index } }));
+    const compiler = createSandboxCompiler({ threads: 1, budgetMs: 60_000 });
+    try {
+      for (const round of [0, 1]) {
+        for (const [index, version] of versions.entries()) {
+          const dialect = dialects[(index + round) % 2]!;
+          const sql = `select id from edge_logs -- ${round}`;
+          expect(await compiler.compile(version, sql, dialect)).toEqual(compileSandboxQuery(version, sql, dialect));
+        }
+      }
+    } finally {
+      await compiler.close();
+    }
   });
 });

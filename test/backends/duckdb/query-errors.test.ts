@@ -1,0 +1,42 @@
+/**
+ * What a caller is told when DuckDB fails: the cause, never a path on the server. DuckDB names
+ * the files it reads in its IO errors; an unsealed instance reading a file that is not there
+ * stands in for a database file damaged while serving.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { DuckDBInstance } from '@duckdb/node-api';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDuckDb, runDuckDbQuery } from '../../../src/backends/duckdb/backend.js';
+import type { CanneryError } from '../../../src/core/errors.js';
+
+describe('a DuckDB error that names a file on the server', () => {
+  let instance: DuckDBInstance;
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'cannery-query-errors-'));
+    instance = await openDuckDb({ path: ':memory:' });
+  });
+  afterAll(async () => {
+    instance?.closeSync();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('reaches the caller as query_failed with the file name only', async () => {
+    const missing = join(dir, 'nowhere', 'events.csv');
+    const failure = await runDuckDbQuery(instance, {
+      sql: `select * from read_csv('${missing}')`,
+      parameters: [],
+      values: {},
+      specs: {},
+      now: new Date(),
+      maxRows: 10,
+      maxBytes: 1024 * 1024,
+      timeoutMs: 10_000,
+      endpointName: 'paths.test',
+    }).catch((error: CanneryError) => error);
+    expect(failure).toMatchObject({ code: 'query_failed', message: expect.stringContaining('"events.csv"') });
+    expect((failure as CanneryError).message).not.toContain(dir);
+  });
+});
