@@ -12,69 +12,15 @@
 import { quoteString } from './dialects/duckdb/quote.js';
 import { byType, float64Text, raise, repeatable, secondFraction } from './dialects/duckdb/semantics.js';
 import { InvalidJsonPath, jsonPointer, type JsonPathQuoting } from './dialects/duckdb/json-path.js';
-import { capturingGroups } from './analyse/regex-groups.js';
-import type { ResultType, StaticType, TypeLookup } from './analyse/static-type.js';
+import type { StaticType, TypeLookup } from './analyse/static-type.js';
 import { formatSql, parseFormats, UnsupportedFormat, type FormatValue, type TimeKind } from './dialects/duckdb/time-formats.js';
 import type { Expr } from './parse/tree.js';
+import { aggregate, analytic, FIRST, MANY, same, scalar, SECOND, type CallContext, type DialectName, type FunctionSpec, type Render } from './functions/call.js';
+import { coerced, fail, literalCount, literalString, literalValue, nonZero } from './functions/arguments.js';
+import { MATH_FUNCTIONS } from './functions/math.js';
+import { STRING_FUNCTIONS } from './functions/strings.js';
 
-export type DialectName = 'bigquery' | 'duckdb';
-
-/** What a function's rendering gets: its arguments already written in the dialect. */
-export interface CallContext {
-  /** The BigQuery name, lower case, without a `SAFE.` prefix. */
-  name: string;
-  args: string[];
-  /** An aggregate's DISTINCT. */
-  distinct: boolean;
-  /** An aggregate's ` ORDER BY ...` (with its leading space), LIMIT count, IGNORE NULLS: only where `modifiers` allows. */
-  orderBy?: string | undefined;
-  limit?: string | undefined;
-  ignoreNulls?: boolean | undefined;
-  /** The arguments as trees, for renderings that need a literal's value (a format string). */
-  argNodes: readonly Expr[];
-  /** At each date-part position, the validated part (lower case, `week(monday)`); elsewhere undefined. */
-  parts: readonly (string | undefined)[];
-  /** A bound parameter's placeholder (DuckDB binds the execution time). */
-  parameter(name: string): string;
-  /** The BigQuery type of an expression where the query text says it (a literal, a cast...). */
-  typeOf(expr: Expr): StaticType | undefined;
-  /** Any expression written in the dialect (a part of an argument, such as an INTERVAL's number). */
-  print(expr: Expr): string;
-  /** Refuses the call: what is not supported, for the one message of the generator. */
-  refuse(what: string): never;
-  /** Refuses a call BigQuery refuses as well (a bad JSONPath): the query's mistake, not a gap. */
-  invalid(message: string): never;
-  /** Called with `SAFE.`: an error the function raises itself is NULL instead. */
-  safe: boolean;
-}
-
-export type Render = (call: CallContext) => string;
-
-export type FunctionKind = 'scalar' | 'aggregate' | 'window';
-
-/** The clauses an aggregate call may carry besides DISTINCT. */
-export interface Modifiers {
-  orderBy?: boolean;
-  limit?: boolean;
-  /** IGNORE NULLS / RESPECT NULLS. */
-  nulls?: boolean;
-}
-
-export interface FunctionSpec {
-  kind: FunctionKind;
-  /** ORDER BY, LIMIT, IGNORE NULLS inside the call, as BigQuery allows them for this function. */
-  modifiers?: Modifiers;
-  /** Fewest and most arguments. */
-  arity: readonly [number, number];
-  /** Positions of date-part keywords (`TIMESTAMP_TRUNC(ts, HOUR)`), and the parts allowed there. */
-  dateParts?: readonly number[];
-  parts?: readonly string[];
-  /** The BigQuery type of the result, where it does not depend on the arguments' values. */
-  returns?: ResultType;
-  /** BigQuery's meaning in a line, for the docs. */
-  summary: string;
-  render: { duckdb: Render; bigquery?: Render };
-}
+export type { CallContext, DialectName, FunctionKind, FunctionSpec, Render } from './functions/call.js';
 
 /** Name of the hidden parameter that carries the query's execution time (BigQuery's CURRENT_TIMESTAMP). */
 export const EXECUTION_TIME_PARAM = '__cannery_now';
@@ -146,13 +92,6 @@ function truncateAnyType(value: string, part: string): string {
   return `time_bucket(INTERVAL ${width}, ${value})`;
 }
 
-/** A string literal where BigQuery wants a date or time: BigQuery coerces it, so the SQL says which type. */
-function coerced(call: CallContext, index: number, duckType: string): string {
-  const node = call.argNodes[index];
-  const sql = call.args[index]!;
-  return node && call.typeOf(node) === 'string' ? `CAST(${sql} AS ${duckType})` : sql;
-}
-
 const TIME_KIND_TYPES: Readonly<Record<TimeKind, string>> = { date: 'DATE', datetime: 'TIMESTAMP', timestamp: 'TIMESTAMPTZ' };
 
 function truncation(kind: TimeKind | 'any'): Render {
@@ -204,11 +143,6 @@ function difference(kind: TimeKind): Render {
 // ---------------------------------------------------------------------------------------------
 // Renderings shared by several functions
 
-/** A function whose DuckDB name and argument order match BigQuery's. */
-function same(duckName: string): Render {
-  return (call) => `${duckName}(${call.distinct ? 'DISTINCT ' : ''}${call.args.join(', ')})`;
-}
-
 /**
  * ARRAY_AGG with its modifiers: DuckDB has ORDER BY inside the call, not LIMIT (a slice of the
  * result) nor IGNORE NULLS (a FILTER).
@@ -226,54 +160,6 @@ function stringAgg(call: CallContext): string {
   if (call.limit === undefined) return `string_agg(${call.distinct ? 'DISTINCT ' : ''}${value}, ${separator}${call.orderBy ?? ''})`;
   const values = `array_agg(${call.distinct ? 'DISTINCT ' : ''}${value}${call.orderBy ?? ''}) FILTER (WHERE ${value} IS NOT NULL)`;
   return `array_to_string(list_slice(${values}, 1, ${call.limit}), ${separator})`;
-}
-
-/** The value of a literal argument (string, number or bool), or undefined for any other argument. */
-function literalValue(call: CallContext, index: number): string | boolean | null | undefined {
-  const node = call.argNodes[index];
-  return node?.kind === 'literal' ? node.value : undefined;
-}
-
-function literalString(call: CallContext, index: number, what: string): string {
-  const node = call.argNodes[index];
-  if (node?.kind !== 'literal' || node.type !== 'string' || typeof node.value !== 'string') return call.refuse(`${call.name.toUpperCase()} with ${what} that is not a string literal`);
-  return node.value;
-}
-
-function literalCount(call: CallContext, index: number, what: string): number {
-  const node = call.argNodes[index];
-  if (node?.kind !== 'literal' || node.type !== 'int64' || typeof node.value !== 'string') return call.refuse(`${call.name.toUpperCase()} with ${what} that is not an integer literal`);
-  const count = Number(node.value);
-  if (count < 1 || count > 100_000) return call.invalid(`${call.name.toUpperCase()}'s ${what} must be between 1 and 100000, got ${node.value}`);
-  return count;
-}
-
-/**
- * An error the function raises itself, as BigQuery does; NULL in a `SAFE.` call. (SAFE. also wraps
- * the call in DuckDB's TRY, for errors DuckDB raises, but DuckDB may compute a subexpression that
- * two calls share outside both TRYs, so the function's own errors are not left to TRY.)
- */
-function fail(call: { safe: boolean }, message: string, duckType = 'BIGINT'): string {
-  return call.safe ? `CAST(NULL AS ${duckType})` : raise(message, duckType);
-}
-
-/** `divisor`, or an error where BigQuery raises one for a zero divisor (a literal other than 0 needs no check). */
-function nonZero(divisor: string, node: Expr | undefined, refuse: (what: string) => never, safe = false): string {
-  if (node?.kind === 'literal' && (node.type === 'int64' || node.type === 'float64') && Number(node.value) !== 0) return divisor;
-  const d = repeatable(divisor, refuse);
-  return `(CASE WHEN ${d} = 0 THEN ${fail({ safe }, 'division by zero')} ELSE ${d} END)`;
-}
-
-/** BigQuery reads position 0 as 1; DuckDB would start one character before the string. A negative length is an error. */
-function substring(call: CallContext): string {
-  const [text, position, length] = call.args;
-  const start = `(CASE WHEN ${repeatable(position!, call.refuse)} = 0 THEN 1 ELSE ${position} END)`;
-  if (length === undefined) return `substring(${text}, ${start})`;
-  const lengthNode = call.argNodes[2];
-  const checked = lengthNode?.kind === 'literal' && lengthNode.type === 'int64' && Number(lengthNode.value) >= 0
-    ? length
-    : `(CASE WHEN ${repeatable(length, call.refuse)} < 0 THEN ${fail(call, 'Length in SUBSTR must be non-negative')} ELSE ${length} END)`;
-  return `substring(${text}, ${start}, ${checked})`;
 }
 
 function shift(operator: '+' | '-'): Render {
@@ -397,29 +283,6 @@ function toJsonString(call: CallContext): string {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Regular expressions
-
-/** The capturing group REGEXP_EXTRACT returns (0: the whole match). */
-function extractedGroup(call: CallContext): number {
-  const pattern = literalString(call, 1, 'a pattern');
-  const groups = capturingGroups(pattern);
-  if (groups > 1) return call.invalid(`Regular expressions passed into extraction functions must not have more than 1 capturing group: ${pattern}`);
-  return groups;
-}
-
-function regexpExtract(call: CallContext): string {
-  const group = extractedGroup(call);
-  const [value, pattern, position, occurrence] = call.args;
-  for (const index of [2, 3]) {
-    const literal = literalValue(call, index);
-    if (typeof literal === 'string' && Number(literal) < 1) return call.invalid(`${index === 2 ? 'Position' : 'Occurrence'} in REGEXP_EXTRACT must be positive`);
-  }
-  const searched = position === undefined ? value : `substring(${value}, ${position})`;
-  // The n-th match, NULL when there are fewer (DuckDB's regexp_extract gives '' for no match).
-  return `regexp_extract_all(${searched}, ${pattern}, ${group})[${occurrence ?? '1'}]`;
-}
-
-// ---------------------------------------------------------------------------------------------
 // Arrays
 
 function arrayConcat(call: CallContext): string {
@@ -495,27 +358,6 @@ function executionTime(call: CallContext): string {
   return `CAST(${call.parameter(EXECUTION_TIME_PARAM)} AS TIMESTAMPTZ)`;
 }
 
-function scalar(summary: string, arity: readonly [number, number], duckdb: Render, extra: { dateParts?: readonly number[]; parts?: readonly string[]; bigquery?: Render; returns?: ResultType } = {}): FunctionSpec {
-  const spec: FunctionSpec = { kind: 'scalar', arity, summary, render: extra.bigquery ? { duckdb, bigquery: extra.bigquery } : { duckdb } };
-  if (extra.returns !== undefined) spec.returns = extra.returns;
-  return extra.dateParts ? { ...spec, dateParts: extra.dateParts, parts: extra.parts ?? [] } : spec;
-}
-
-function aggregate(summary: string, arity: readonly [number, number], duckdb: Render, returns?: ResultType, modifiers?: Modifiers): FunctionSpec {
-  const spec: FunctionSpec = { kind: 'aggregate', arity, summary, render: { duckdb } };
-  if (returns !== undefined) spec.returns = returns;
-  if (modifiers !== undefined) spec.modifiers = modifiers;
-  return spec;
-}
-
-function analytic(summary: string, arity: readonly [number, number], duckdb: Render | string): FunctionSpec {
-  return { kind: 'window', arity, summary, render: { duckdb: typeof duckdb === 'string' ? same(duckdb) : duckdb } };
-}
-
-const MANY = 64;
-const FIRST = { sameAs: 0 } as const;
-const SECOND = { sameAs: 1 } as const;
-
 export const FUNCTIONS: ReadonlyMap<string, FunctionSpec> = new Map<string, FunctionSpec>([
   // Conditionals
   ['coalesce', scalar('first non-NULL argument', [1, MANY], same('coalesce'), { returns: FIRST })],
@@ -524,25 +366,6 @@ export const FUNCTIONS: ReadonlyMap<string, FunctionSpec> = new Map<string, Func
   ['nullif', scalar('NULL when both arguments are equal, else the first', [2, 2], same('nullif'), { returns: FIRST })],
   ['greatest', scalar('largest argument; NULL if any is NULL', [1, MANY], same('greatest'), { returns: FIRST })],
   ['least', scalar('smallest argument; NULL if any is NULL', [1, MANY], same('least'), { returns: FIRST })],
-  // Strings (RE2 on both backends)
-  ['regexp_contains', scalar('whether the RE2 pattern matches anywhere in the string', [2, 2], same('regexp_matches'), { returns: 'bool' })],
-  ['regexp_replace', scalar('every match of the RE2 pattern replaced', [3, 3], (call) => `regexp_replace(${call.args.join(', ')}, 'g')`, { returns: 'string' })],
-  ['regexp_extract', scalar('the first (or n-th, from a position) match of the pattern, or of its one capturing group; NULL when none', [2, 4], regexpExtract, { returns: 'string' })],
-  ['regexp_extract_all', scalar('every match of the pattern, or of its one capturing group, as an array', [2, 2], (call) => `regexp_extract_all(${call.args[0]}, ${call.args[1]}, ${extractedGroup(call)})`)],
-  ['starts_with', scalar('whether the string starts with the prefix', [2, 2], same('starts_with'), { returns: 'bool' })],
-  ['ends_with', scalar('whether the string ends with the suffix', [2, 2], same('ends_with'), { returns: 'bool' })],
-  ['lower', scalar('lower case', [1, 1], same('lower'), { returns: 'string' })],
-  ['upper', scalar('upper case', [1, 1], same('upper'), { returns: 'string' })],
-  ['length', scalar('characters in a string', [1, 1], same('length'), { returns: 'int64' })],
-  ['char_length', scalar('characters in a string', [1, 1], same('length'), { returns: 'int64' })],
-  ['trim', scalar('leading and trailing characters (whitespace by default) removed', [1, 2], same('trim'), { returns: 'string' })],
-  ['ltrim', scalar('leading characters removed', [1, 2], same('ltrim'), { returns: 'string' })],
-  ['rtrim', scalar('trailing characters removed', [1, 2], same('rtrim'), { returns: 'string' })],
-  ['strpos', scalar('1-based position of the substring, 0 when absent', [2, 2], same('strpos'), { returns: 'int64' })],
-  ['substr', scalar('substring from a 1-based position (0 reads as 1), optionally of a length (an error if negative)', [2, 3], substring, { returns: 'string' })],
-  ['substring', scalar('same as SUBSTR', [2, 3], substring, { returns: 'string' })],
-  ['replace', scalar('every occurrence of a substring replaced', [3, 3], same('replace'), { returns: 'string' })],
-  ['split', scalar('the string split on a delimiter (`,` by default) into an array', [1, 2], (call) => `string_split(${call.args[0]}, ${call.args[1] ?? `','`})`)],
   // BigQuery's CONCAT is NULL if any argument is NULL, like DuckDB's || (DuckDB's concat skips NULLs).
   ['concat', scalar('the arguments joined; NULL if any is NULL', [1, MANY], (call) => `(${call.args.join(' || ')})`, { returns: 'string' })],
   // JSON in STRING values (JSON-formatted strings; text that is not JSON gives NULL)
@@ -552,19 +375,6 @@ export const FUNCTIONS: ReadonlyMap<string, FunctionSpec> = new Map<string, Func
   ['json_extract_scalar', scalar('JSON_VALUE with the legacy path syntax', [1, 2], jsonValue('bracket'), { returns: 'string' })],
   ['json_extract_array', scalar('the elements of the JSON array at a path, each as JSON text; NULL when it is no array', [1, 2], jsonArray('bracket'))],
   ['to_json_string', scalar('the value as JSON text (TIMESTAMP as `"2024-05-01T10:00:00Z"`, INT64 beyond 2^53 quoted)', [1, 2], toJsonString, { returns: 'string' })],
-  // Numbers
-  ['abs', scalar('absolute value', [1, 1], same('abs'), { returns: FIRST })],
-  ['sign', scalar('-1, 0 or 1 by the sign of the value', [1, 1], same('sign'), { returns: FIRST })],
-  ['round', scalar('rounded half away from zero, to 0 or n decimal places', [1, 2], same('round'), { returns: FIRST })],
-  ['floor', scalar('largest integral value not greater', [1, 1], same('floor'), { returns: FIRST })],
-  ['ceil', scalar('smallest integral value not less', [1, 1], same('ceil'), { returns: FIRST })],
-  ['mod', scalar('remainder of integer division, with the sign of the dividend; an error for a zero divisor', [2, 2], (call) => `mod(${call.args[0]}, ${nonZero(call.args[1]!, call.argNodes[1], call.refuse, call.safe)})`, { returns: FIRST })],
-  ['div', scalar('integer division rounded toward zero; an error for a zero divisor', [2, 2], (call) => `(${call.args[0]} // ${nonZero(call.args[1]!, call.argNodes[1], call.refuse, call.safe)})`, { returns: 'int64' })],
-  ['ieee_divide', scalar('x / y as IEEE 754 does it: infinity or NaN for a zero divisor, never an error', [2, 2], (call) => `(CAST(${call.args[0]} AS DOUBLE) / CAST(${call.args[1]} AS DOUBLE))`, { returns: 'float64' })],
-  ['sqrt', scalar('square root', [1, 1], same('sqrt'), { returns: 'float64' })],
-  ['pow', scalar('x to the power y', [2, 2], same('pow'), { returns: 'float64' })],
-  ['power', scalar('same as POW', [2, 2], same('pow'), { returns: 'float64' })],
-  ['safe_divide', scalar('x / y, NULL when y is 0', [2, 2], (call) => `(CASE WHEN ${call.args[1]} = 0 THEN NULL ELSE ${call.args[0]} / ${call.args[1]} END)`, { returns: 'float64' })],
   ['bit_count', scalar('the number of bits set in the two\'s complement INT64', [1, 1], (call) => `CAST(bit_count(CAST(${call.args[0]} AS BIGINT)) AS BIGINT)`, { returns: 'int64' })],
   // Arrays
   ['array_length', scalar('elements in an array', [1, 1], same('len'), { returns: 'int64' })],
@@ -629,6 +439,8 @@ export const FUNCTIONS: ReadonlyMap<string, FunctionSpec> = new Map<string, Func
   ['lag', analytic('a value of a row before in the window', [1, 3], 'lag')],
   ['lead', analytic('a value of a row after in the window', [1, 3], 'lead')],
   ['percentile_cont', analytic('the percentile (0 to 1) of the non-NULL values in the window, interpolated', [2, 2], 'quantile_cont')],
+  ...MATH_FUNCTIONS,
+  ...STRING_FUNCTIONS,
 ]);
 
 /**
@@ -721,6 +533,8 @@ function castToString(cast: CastContext): string {
     float64: (v) => float64Text(v, cast.refuse),
     timestamp: (v) => `(strftime(${v}, '%Y-%m-%d %H:%M:%S') || ${secondFraction(v, cast.refuse)} || '+00')`,
     datetime: (v) => `(strftime(${v}, '%Y-%m-%d %H:%M:%S') || ${secondFraction(v, cast.refuse)})`,
+    // BYTES are read as UTF-8 (an error where they are not); DuckDB's cast writes escapes.
+    bytes: (v) => (cast.safe ? `TRY(decode(${v}))` : `decode(${v})`),
     otherwise: (v) => `${keyword}(${v} AS VARCHAR)`,
   }, cast.refuse);
 }
@@ -741,6 +555,11 @@ function castToBool(cast: CastContext): string {
     },
     otherwise: (v) => `${keyword}(${v} AS BOOLEAN)`,
   }, cast.refuse);
+}
+
+/** To BYTES: a STRING's UTF-8 bytes (DuckDB's cast reads `\\x` escapes and refuses other characters). */
+function castToBytes(cast: CastContext): string {
+  return byType(cast.operand, cast.typeOf(cast.node), { string: (v) => `encode(${v})`, otherwise: (v) => `${cast.safe ? 'TRY_CAST' : 'CAST'}(${v} AS BLOB)` }, cast.refuse);
 }
 
 /** To TIME: DuckDB has no cast from TIMESTAMPTZ to TIME; through TIMETZ every source type has one. */
@@ -772,7 +591,7 @@ export const CAST_TYPES: Readonly<Record<string, CastSpec>> = {
   DECIMAL: NUMERIC_CAST,
   BOOL: BOOL_CAST,
   BOOLEAN: BOOL_CAST,
-  BYTES: { bigquery: 'BYTES', duckdb: 'BLOB', type: 'bytes' },
+  BYTES: { bigquery: 'BYTES', duckdb: 'BLOB', type: 'bytes', convert: { duckdb: castToBytes } },
   TIMESTAMP: { bigquery: 'TIMESTAMP', duckdb: 'TIMESTAMPTZ', type: 'timestamp' },
   DATETIME: { bigquery: 'DATETIME', duckdb: 'TIMESTAMP', type: 'datetime' },
   DATE: { bigquery: 'DATE', duckdb: 'DATE', type: 'date' },

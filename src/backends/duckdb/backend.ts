@@ -24,6 +24,7 @@ import type { Backend, QueryRequest, QueryResult } from '../../engine/backend.js
 import { resultBudget } from '../../engine/serve/result-budget.js';
 import type { ColumnField, ParamType } from '../../core/types.js';
 import { columnTypeOf } from './contract-types.js';
+import { registerHostFunctions } from './host-functions/register.js';
 
 export interface DuckDbOptions {
   /** A database file, or ':memory:'. */
@@ -66,6 +67,7 @@ export async function openDuckDb(options: DuckDbOptions): Promise<DuckDBInstance
     try {
       // TimeZone needs the ICU extension, which is loaded only once the instance exists.
       await connection.run("SET GLOBAL TimeZone = 'UTC'");
+      registerHostFunctions(connection);
     } finally {
       connection.closeSync();
     }

@@ -373,7 +373,16 @@ function readExprHere(node: AstNode): Expr {
     case 'timestamp':
     case 'datetime':
     case 'time':
+    case 'numeric':
+    case 'bignumeric':
       return { kind: 'literal', type: node.type, value: String(node.value), loc };
+    case 'json': {
+      // JSON '...': one string literal, its text decoded as any string's.
+      const texts = Array.isArray(node.expr_list) ? node.expr_list.filter(isNode) : [];
+      const text = texts.length === 1 ? readExpr(texts[0]) : undefined;
+      if (text?.kind !== 'literal' || text.type !== 'string') return unknown('JSON literal other than JSON \'...\'', node);
+      return { kind: 'literal', type: 'json', value: text.value, loc };
+    }
     case 'star':
       return { kind: 'star_argument', loc };
     case 'binary_expr':
@@ -526,10 +535,13 @@ function readFunction(node: AstNode): Expr {
   // The parser reads `NOT (x)` as a call.
   if (name === 'not' && args.length === 1) return { kind: 'unary', operator: 'NOT', operand: readExpr(args[0]), loc };
   const dateParts = resolveFunction(name)?.spec.dateParts ?? [];
+  const positional = args.filter((arg) => arg.type !== 'named_argument');
+  const named = args.filter((arg) => arg.type === 'named_argument').map((arg) => ({ name: String(arg.name).toLowerCase(), value: readExpr(arg.value) }));
   const call: Call = {
     kind: 'call',
     name,
-    args: args.map((arg, index) => (dateParts.includes(index) ? readDatePart(arg) : readExpr(arg))),
+    args: positional.map((arg, index) => (dateParts.includes(index) ? readDatePart(arg) : readExpr(arg))),
+    ...(named.length ? { named } : {}),
     over: node.over ? readWindow(node.over) : undefined,
     loc,
   };

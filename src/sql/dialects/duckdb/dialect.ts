@@ -108,7 +108,11 @@ export function duckDbDialect(sources: readonly string[], options: DuckDbDialect
         if (literal) return `${array}[${position}]`;
         return `(CASE WHEN (${index}) < ${zeroBased ? 0 : 1} THEN NULL ELSE ${array}[${position}] END)`;
       },
-      literal: (node) => (node.type === 'bytes' ? `unhex('${String(node.value)}')` : undefined),
+      literal: (node, printer) => {
+        if (node.type === 'bytes') return `unhex('${String(node.value)}')`;
+        if (node.type === 'numeric') return `CAST(${quoteString(String(node.value))} AS ${printer.typeName({ name: 'NUMERIC' })})`;
+        return undefined;
+      },
       struct: (node, printer) => {
         // Fields BigQuery leaves unnamed are named as its results name them: _field_1, _field_2...
         const fields = node.fields.map((field, index) => {

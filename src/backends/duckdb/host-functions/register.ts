@@ -1,0 +1,88 @@
+/**
+ * The host functions (sql/dialects/duckdb/host-functions.ts) registered on a DuckDB instance:
+ * each declared function with its implementation here, converted between DuckDB's values and
+ * plain ones (BLOB as bytes, LIST as an array). DuckDB calls them a chunk of rows at a time, on
+ * this thread; an error one raises fails the query with its message (TRY, for SAFE., makes it NULL).
+ */
+import { BIGINT, BLOB, BOOLEAN, DOUBLE, DuckDBBlobValue, DuckDBListValue, DuckDBScalarFunction, LIST, listValue, VARCHAR, type DuckDBConnection, type DuckDBType, type DuckDBValue } from '@duckdb/node-api';
+import { HOST_FUNCTIONS, hostFunctionName, type HostFunctionName, type HostType } from '../../../sql/dialects/duckdb/host-functions.js';
+import { fromBase32, sha512, toBase32 } from './encoding.js';
+import { containsSubstr } from './contains.js';
+import { format } from './format.js';
+import { readSqlValue } from './sql-values.js';
+import { editDistance, initcap, instr, normalize, regexpInstr, safeConvertBytes, soundex, translate } from './text.js';
+
+export type HostValue = string | bigint | boolean | number | Uint8Array | null | readonly HostValue[];
+
+// Each implementation takes the declared parameters' values, which the declaration types.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Implementation = (...args: any[]) => HostValue;
+
+const IMPLEMENTATIONS: { readonly [K in HostFunctionName]: Implementation } = {
+  lower: (text: string) => text.toLowerCase(),
+  upper: (text: string) => text.toUpperCase(),
+  initcap: (text: string, delimiters: string) => initcap(text, delimiters),
+  initcap_default: (text: string) => initcap(text),
+  normalize: (text: string, form: string, casefold: boolean) => normalize(text, form, casefold),
+  soundex,
+  translate,
+  instr: (text: string, sub: string, position: bigint, occurrence: bigint) => instr([...text], [...sub], position, occurrence),
+  instr_bytes: (bytes: Uint8Array, sub: Uint8Array, position: bigint, occurrence: bigint) => instr([...bytes], [...sub], position, occurrence),
+  edit_distance: (a: string, b: string) => editDistance([...a], [...b]),
+  edit_distance_bytes: (a: Uint8Array, b: Uint8Array) => editDistance([...a], [...b]),
+  regexp_instr: regexpInstr,
+  safe_convert_bytes: safeConvertBytes,
+  to_base32: toBase32,
+  from_base32: fromBase32,
+  sha512,
+  format: (pattern: string, values: readonly (string | null)[], types: readonly string[]) => format(pattern, values.map((value, index) => readSqlValue(value, types[index]!))),
+  contains_substr: (values: readonly (string | null)[], types: readonly string[], search: string, scope: string) => containsSubstr(readSqlValue(values[0]!, types[0]!), search, scope),
+};
+
+const TYPES: Readonly<Record<HostType, DuckDBType>> = {
+  VARCHAR,
+  BLOB,
+  BIGINT,
+  BOOLEAN,
+  DOUBLE,
+  'VARCHAR[]': LIST(VARCHAR),
+  'BIGINT[]': LIST(BIGINT),
+};
+
+function fromDuckDb(value: DuckDBValue): HostValue {
+  if (value instanceof DuckDBBlobValue) return value.bytes;
+  if (value instanceof DuckDBListValue) return value.items.map(fromDuckDb);
+  return value as HostValue;
+}
+
+function toDuckDb(value: HostValue): DuckDBValue {
+  if (value instanceof Uint8Array) return new DuckDBBlobValue(value);
+  if (Array.isArray(value)) return listValue(value.map(toDuckDb));
+  return value as DuckDBValue;
+}
+
+export function registerHostFunctions(connection: DuckDBConnection): void {
+  for (const [name, signature] of Object.entries(HOST_FUNCTIONS) as [HostFunctionName, (typeof HOST_FUNCTIONS)[HostFunctionName]][]) {
+    const implementation = IMPLEMENTATIONS[name];
+    connection.registerScalarFunction(
+      DuckDBScalarFunction.create({
+        name: hostFunctionName(name),
+        returnType: TYPES[signature.returns],
+        parameterTypes: signature.parameters.map((type) => TYPES[type]),
+        specialHandling: 'nulls' in signature && signature.nulls === true,
+        mainFunction: (info, input, output) => {
+          const columns = signature.parameters.map((_, index) => input.getColumnVector(index));
+          for (let row = 0; row < input.rowCount; row++) {
+            try {
+              output.setItem(row, toDuckDb(implementation(...columns.map((column) => fromDuckDb(column.getItem(row))))));
+            } catch (error) {
+              info.setError((error as Error).message);
+              return;
+            }
+          }
+          output.flush();
+        },
+      }),
+    );
+  }
+}

@@ -1,0 +1,59 @@
+/**
+ * Functions the DuckDB backend adds to DuckDB, written in the host language and registered on every
+ * instance it opens (backends/duckdb/host-functions/), for what DuckDB has no function for, or none
+ * with BigQuery's answer: ICU's case mapping and normalization, SOUNDEX, base32, SHA-512, edit
+ * distance by character, JSON values as BigQuery writes them, IP addresses... Each is declared
+ * here with the DuckDB types it takes and returns; renderings call it by `hostCall`. NULL in any
+ * argument gives NULL unless the function is marked `nulls`.
+ */
+
+export type HostType = 'VARCHAR' | 'BLOB' | 'BIGINT' | 'BOOLEAN' | 'DOUBLE' | 'VARCHAR[]' | 'BIGINT[]';
+
+export interface HostFunctionSignature {
+  readonly parameters: readonly HostType[];
+  readonly returns: HostType;
+  /** Called with NULL arguments too (it decides what NULL gives). */
+  readonly nulls?: boolean;
+}
+
+export const HOST_FUNCTIONS = {
+  lower: { parameters: ['VARCHAR'], returns: 'VARCHAR' },
+  upper: { parameters: ['VARCHAR'], returns: 'VARCHAR' },
+  initcap: { parameters: ['VARCHAR', 'VARCHAR'], returns: 'VARCHAR' },
+  initcap_default: { parameters: ['VARCHAR'], returns: 'VARCHAR' },
+  normalize: { parameters: ['VARCHAR', 'VARCHAR', 'BOOLEAN'], returns: 'VARCHAR' },
+  soundex: { parameters: ['VARCHAR'], returns: 'VARCHAR' },
+  translate: { parameters: ['VARCHAR', 'VARCHAR', 'VARCHAR'], returns: 'VARCHAR' },
+  instr: { parameters: ['VARCHAR', 'VARCHAR', 'BIGINT', 'BIGINT'], returns: 'BIGINT' },
+  instr_bytes: { parameters: ['BLOB', 'BLOB', 'BIGINT', 'BIGINT'], returns: 'BIGINT' },
+  edit_distance: { parameters: ['VARCHAR', 'VARCHAR'], returns: 'BIGINT' },
+  edit_distance_bytes: { parameters: ['BLOB', 'BLOB'], returns: 'BIGINT' },
+  regexp_instr: { parameters: ['VARCHAR', 'VARCHAR', 'BIGINT', 'BIGINT', 'BIGINT'], returns: 'BIGINT' },
+  safe_convert_bytes: { parameters: ['BLOB'], returns: 'VARCHAR' },
+  to_base32: { parameters: ['BLOB'], returns: 'VARCHAR' },
+  from_base32: { parameters: ['VARCHAR'], returns: 'BLOB' },
+  sha512: { parameters: ['BLOB'], returns: 'BLOB' },
+  format: { parameters: ['VARCHAR', 'VARCHAR[]', 'VARCHAR[]'], returns: 'VARCHAR' },
+  contains_substr: { parameters: ['VARCHAR[]', 'VARCHAR[]', 'VARCHAR', 'VARCHAR'], returns: 'BOOLEAN' },
+} as const satisfies Record<string, HostFunctionSignature>;
+
+export type HostFunctionName = keyof typeof HOST_FUNCTIONS;
+
+/** The SQL name of a host function: prefixed, so no DuckDB function or macro is shadowed. */
+export function hostFunctionName(name: HostFunctionName): string {
+  return `cannery_${name}`;
+}
+
+/**
+ * Values of any type for a host function that reads them (FORMAT, TO_JSON): each as DuckDB writes
+ * it in JSON and the name of its type, two lists (backends/duckdb/host-functions/sql-values.ts).
+ */
+export function hostValues(values: readonly string[]): [string, string] {
+  if (values.length === 0) return ['CAST([] AS VARCHAR[])', 'CAST([] AS VARCHAR[])'];
+  return [`[${values.map((value) => `CAST(to_json(${value}) AS VARCHAR)`).join(', ')}]`, `[${values.map((value) => `typeof(${value})`).join(', ')}]`];
+}
+
+/** A call of a host function. */
+export function hostCall(name: HostFunctionName, ...args: string[]): string {
+  return `${hostFunctionName(name)}(${args.join(', ')})`;
+}
