@@ -19,6 +19,10 @@ import { aggregate, analytic, FIRST, MANY, same, scalar, SECOND, type CallContex
 import { coerced, fail, literalCount, literalString, literalValue, nonZero } from './functions/arguments.js';
 import { MATH_FUNCTIONS } from './functions/math.js';
 import { STRING_FUNCTIONS } from './functions/strings.js';
+import { HASH_FUNCTIONS } from './functions/hashing.js';
+import { MORE_AGGREGATES } from './functions/aggregates.js';
+import { WINDOW_FUNCTIONS } from './functions/windows.js';
+import { ARRAY_FUNCTIONS } from './functions/arrays.js';
 
 export type { CallContext, DialectName, FunctionKind, FunctionSpec, Render } from './functions/call.js';
 
@@ -283,54 +287,6 @@ function toJsonString(call: CallContext): string {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Arrays
-
-function arrayConcat(call: CallContext): string {
-  const arrays = call.args.map((array) => repeatable(array, call.refuse));
-  if (arrays.length === 1) return arrays[0]!;
-  return `(CASE WHEN ${arrays.map((array) => `${array} IS NULL`).join(' OR ')} THEN NULL ELSE list_concat(${arrays.join(', ')}) END)`;
-}
-
-function arrayToString(call: CallContext): string {
-  const [array, delimiter, nullText] = call.args;
-  // DuckDB's array_to_string is NULL for an array of NULLs only; BigQuery's is ''.
-  if (nullText === undefined) return `array_to_string(list_filter(${array}, __element -> __element IS NOT NULL), ${delimiter})`;
-  return `array_to_string(list_transform(${array}, __element -> coalesce(__element, ${nullText})), ${delimiter})`;
-}
-
-/** A step of 0 is an error in BigQuery; DuckDB would give an empty array. */
-function checkedStep(call: CallContext, step: Expr | undefined, value: string, series: string, duckType: string): string {
-  if (step === undefined || (step.kind === 'literal' && Number(step.value) !== 0)) return series;
-  return `(CASE WHEN ${repeatable(value, call.refuse)} = 0 THEN ${fail(call, `${call.name.toUpperCase()} step cannot be 0`, duckType)} ELSE ${series} END)`;
-}
-
-function generateArray(call: CallContext): string {
-  if (call.argNodes.some((node) => call.typeOf(node) === 'float64' || call.typeOf(node) === 'numeric')) return call.refuse('GENERATE_ARRAY of FLOAT64 or NUMERIC values');
-  const [start, end, step] = call.args;
-  return checkedStep(call, call.argNodes[2], step ?? '1', `generate_series(${start}, ${end}, ${step ?? '1'})`, 'BIGINT[]');
-}
-
-/** An INTERVAL argument (1 DAY when absent) and the number it steps by. */
-function intervalStep(call: CallContext, index: number): { sql: string; value?: Expr; number: string } {
-  const node = call.argNodes[index];
-  if (node === undefined) return { sql: `INTERVAL 1 DAY`, number: '1' };
-  if (node.kind !== 'interval') return call.invalid(`${call.name.toUpperCase()} takes an INTERVAL as its step`);
-  return { sql: call.args[index]!, value: node.value, number: call.print(node.value) };
-}
-
-function generateTimestampArray(call: CallContext): string {
-  const step = intervalStep(call, 2);
-  const series = `generate_series(${coerced(call, 0, 'TIMESTAMPTZ')}, ${coerced(call, 1, 'TIMESTAMPTZ')}, ${step.sql})`;
-  return checkedStep(call, step.value, step.number, series, 'TIMESTAMPTZ[]');
-}
-
-function generateDateArray(call: CallContext): string {
-  const step = intervalStep(call, 2);
-  const series = `list_transform(generate_series(CAST(${call.args[0]} AS DATE), CAST(${call.args[1]} AS DATE), ${step.sql}), __day -> CAST(__day AS DATE))`;
-  return checkedStep(call, step.value, step.number, series, 'DATE[]');
-}
-
-// ---------------------------------------------------------------------------------------------
 // Approximate aggregates (exact on the embedded engine: an exact answer is one BigQuery may give)
 
 function approxQuantiles(call: CallContext): string {
@@ -376,14 +332,6 @@ export const FUNCTIONS: ReadonlyMap<string, FunctionSpec> = new Map<string, Func
   ['json_extract_array', scalar('the elements of the JSON array at a path, each as JSON text; NULL when it is no array', [1, 2], jsonArray('bracket'))],
   ['to_json_string', scalar('the value as JSON text (TIMESTAMP as `"2024-05-01T10:00:00Z"`, INT64 beyond 2^53 quoted)', [1, 2], toJsonString, { returns: 'string' })],
   ['bit_count', scalar('the number of bits set in the two\'s complement INT64', [1, 1], (call) => `CAST(bit_count(CAST(${call.args[0]} AS BIGINT)) AS BIGINT)`, { returns: 'int64' })],
-  // Arrays
-  ['array_length', scalar('elements in an array', [1, 1], same('len'), { returns: 'int64' })],
-  ['array_concat', scalar('the arrays joined; NULL if any is NULL', [1, MANY], arrayConcat)],
-  ['array_to_string', scalar('the elements joined with a delimiter; NULL elements skipped, or written as the third argument', [2, 3], arrayToString, { returns: 'string' })],
-  ['array_reverse', scalar('the elements in reverse order', [1, 1], same('list_reverse'))],
-  ['generate_array', scalar('INT64 values from start to end (inclusive) by a step (1 by default; an error if 0)', [2, 3], generateArray)],
-  ['generate_timestamp_array', scalar('TIMESTAMPs from start to end (inclusive) by an INTERVAL (an error if 0)', [3, 3], generateTimestampArray)],
-  ['generate_date_array', scalar('DATEs from start to end (inclusive) by an INTERVAL (1 DAY by default)', [2, 3], generateDateArray)],
   // Time: TIMESTAMP is DuckDB TIMESTAMPTZ in a UTC session; DATETIME is DuckDB TIMESTAMP.
   ['current_timestamp', scalar('the query\'s execution time, the same for the whole query', [0, 0], executionTime, { bigquery: () => 'CURRENT_TIMESTAMP()', returns: 'timestamp' })],
   ['current_date', scalar('the DATE of the execution time, in a time zone (UTC by default)', [0, 1], (call) => (call.args[0] === undefined ? `CAST(${executionTime(call)} AS DATE)` : `CAST(timezone(${call.args[0]}, ${executionTime(call)}) AS DATE)`), { returns: 'date' })],
@@ -438,9 +386,12 @@ export const FUNCTIONS: ReadonlyMap<string, FunctionSpec> = new Map<string, Func
   ['dense_rank', analytic('rank without gaps', [0, 0], 'dense_rank')],
   ['lag', analytic('a value of a row before in the window', [1, 3], 'lag')],
   ['lead', analytic('a value of a row after in the window', [1, 3], 'lead')],
-  ['percentile_cont', analytic('the percentile (0 to 1) of the non-NULL values in the window, interpolated', [2, 2], 'quantile_cont')],
   ...MATH_FUNCTIONS,
   ...STRING_FUNCTIONS,
+  ...HASH_FUNCTIONS,
+  ...MORE_AGGREGATES,
+  ...WINDOW_FUNCTIONS,
+  ...ARRAY_FUNCTIONS,
 ]);
 
 /**
@@ -450,7 +401,6 @@ export const FUNCTIONS: ReadonlyMap<string, FunctionSpec> = new Map<string, Func
 export const REFUSED_FUNCTIONS: Readonly<Record<string, string>> = {
   'net.reg_domain': 'NET.REG_DOMAIN (it needs the public suffix list, which the embedded engine does not carry)',
   'net.public_suffix': 'NET.PUBLIC_SUFFIX (it needs the public suffix list, which the embedded engine does not carry)',
-  farm_fingerprint: 'FARM_FINGERPRINT (DuckDB has no FarmHash Fingerprint64, so its values would differ from BigQuery\'s)',
 };
 
 /** A `SAFE.` call as each dialect writes it: DuckDB's TRY turns the errors BigQuery's SAFE. does into NULL. */

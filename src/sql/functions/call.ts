@@ -38,6 +38,8 @@ export interface CallContext {
   invalid(message: string): never;
   /** Called with `SAFE.`: an error the function raises itself is NULL instead. */
   safe: boolean;
+  /** ` OVER (...)` of an analytic call, for a rendering that places it itself (`placesOver`). */
+  over?: string | undefined;
 }
 
 export type Render = (call: CallContext) => string;
@@ -67,6 +69,8 @@ export interface FunctionSpec {
   returns?: ResultType;
   /** BigQuery's meaning in a line, for the docs. */
   summary: string;
+  /** The rendering writes the call's OVER clause where it belongs (it is several calls): the generator does not append it. */
+  placesOver?: boolean;
   render: { duckdb: Render; bigquery?: Render };
 }
 

@@ -395,13 +395,14 @@ export function generate(query: Query, dialect: Dialect, options: GenerateOption
         throw new InvalidQuery(message, node.loc);
       },
       safe: resolved.safe,
+      over: node.over && spec.placesOver ? over(node.over) : undefined,
     };
     const render = spec.render[dialect.name];
     const nulls = node.ignoreNulls === undefined ? '' : node.ignoreNulls ? ' IGNORE NULLS' : ' RESPECT NULLS';
     const namedSql = Object.entries(named).map(([name, argument]) => `${name} => ${argument.sql}`);
     const written = `${node.distinct ? 'DISTINCT ' : ''}${[...args, ...namedSql].join(', ')}${nulls}${orderBy ?? ''}${limit === undefined ? '' : ` LIMIT ${limit}`}`;
     const sql = render ? render(context) : `${resolved.name.toUpperCase()}(${written})`;
-    return (resolved.safe ? SAFE_CALLS[dialect.name](sql) : sql) + (node.over ? over(node.over) : '');
+    return (resolved.safe ? SAFE_CALLS[dialect.name](sql) : sql) + (node.over && !(render && spec.placesOver) ? over(node.over) : '');
   }
 
   function datePart(arg: Expr, upper: string, allowed: readonly string[]): string {

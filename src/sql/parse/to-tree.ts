@@ -409,8 +409,16 @@ function readExprHere(node: AstNode): Expr {
     case 'aggr_func':
     case 'aggr_func_clauses':
       return readAggregate(node);
-    case 'any_value':
-      return { kind: 'call', name: 'any_value', args: [readExpr(isNode(node.args) ? node.args.expr : undefined)], over: node.over ? readWindow(node.over) : undefined, loc };
+    case 'any_value': {
+      const args = isNode(node.args) ? node.args : {};
+      const over = node.over ? readWindow(node.over) : undefined;
+      // ANY_VALUE(x HAVING MAX y) is MAX_BY(x, y), as BigQuery defines it (and MIN likewise).
+      if (isNode(args.having)) {
+        const name = String(args.having.prefix).toUpperCase() === 'MIN' ? 'min_by' : 'max_by';
+        return { kind: 'call', name, args: [readExpr(args.expr), readExpr(args.having.expr)], over, loc };
+      }
+      return { kind: 'call', name: 'any_value', args: [readExpr(args.expr)], over, loc };
+    }
     case 'expr_list': {
       // A parenthesised list in an expression is BigQuery's tuple syntax for a STRUCT.
       const items = (Array.isArray(node.value) ? node.value : []).map(readExpr);

@@ -1,5 +1,6 @@
-/** Encodings and hashes DuckDB lacks: base32 (RFC 4648, with padding) and SHA-512. */
+/** Encodings and hashes DuckDB lacks: base32 (RFC 4648, with padding), SHA-512 and FarmHash's Fingerprint64. */
 import { createHash } from 'node:crypto';
+import { bigqueryFingerprint } from 'farmhash-modern';
 import { HostFunctionError } from './errors.js';
 
 const BASE32 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
@@ -39,4 +40,9 @@ export function fromBase32(text: string): Uint8Array {
 
 export function sha512(bytes: Uint8Array): Uint8Array {
   return new Uint8Array(createHash('sha512').update(bytes).digest());
+}
+
+/** FARM_FINGERPRINT: Fingerprint64 as BigQuery's signed INT64. */
+export function farmFingerprint(bytes: Uint8Array): bigint {
+  return bigqueryFingerprint(bytes);
 }

@@ -6,7 +6,7 @@
  */
 import { BIGINT, BLOB, BOOLEAN, DOUBLE, DuckDBBlobValue, DuckDBListValue, DuckDBScalarFunction, LIST, listValue, VARCHAR, type DuckDBConnection, type DuckDBType, type DuckDBValue } from '@duckdb/node-api';
 import { HOST_FUNCTIONS, hostFunctionName, type HostFunctionName, type HostType } from '../../../sql/dialects/duckdb/host-functions.js';
-import { fromBase32, sha512, toBase32 } from './encoding.js';
+import { farmFingerprint, fromBase32, sha512, toBase32 } from './encoding.js';
 import { containsSubstr } from './contains.js';
 import { format } from './format.js';
 import { readSqlValue } from './sql-values.js';
@@ -35,6 +35,7 @@ const IMPLEMENTATIONS: { readonly [K in HostFunctionName]: Implementation } = {
   to_base32: toBase32,
   from_base32: fromBase32,
   sha512,
+  farm_fingerprint: farmFingerprint,
   format: (pattern: string, values: readonly (string | null)[], types: readonly string[]) => format(pattern, values.map((value, index) => readSqlValue(value, types[index]!))),
   contains_substr: (values: readonly (string | null)[], types: readonly string[], search: string, scope: string) => containsSubstr(readSqlValue(values[0]!, types[0]!), search, scope),
 };

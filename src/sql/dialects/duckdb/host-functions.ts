@@ -33,6 +33,7 @@ export const HOST_FUNCTIONS = {
   to_base32: { parameters: ['BLOB'], returns: 'VARCHAR' },
   from_base32: { parameters: ['VARCHAR'], returns: 'BLOB' },
   sha512: { parameters: ['BLOB'], returns: 'BLOB' },
+  farm_fingerprint: { parameters: ['BLOB'], returns: 'BIGINT' },
   format: { parameters: ['VARCHAR', 'VARCHAR[]', 'VARCHAR[]'], returns: 'VARCHAR' },
   contains_substr: { parameters: ['VARCHAR[]', 'VARCHAR[]', 'VARCHAR', 'VARCHAR'], returns: 'BOOLEAN' },
 } as const satisfies Record<string, HostFunctionSignature>;
