@@ -16,13 +16,16 @@ import type { StaticType, TypeLookup } from './analyse/static-type.js';
 import { formatSql, parseFormats, UnsupportedFormat, type FormatValue, type TimeKind } from './dialects/duckdb/time-formats.js';
 import type { Expr } from './parse/tree.js';
 import { aggregate, analytic, FIRST, MANY, same, scalar, SECOND, type CallContext, type DialectName, type FunctionSpec, type Render } from './functions/call.js';
-import { coerced, fail, literalCount, literalString, literalValue, nonZero } from './functions/arguments.js';
+import { coerced, literalCount, literalString, literalValue, nonZero } from './functions/arguments.js';
 import { MATH_FUNCTIONS } from './functions/math.js';
 import { STRING_FUNCTIONS } from './functions/strings.js';
 import { HASH_FUNCTIONS } from './functions/hashing.js';
+export { allowsPart } from './functions/time-parts.js';
+import { DATE_TRUNCATION_PARTS, DIFF_PARTS, MICROS, TIMESTAMP_DIFF_PARTS, TRUNCATION_PARTS, truncateAnyType, truncateTime, WEEKDAYS, weekStart } from './functions/time-parts.js';
 import { MORE_AGGREGATES } from './functions/aggregates.js';
 import { WINDOW_FUNCTIONS } from './functions/windows.js';
 import { ARRAY_FUNCTIONS } from './functions/arrays.js';
+import { TIME_FUNCTIONS } from './functions/times.js';
 
 export type { CallContext, DialectName, FunctionKind, FunctionSpec, Render } from './functions/call.js';
 
@@ -32,71 +35,7 @@ export const EXECUTION_TIME_PARAM = '__cannery_now';
 /** INTERVAL units. */
 export const INTERVAL_UNITS: readonly string[] = ['microsecond', 'millisecond', 'second', 'minute', 'hour', 'day', 'week', 'month', 'quarter', 'year'];
 
-// ---------------------------------------------------------------------------------------------
-// Date parts
-
-const WEEKDAYS: readonly string[] = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
-/** `WEEK(<weekday>)` in a list of allowed parts. */
-export const WEEKDAY_WEEK = 'week(weekday)';
-const TIME_PARTS = ['microsecond', 'millisecond', 'second', 'minute', 'hour'] as const;
-const WEEK_PARTS = ['week', WEEKDAY_WEEK, 'isoweek'] as const;
-const TRUNCATION_PARTS: readonly string[] = [...TIME_PARTS, 'day', ...WEEK_PARTS, 'month', 'quarter', 'year'];
-const DATE_TRUNCATION_PARTS: readonly string[] = TRUNCATION_PARTS;
-const TIMESTAMP_DIFF_PARTS: readonly string[] = [...TIME_PARTS, 'day'];
-const DIFF_PARTS: readonly string[] = [...TIME_PARTS, 'day', ...WEEK_PARTS, 'month', 'quarter', 'year', 'isoyear'];
-
-/** Whether `part` (`hour`, `week(monday)`) is one of `allowed`. */
-export function allowsPart(allowed: readonly string[], part: string, weekday: string | undefined): boolean {
-  if (weekday === undefined) return allowed.includes(part);
-  return part === 'week' && allowed.includes(WEEKDAY_WEEK) && WEEKDAYS.includes(weekday);
-}
-
-/** The day a week starts on (0 is Sunday) for a week part, undefined for any other part. */
-function weekStart(part: string): number | undefined {
-  if (part === 'week') return 0;
-  if (part === 'isoweek') return 1;
-  const weekday = /^week\((\w+)\)$/.exec(part)?.[1];
-  return weekday === undefined ? undefined : WEEKDAYS.indexOf(weekday);
-}
-
-const MICROS: Readonly<Record<string, bigint>> = {
-  microsecond: 1n,
-  millisecond: 1000n,
-  second: 1_000_000n,
-  minute: 60_000_000n,
-  hour: 3_600_000_000n,
-  day: 86_400_000_000n,
-};
-
-/**
- * A DATETIME (`zoned` false) or TIMESTAMP truncated to a part. Parts of fixed length floor the
- * epoch microseconds: about a tenth of date_trunc's cost on a TIMESTAMPTZ, whose zone-aware
- * truncation is what usage.api-counts' buckets spent most on (the double modulo floors instants
- * before 1970 too). Weeks shift date_trunc's, which start on Monday.
- */
-function truncateTime(value: string, part: string, zoned: boolean): string {
-  const unit = MICROS[part];
-  if (unit !== undefined && part !== 'microsecond') {
-    const micros = `epoch_us(${value})`;
-    return `${zoned ? 'make_timestamptz' : 'make_timestamp'}(${micros} - (((${micros} % ${unit}) + ${unit}) % ${unit}))`;
-  }
-  const start = weekStart(part);
-  if (start === undefined) return `date_trunc('${part}', ${value})`;
-  // Shifting by s days first makes DuckDB's Monday weeks start s days earlier.
-  const shift = (1 - start + 7) % 7;
-  return shift === 0 ? `date_trunc('week', ${value})` : `(date_trunc('week', ${value} + INTERVAL ${shift} DAY) - INTERVAL ${shift} DAY)`;
-}
-
-/** A DATE, DATETIME or TIMESTAMP truncated to a part, keeping its type (time_bucket does; date_trunc makes a DATE a TIMESTAMP). */
-function truncateAnyType(value: string, part: string): string {
-  const start = weekStart(part);
-  // 2000-01-02 is a Sunday: buckets of 7 days from there start on Sundays.
-  if (start !== undefined) return `time_bucket(INTERVAL 7 DAY, ${value}, DATE '2000-01-0${2 + start}')`;
-  const width = part === 'quarter' ? '3 MONTH' : `1 ${part.toUpperCase()}`;
-  return `time_bucket(INTERVAL ${width}, ${value})`;
-}
-
-const TIME_KIND_TYPES: Readonly<Record<TimeKind, string>> = { date: 'DATE', datetime: 'TIMESTAMP', timestamp: 'TIMESTAMPTZ' };
+const TIME_KIND_TYPES: Readonly<Record<TimeKind, string>> = { date: 'DATE', datetime: 'TIMESTAMP', timestamp: 'TIMESTAMPTZ', time: 'TIME' };
 
 function truncation(kind: TimeKind | 'any'): Render {
   return (call) => {
@@ -195,7 +134,9 @@ function withFormat<T>(call: CallContext, work: () => T): T {
 function format(kind: TimeKind): Render {
   return (call) => {
     const formatText = literalString(call, 0, 'a format');
-    const value: FormatValue = { local: coerced(call, 1, TIME_KIND_TYPES[kind]), refuse: call.refuse };
+    const operand = coerced(call, 1, TIME_KIND_TYPES[kind]);
+    // A TIME is written as the time of a day (DuckDB's strftime takes no TIME).
+    const value: FormatValue = { local: kind === 'time' ? `(DATE '1970-01-01' + ${operand})` : operand, refuse: call.refuse };
     if (kind === 'timestamp') {
       const zoneNode = call.argNodes[2];
       const zoneSql = call.args[2] ?? `'UTC'`;
@@ -213,7 +154,7 @@ function parse(kind: TimeKind): Render {
     const { formats, zoned } = withFormat(call, () => parseFormats(formatText, kind));
     const list = formats.length === 1 ? quoteString(formats[0]!) : `[${formats.map(quoteString).join(', ')}]`;
     const parsed = `strptime(trim(${call.args[1]}), ${list})`;
-    if (kind === 'date') return `CAST(${parsed} AS DATE)`;
+    if (kind === 'date' || kind === 'time') return `CAST(${parsed} AS ${kind.toUpperCase()})`;
     if (kind === 'datetime' || zoned) return parsed;
     const zone = call.args[2];
     return zone === undefined ? `CAST(${parsed} AS TIMESTAMPTZ)` : `timezone(${zone}, ${parsed})`;
@@ -310,6 +251,31 @@ function netHost(call: CallContext): string {
   return `nullif(regexp_extract(trim(${call.args[0]}), '^(?:[A-Za-z][A-Za-z0-9+.-]*://|//)?(?:[^/?#]*@)?(\\[[^\\]]*\\]|[^:/?#]*)', 1), '')`;
 }
 
+/** TIMESTAMP(x[, zone]): a DATE's or DATETIME's civil time (or a string's) read in the zone; a string with its own offset keeps it. */
+function timestampOf(call: CallContext): string {
+  const zone = call.args[1];
+  if (zone === undefined) return `CAST(${call.args[0]} AS TIMESTAMPTZ)`;
+  const text = literalValue(call, 0);
+  if (typeof text === 'string' && /(?:[+-]\d{1,2}(?::?\d{2})?|Z|UTC)\s*$/i.test(text)) return call.invalid('TIMESTAMP of a string with a time zone takes no second time zone');
+  return `timezone(${zone}, CAST(${call.args[0]} AS TIMESTAMP))`;
+}
+
+/** DATETIME(year, month, day, hour, minute, second), DATETIME(date, time), DATETIME(timestamp[, zone]). */
+function datetimeOf(call: CallContext): string {
+  if (call.args.length === 6) return `make_timestamp(${call.args.join(', ')})`;
+  if (call.args.length !== 1 && call.args.length !== 2) return call.invalid('DATETIME takes 1, 2 or 6 arguments');
+  const second = call.argNodes[1];
+  if (second !== undefined && call.typeOf(second) === 'time') return `(CAST(${call.args[0]} AS DATE) + ${call.args[1]})`;
+  return `timezone(${call.args[1] ?? `'UTC'`}, CAST(${call.args[0]} AS TIMESTAMPTZ))`;
+}
+
+/** DATE(year, month, day), DATE(timestamp[, zone]), DATE(datetime), DATE(string). */
+function dateOf(call: CallContext): string {
+  if (call.args.length === 3) return `make_date(${call.args.join(', ')})`;
+  if (call.args.length === 2) return `CAST(timezone(${call.args[1]}, CAST(${call.args[0]} AS TIMESTAMPTZ)) AS DATE)`;
+  return `CAST(${call.args[0]} AS DATE)`;
+}
+
 function executionTime(call: CallContext): string {
   return `CAST(${call.parameter(EXECUTION_TIME_PARAM)} AS TIMESTAMPTZ)`;
 }
@@ -348,9 +314,10 @@ export const FUNCTIONS: ReadonlyMap<string, FunctionSpec> = new Map<string, Func
   ['datetime_add', scalar('a DATETIME plus an INTERVAL', [2, 2], shift('+'), { returns: 'datetime' })],
   ['date_add', scalar('a DATE plus an INTERVAL of days, weeks, months or years (the month\'s last day at most)', [2, 2], dateShift('+'), { returns: 'date' })],
   ['date_sub', scalar('a DATE minus an INTERVAL of days, weeks, months or years', [2, 2], dateShift('-'), { returns: 'date' })],
-  ['timestamp', scalar('a TIMESTAMP from a string, DATE or DATETIME (UTC)', [1, 1], (call) => `CAST(${call.args[0]} AS TIMESTAMPTZ)`, { returns: 'timestamp' })],
-  ['datetime', scalar('the DATETIME of a TIMESTAMP in a time zone (UTC by default)', [1, 2], (call) => `timezone(${call.args[1] ?? `'UTC'`}, CAST(${call.args[0]} AS TIMESTAMPTZ))`, { returns: 'datetime' })],
-  ['date', scalar('the DATE of a TIMESTAMP (UTC), DATETIME or string', [1, 1], (call) => `CAST(${call.args[0]} AS DATE)`, { returns: 'date' })],
+  ['timestamp', scalar('a TIMESTAMP from a string, DATE or DATETIME, read in a time zone (UTC by default)', [1, 2], timestampOf, { returns: 'timestamp' })],
+  ['datetime', scalar('a DATETIME from its parts, from a DATE and a TIME, or of a TIMESTAMP in a time zone (UTC by default)', [1, 6], datetimeOf, { returns: 'datetime' })],
+  ['date', scalar('a DATE from year, month and day, or of a TIMESTAMP in a time zone (UTC by default), DATETIME or string', [1, 3], dateOf, { returns: 'date' })],
+  ['current_time', scalar('the TIME of the execution time, in a time zone (UTC by default)', [0, 1], (call) => `CAST(timezone(${call.args[0] ?? `'UTC'`}, ${executionTime(call)}) AS TIME)`, { returns: 'time' })],
   ['unix_micros', scalar('microseconds since the Unix epoch', [1, 1], same('epoch_us'), { returns: 'int64' })],
   ['unix_millis', scalar('milliseconds since the Unix epoch', [1, 1], same('epoch_ms'), { returns: 'int64' })],
   ['unix_seconds', scalar('whole seconds since the Unix epoch', [1, 1], (call) => `CAST(floor(epoch(${call.args[0]})) AS BIGINT)`, { returns: 'int64' })],
@@ -362,6 +329,8 @@ export const FUNCTIONS: ReadonlyMap<string, FunctionSpec> = new Map<string, Func
   ['format_date', scalar('a DATE written with a literal format string', [2, 2], format('date'), { returns: 'string' })],
   ['parse_timestamp', scalar('the TIMESTAMP a string holds in a literal format, in a time zone (UTC by default) unless it has an offset', [2, 3], parse('timestamp'), { returns: 'timestamp' })],
   ['parse_datetime', scalar('the DATETIME a string holds in a literal format', [2, 2], parse('datetime'), { returns: 'datetime' })],
+  ['format_time', scalar('a TIME written with a literal format string', [2, 2], format('time'), { returns: 'string' })],
+  ['parse_time', scalar('the TIME a string holds in a literal format', [2, 2], parse('time'), { returns: 'time' })],
   ['parse_date', scalar('the DATE a string holds in a literal format', [2, 2], parse('date'), { returns: 'date' })],
   // Net
   ['net.host', scalar('the host of a URL (best effort: with or without a scheme, user info, port)', [1, 1], netHost, { returns: 'string' })],
@@ -392,6 +361,7 @@ export const FUNCTIONS: ReadonlyMap<string, FunctionSpec> = new Map<string, Func
   ...MORE_AGGREGATES,
   ...WINDOW_FUNCTIONS,
   ...ARRAY_FUNCTIONS,
+  ...TIME_FUNCTIONS,
 ]);
 
 /**
