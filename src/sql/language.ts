@@ -11,7 +11,6 @@
  */
 import { quoteString } from './dialects/duckdb/quote.js';
 import { byType, float64Text, raise, repeatable, secondFraction } from './dialects/duckdb/semantics.js';
-import { InvalidJsonPath, jsonPointer, type JsonPathQuoting } from './dialects/duckdb/json-path.js';
 import type { StaticType, TypeLookup } from './analyse/static-type.js';
 import { formatSql, parseFormats, UnsupportedFormat, type FormatValue, type TimeKind } from './dialects/duckdb/time-formats.js';
 import type { Expr } from './parse/tree.js';
@@ -26,6 +25,7 @@ import { MORE_AGGREGATES } from './functions/aggregates.js';
 import { WINDOW_FUNCTIONS } from './functions/windows.js';
 import { ARRAY_FUNCTIONS } from './functions/arrays.js';
 import { TIME_FUNCTIONS } from './functions/times.js';
+import { JSON_FUNCTIONS } from './functions/json.js';
 
 export type { CallContext, DialectName, FunctionKind, FunctionSpec, Render } from './functions/call.js';
 
@@ -162,72 +162,6 @@ function parse(kind: TimeKind): Render {
 }
 
 // ---------------------------------------------------------------------------------------------
-// JSON in strings
-
-function pointer(call: CallContext, quoting: JsonPathQuoting): string {
-  if (call.args.length < 2) return `''`;
-  const path = literalString(call, 1, 'a JSONPath');
-  try {
-    return quoteString(jsonPointer(path, quoting));
-  } catch (error) {
-    if (error instanceof InvalidJsonPath) return call.invalid(error.message);
-    throw error;
-  }
-}
-
-/** BigQuery reads a JSON-formatted STRING leniently: text that is not JSON gives NULL, not an error. */
-function whenJson(call: CallContext, condition: (json: string) => string, value: (json: string) => string): string {
-  const json = repeatable(call.args[0]!, call.refuse);
-  return `(CASE WHEN json_valid(${json})${condition(json)} THEN ${value(json)} END)`;
-}
-
-/** The JSON text at the path; JSON null is SQL NULL (for STRING input). */
-function jsonQuery(quoting: JsonPathQuoting): Render {
-  return (call) => {
-    const path = pointer(call, quoting);
-    return whenJson(call, () => '', (json) => `nullif(CAST(json_extract(${json}, ${path}) AS VARCHAR), 'null')`);
-  };
-}
-
-/** The scalar at the path as a STRING, unquoted; NULL for an object, an array or JSON null. */
-function jsonValue(quoting: JsonPathQuoting): Render {
-  return (call) => {
-    const path = pointer(call, quoting);
-    return whenJson(call, () => '', (json) => `json_extract_string(json_value(${json}, ${path}), '')`);
-  };
-}
-
-function jsonArray(quoting: JsonPathQuoting): Render {
-  return (call) => {
-    const path = pointer(call, quoting);
-    return whenJson(call, (json) => ` AND json_type(${json}, ${path}) = 'ARRAY'`, (json) => `CAST(CAST(json_extract(${json}, ${path}) AS JSON[]) AS VARCHAR[])`);
-  };
-}
-
-/** Types a nested value's JSON is written differently for by DuckDB's to_json than by BigQuery. */
-const TO_JSON_DIFFERENT_LEAVES = /\b(DOUBLE|FLOAT|DECIMAL|HUGEINT|TIMESTAMP|TIME|INTERVAL|BLOB)\b/;
-
-function toJsonString(call: CallContext): string {
-  if (call.argNodes[1] !== undefined && literalValue(call, 1) !== false) return call.refuse('TO_JSON_STRING with pretty_print');
-  const node = call.argNodes[0]!;
-  if (node.kind === 'literal' && node.type === 'null') return `'null'`;
-  const text = byType(call.args[0]!, call.typeOf(node), {
-    int64: (v) => `(CASE WHEN abs(${v}) <= 9007199254740992 THEN CAST(${v} AS VARCHAR) ELSE '"' || CAST(${v} AS VARCHAR) || '"' END)`,
-    float64: (v) => `(CASE WHEN isnan(${v}) THEN '"NaN"' WHEN isinf(${v}) THEN (CASE WHEN ${v} > 0 THEN '"Infinity"' ELSE '"-Infinity"' END) ELSE ${float64Text(v, call.refuse)} END)`,
-    numeric: (v) => `(CASE WHEN ${v} = round(${v}) AND abs(${v}) <= 9007199254740992 THEN CAST(CAST(${v} AS BIGINT) AS VARCHAR) ELSE '"' || CAST(${v} AS VARCHAR) || '"' END)`,
-    timestamp: (v) => `('"' || strftime(${v}, '%Y-%m-%dT%H:%M:%S') || ${secondFraction(v, call.refuse)} || 'Z"')`,
-    datetime: (v) => `('"' || strftime(${v}, '%Y-%m-%dT%H:%M:%S') || ${secondFraction(v, call.refuse)} || '"')`,
-    time: (v) => `('"' || strftime(CAST('2000-01-01' AS DATE) + ${v}, '%H:%M:%S') || ${secondFraction(`(CAST('2000-01-01' AS DATE) + ${v})`, call.refuse)} || '"')`,
-    otherwise: (v) => {
-      const value = repeatable(v, call.refuse);
-      const unsupported = raise('TO_JSON_STRING of an ARRAY or STRUCT holding FLOAT64, NUMERIC, TIMESTAMP, DATETIME or TIME values is not supported on the embedded engine', 'VARCHAR');
-      return `(CASE WHEN regexp_matches(typeof(${value}), '${TO_JSON_DIFFERENT_LEAVES.source}') THEN ${unsupported} ELSE CAST(to_json(${value}) AS VARCHAR) END)`;
-    },
-  }, call.refuse);
-  return `coalesce(${text}, 'null')`;
-}
-
-// ---------------------------------------------------------------------------------------------
 // Approximate aggregates (exact on the embedded engine: an exact answer is one BigQuery may give)
 
 function approxQuantiles(call: CallContext): string {
@@ -290,13 +224,6 @@ export const FUNCTIONS: ReadonlyMap<string, FunctionSpec> = new Map<string, Func
   ['least', scalar('smallest argument; NULL if any is NULL', [1, MANY], same('least'), { returns: FIRST })],
   // BigQuery's CONCAT is NULL if any argument is NULL, like DuckDB's || (DuckDB's concat skips NULLs).
   ['concat', scalar('the arguments joined; NULL if any is NULL', [1, MANY], (call) => `(${call.args.join(' || ')})`, { returns: 'string' })],
-  // JSON in STRING values (JSON-formatted strings; text that is not JSON gives NULL)
-  ['json_query', scalar('the JSON at a JSONPath (`$.a."b.c"[0]`) as JSON text; NULL for JSON null or a missing path', [2, 2], jsonQuery('double'), { returns: 'string' })],
-  ['json_value', scalar('the scalar at a JSONPath (`$` by default) as an unquoted STRING; NULL for an object, array or JSON null', [1, 2], jsonValue('double'), { returns: 'string' })],
-  ['json_extract', scalar('JSON_QUERY with the legacy path syntax (`$[\'b.c\']`)', [2, 2], jsonQuery('bracket'), { returns: 'string' })],
-  ['json_extract_scalar', scalar('JSON_VALUE with the legacy path syntax', [1, 2], jsonValue('bracket'), { returns: 'string' })],
-  ['json_extract_array', scalar('the elements of the JSON array at a path, each as JSON text; NULL when it is no array', [1, 2], jsonArray('bracket'))],
-  ['to_json_string', scalar('the value as JSON text (TIMESTAMP as `"2024-05-01T10:00:00Z"`, INT64 beyond 2^53 quoted)', [1, 2], toJsonString, { returns: 'string' })],
   ['bit_count', scalar('the number of bits set in the two\'s complement INT64', [1, 1], (call) => `CAST(bit_count(CAST(${call.args[0]} AS BIGINT)) AS BIGINT)`, { returns: 'int64' })],
   // Time: TIMESTAMP is DuckDB TIMESTAMPTZ in a UTC session; DATETIME is DuckDB TIMESTAMP.
   ['current_timestamp', scalar('the query\'s execution time, the same for the whole query', [0, 0], executionTime, { bigquery: () => 'CURRENT_TIMESTAMP()', returns: 'timestamp' })],
@@ -362,6 +289,7 @@ export const FUNCTIONS: ReadonlyMap<string, FunctionSpec> = new Map<string, Func
   ...WINDOW_FUNCTIONS,
   ...ARRAY_FUNCTIONS,
   ...TIME_FUNCTIONS,
+  ...JSON_FUNCTIONS,
 ]);
 
 /**

@@ -6,7 +6,7 @@
  */
 import type { Call, Expr } from '../parse/tree.js';
 
-export type StaticType = 'int64' | 'float64' | 'numeric' | 'string' | 'bytes' | 'bool' | 'date' | 'datetime' | 'timestamp' | 'time';
+export type StaticType = 'int64' | 'float64' | 'numeric' | 'string' | 'bytes' | 'bool' | 'date' | 'datetime' | 'timestamp' | 'time' | 'json';
 
 /**
  * A function's result type: fixed, or the type of one of its arguments (`COALESCE`, `MIN`), an
@@ -33,6 +33,7 @@ const LITERAL_TYPES: Readonly<Partial<Record<string, StaticType>>> = {
   datetime: 'datetime',
   timestamp: 'timestamp',
   time: 'time',
+  json: 'json',
 };
 
 const BOOLEAN_OPERATORS: ReadonlySet<string> = new Set(['AND', 'OR', '=', '!=', '<>', '<', '>', '<=', '>=', 'LIKE', 'NOT LIKE', 'IS', 'IS NOT', 'IS DISTINCT FROM', 'IS NOT DISTINCT FROM']);

@@ -7,6 +7,7 @@
 import { repeatable, secondFraction } from '../dialects/duckdb/semantics.js';
 import { coerced, failWhen } from './arguments.js';
 import { scalar, type CallContext, type FunctionSpec, type Render } from './call.js';
+import { jsonString } from './json.js';
 import { MICROS, TIME_PARTS, truncateAnyType, weekStart, WEEKDAY_WEEK } from './time-parts.js';
 
 const LAST_DAY_PARTS: readonly string[] = ['week', WEEKDAY_WEEK, 'isoweek', 'month', 'quarter', 'year'];
@@ -65,6 +66,15 @@ function timestampString(call: CallContext): string {
   return `(strftime(${local}, '%Y-%m-%d %H:%M:%S') || ${secondFraction(local, call.refuse)} || ${offset})`;
 }
 
+/** STRING of a JSON string value or of a TIMESTAMP; where the query does not say which, DuckDB picks. */
+function string(call: CallContext): string {
+  const type = call.argNodes[0] && call.typeOf(call.argNodes[0]);
+  if (type === 'json') return jsonString(call);
+  if (type !== undefined || call.args.length === 2) return timestampString(call);
+  const value = repeatable(call.args[0]!, call.refuse);
+  return `(CASE WHEN typeof(${value}) = 'JSON' THEN ${jsonString({ ...call, args: [value] })} ELSE ${timestampString({ ...call, args: [value] })} END)`;
+}
+
 const ORIGINS: Readonly<Record<string, string>> = {
   date_bucket: `DATE '1950-01-01'`,
   datetime_bucket: `TIMESTAMP '1950-01-01 00:00:00'`,
@@ -91,7 +101,7 @@ export const TIME_FUNCTIONS: ReadonlyMap<string, FunctionSpec> = new Map<string,
   ['time_sub', scalar('a TIME minus an INTERVAL of hours or less, wrapping around midnight', [2, 2], timeShift('-'), { returns: 'time' })],
   ['time_diff', scalar('whole parts from the second TIME to the first', [3, 3], timeDiff, { dateParts: [2], parts: TIME_PARTS, returns: 'int64' })],
   ['time_trunc', scalar('a TIME truncated to a part (HOUR or less)', [2, 2], timeTrunc, { dateParts: [1], parts: TIME_PARTS, returns: 'time' })],
-  ['string', scalar('a TIMESTAMP as text in a time zone (UTC by default), with its offset', [1, 2], timestampString, { returns: 'string' })],
+  ['string', scalar('a TIMESTAMP as text in a time zone (UTC by default), with its offset; a JSON string value as STRING (an error for another JSON type)', [1, 2], string, { returns: 'string' })],
   ['date_bucket', scalar('the start of the bucket of an INTERVAL\'s width holding the DATE, from an origin (1950-01-01 by default)', [2, 3], bucket, { returns: 'date' })],
   ['datetime_bucket', scalar('the start of the bucket of an INTERVAL\'s width holding the DATETIME, from an origin (1950-01-01 00:00:00 by default)', [2, 3], bucket, { returns: 'datetime' })],
   ['timestamp_bucket', scalar('the start of the bucket of an INTERVAL\'s width holding the TIMESTAMP, from an origin (1950-01-01 00:00:00 UTC by default)', [2, 3], bucket, { returns: 'timestamp' })],

@@ -9,7 +9,9 @@ import { HOST_FUNCTIONS, hostFunctionName, type HostFunctionName, type HostType 
 import { farmFingerprint, fromBase32, sha512, toBase32 } from './encoding.js';
 import { containsSubstr } from './contains.js';
 import { format } from './format.js';
-import { readSqlValue } from './sql-values.js';
+import { jsonArray, jsonArrayAdd, jsonBool, jsonFlatten, jsonFloat64, jsonInt64, jsonKeys, jsonObject, jsonQuery, jsonQueryArray, jsonRemove, jsonSet, jsonString, jsonStripNulls, jsonType, jsonValue, jsonValueArray, laxBool, laxFloat64, laxInt64, laxString, parseJsonText, toJson } from './json.js';
+import { writeJson } from '../../../sql/functions/json-value.js';
+import { readSqlValue, type SqlValue } from './sql-values.js';
 import { editDistance, initcap, instr, normalize, regexpInstr, safeConvertBytes, soundex, translate } from './text.js';
 
 export type HostValue = string | bigint | boolean | number | Uint8Array | null | readonly HostValue[];
@@ -37,6 +39,29 @@ const IMPLEMENTATIONS: { readonly [K in HostFunctionName]: Implementation } = {
   sha512,
   farm_fingerprint: farmFingerprint,
   format: (pattern: string, values: readonly (string | null)[], types: readonly string[]) => format(pattern, values.map((value, index) => readSqlValue(value, types[index]!))),
+  json_parse: parseJsonText,
+  to_json: (values: readonly (string | null)[], types: readonly string[], stringify: boolean) => writeJson(toJson(readSqlValue(values[0]!, types[0]!), stringify)),
+  json_query: jsonQuery,
+  json_value: jsonValue,
+  json_query_array: jsonQueryArray,
+  json_value_array: jsonValueArray,
+  json_type: jsonType,
+  json_bool: jsonBool,
+  json_int64: jsonInt64,
+  json_float64: jsonFloat64,
+  json_string: jsonString,
+  lax_bool: laxBool,
+  lax_int64: laxInt64,
+  lax_float64: laxFloat64,
+  lax_string: laxString,
+  json_array: (values: readonly (string | null)[], types: readonly string[]) => jsonArray(sqlValues(values, types)),
+  json_object: (keys: readonly (string | null)[], values: readonly (string | null)[], types: readonly string[]) => jsonObject(keys, sqlValues(values, types)),
+  json_set: (json: string, pointers: readonly string[], values: readonly (string | null)[], types: readonly string[], create: boolean) => jsonSet(json, pointers, sqlValues(values, types), create),
+  json_remove: jsonRemove,
+  json_array_add: (json: string, pointers: readonly string[], values: readonly (string | null)[], types: readonly string[], each: boolean, insert: boolean) => jsonArrayAdd(json, pointers, sqlValues(values, types), each, insert),
+  json_strip_nulls: jsonStripNulls,
+  json_keys: (json: string | null, maxDepth: bigint | null, mode: string | null) => (json === null ? null : jsonKeys(json, maxDepth, mode ?? 'strict')),
+  json_flatten: jsonFlatten,
   contains_substr: (values: readonly (string | null)[], types: readonly string[], search: string, scope: string) => containsSubstr(readSqlValue(values[0]!, types[0]!), search, scope),
 };
 
@@ -60,6 +85,10 @@ function toDuckDb(value: HostValue): DuckDBValue {
   if (value instanceof Uint8Array) return new DuckDBBlobValue(value);
   if (Array.isArray(value)) return listValue(value.map(toDuckDb));
   return value as DuckDBValue;
+}
+
+function sqlValues(values: readonly (string | null)[], types: readonly string[]): SqlValue[] {
+  return values.map((value, index) => readSqlValue(value, types[index]!));
 }
 
 export function registerHostFunctions(connection: DuckDBConnection): void {

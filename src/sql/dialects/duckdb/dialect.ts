@@ -22,6 +22,18 @@ import { dropUnorderedSubqueryOrder } from './rewrites/unordered-subqueries.js';
 import type { Columns } from '../../analyse/shapes.js';
 import { columnsData, columnsLookup } from '../../analyse/shape-data.js';
 import { quoteIdentifier, quoteString } from './quote.js';
+import { canonicalJson, InvalidJson } from '../../functions/json-value.js';
+import { InvalidQuery } from '../../parse/errors.js';
+import type { Literal } from '../../parse/tree.js';
+
+function jsonLiteralText(text: string, node: Literal): string {
+  try {
+    return canonicalJson(text);
+  } catch (error) {
+    if (error instanceof InvalidJson) throw new InvalidQuery(`Invalid JSON literal: ${error.message}`, node.loc);
+    throw error;
+  }
+}
 
 
 /**
@@ -111,6 +123,8 @@ export function duckDbDialect(sources: readonly string[], options: DuckDbDialect
       literal: (node, printer) => {
         if (node.type === 'bytes') return `unhex('${String(node.value)}')`;
         if (node.type === 'numeric') return `CAST(${quoteString(String(node.value))} AS ${printer.typeName({ name: 'NUMERIC' })})`;
+        // A JSON value is held as its canonical text; text that is no JSON is BigQuery's error too.
+        if (node.type === 'json') return `CAST(${quoteString(jsonLiteralText(String(node.value), node))} AS JSON)`;
         return undefined;
       },
       struct: (node, printer) => {

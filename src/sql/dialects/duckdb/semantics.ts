@@ -42,6 +42,7 @@ const DUCK_TYPE_NAMES: Readonly<Record<StaticType, readonly string[]>> = {
   datetime: ['TIMESTAMP'],
   timestamp: ['TIMESTAMP WITH TIME ZONE'],
   time: ['TIME'],
+  json: ['JSON'],
 };
 
 /** The DuckDB type a BigQuery type is held in, for `TRY_CAST(... AS T)`. */
@@ -56,6 +57,7 @@ const DUCK_TYPE: Readonly<Record<StaticType, string>> = {
   datetime: 'TIMESTAMP',
   timestamp: 'TIMESTAMPTZ',
   time: 'TIME',
+  json: 'JSON',
 };
 
 export type TypeBranches = Partial<Record<StaticType, (value: string) => string>> & { otherwise: (value: string) => string };
