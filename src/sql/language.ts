@@ -26,6 +26,8 @@ import { WINDOW_FUNCTIONS } from './functions/windows.js';
 import { ARRAY_FUNCTIONS } from './functions/arrays.js';
 import { TIME_FUNCTIONS } from './functions/times.js';
 import { JSON_FUNCTIONS } from './functions/json.js';
+import { UTILITY_FUNCTIONS } from './functions/utility.js';
+import { REFUSED } from './functions/refused.js';
 
 export type { CallContext, DialectName, FunctionKind, FunctionSpec, Render } from './functions/call.js';
 
@@ -290,16 +292,14 @@ export const FUNCTIONS: ReadonlyMap<string, FunctionSpec> = new Map<string, Func
   ...ARRAY_FUNCTIONS,
   ...TIME_FUNCTIONS,
   ...JSON_FUNCTIONS,
+  ...UTILITY_FUNCTIONS,
 ]);
 
 /**
  * Functions refused with a reason rather than as unknown: BigQuery has them, but the embedded
  * engine cannot give BigQuery's answer.
  */
-export const REFUSED_FUNCTIONS: Readonly<Record<string, string>> = {
-  'net.reg_domain': 'NET.REG_DOMAIN (it needs the public suffix list, which the embedded engine does not carry)',
-  'net.public_suffix': 'NET.PUBLIC_SUFFIX (it needs the public suffix list, which the embedded engine does not carry)',
-};
+export const REFUSED_FUNCTIONS: Readonly<Record<string, string>> = REFUSED;
 
 /** A `SAFE.` call as each dialect writes it: DuckDB's TRY turns the errors BigQuery's SAFE. does into NULL. */
 export const SAFE_CALLS: Readonly<Record<DialectName, (sql: string) => string>> = {
@@ -377,13 +377,18 @@ function castToInt64(cast: CastContext): string {
 /** To STRING: FLOAT64, TIMESTAMP and DATETIME values are written as BigQuery writes them (`1`, `1e+20`, `...00:53.110+00`). */
 function castToString(cast: CastContext): string {
   const keyword = cast.safe ? 'TRY_CAST' : 'CAST';
+  // BigQuery writes an INTERVAL as `Y-M D H:M:S`, DuckDB as `3 days`.
+  if (cast.node.kind === 'interval') return cast.refuse('CAST of an INTERVAL to STRING');
   return byType(cast.operand, cast.typeOf(cast.node), {
     float64: (v) => float64Text(v, cast.refuse),
     timestamp: (v) => `(strftime(${v}, '%Y-%m-%d %H:%M:%S') || ${secondFraction(v, cast.refuse)} || '+00')`,
     datetime: (v) => `(strftime(${v}, '%Y-%m-%d %H:%M:%S') || ${secondFraction(v, cast.refuse)})`,
     // BYTES are read as UTF-8 (an error where they are not); DuckDB's cast writes escapes.
     bytes: (v) => (cast.safe ? `TRY(decode(${v}))` : `decode(${v})`),
-    otherwise: (v) => `${keyword}(${v} AS VARCHAR)`,
+    otherwise: (v) => {
+      const value = repeatable(v, cast.refuse);
+      return `(CASE WHEN typeof(${value}) = 'INTERVAL' THEN ${raise('CAST of an INTERVAL to STRING is not supported on the embedded engine', 'VARCHAR')} ELSE ${keyword}(${value} AS VARCHAR) END)`;
+    },
   }, cast.refuse);
 }
 

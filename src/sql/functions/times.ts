@@ -75,6 +75,24 @@ function string(call: CallContext): string {
   return `(CASE WHEN typeof(${value}) = 'JSON' THEN ${jsonString({ ...call, args: [value] })} ELSE ${timestampString({ ...call, args: [value] })} END)`;
 }
 
+const INTERVAL_PARTS = ['year', 'month', 'day', 'hour', 'minute', 'second'] as const;
+const INTERVAL_BUILDERS: Readonly<Record<(typeof INTERVAL_PARTS)[number], (value: string) => string>> = {
+  year: (value) => `to_years(CAST(${value} AS INTEGER))`,
+  month: (value) => `to_months(CAST(${value} AS INTEGER))`,
+  day: (value) => `to_days(CAST(${value} AS INTEGER))`,
+  hour: (value) => `to_hours(CAST(${value} AS BIGINT))`,
+  minute: (value) => `to_minutes(CAST(${value} AS BIGINT))`,
+  second: (value) => `to_seconds(CAST(${value} AS DOUBLE))`,
+};
+
+/** MAKE_INTERVAL: an INTERVAL of years, months, days, hours, minutes and seconds, by position or by name, 0 where absent. */
+function makeInterval(call: CallContext): string {
+  const parts = INTERVAL_PARTS.map((part, index) => call.named[part]?.sql ?? call.args[index]);
+  if (call.args.some((_, index) => call.named[INTERVAL_PARTS[index]!] !== undefined)) return call.invalid(`MAKE_INTERVAL is given a part by position and by name`);
+  const terms = INTERVAL_PARTS.flatMap((part, index) => (parts[index] === undefined ? [] : [INTERVAL_BUILDERS[part](parts[index]!)]));
+  return terms.length === 0 ? 'INTERVAL 0 SECOND' : `(${terms.join(' + ')})`;
+}
+
 const ORIGINS: Readonly<Record<string, string>> = {
   date_bucket: `DATE '1950-01-01'`,
   datetime_bucket: `TIMESTAMP '1950-01-01 00:00:00'`,
@@ -93,6 +111,7 @@ function bucket(call: CallContext): string {
 }
 
 export const TIME_FUNCTIONS: ReadonlyMap<string, FunctionSpec> = new Map<string, FunctionSpec>([
+  ['make_interval', scalar('an INTERVAL of years, months, days, hours, minutes and seconds (by position or name; 0 where absent)', [0, 6], makeInterval, { named: INTERVAL_PARTS })],
   ['last_day', scalar('the last day of the DATE\'s month, or of its week, quarter or year', [1, 2], lastDay, { dateParts: [1], parts: LAST_DAY_PARTS, returns: 'date' })],
   ['unix_date', scalar('days since 1970-01-01', [1, 1], (call) => `date_diff('day', DATE '1970-01-01', ${coerced(call, 0, 'DATE')})`, { returns: 'int64' })],
   ['date_from_unix_date', scalar('the DATE a number of days after 1970-01-01', [1, 1], (call) => `CAST(DATE '1970-01-01' + CAST(${call.args[0]} AS INTEGER) AS DATE)`, { returns: 'date' })],

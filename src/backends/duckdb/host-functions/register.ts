@@ -9,6 +9,8 @@ import { HOST_FUNCTIONS, hostFunctionName, type HostFunctionName, type HostType 
 import { farmFingerprint, fromBase32, sha512, toBase32 } from './encoding.js';
 import { containsSubstr } from './contains.js';
 import { format } from './format.js';
+import { ipFromString, ipNetMask, ipToString, ipTrunc, ipv4FromInt64, ipv4ToInt64 } from './net.js';
+import { parseNumeric } from './numeric.js';
 import { jsonArray, jsonArrayAdd, jsonBool, jsonFlatten, jsonFloat64, jsonInt64, jsonKeys, jsonObject, jsonQuery, jsonQueryArray, jsonRemove, jsonSet, jsonString, jsonStripNulls, jsonType, jsonValue, jsonValueArray, laxBool, laxFloat64, laxInt64, laxString, parseJsonText, toJson } from './json.js';
 import { writeJson } from '../../../sql/functions/json-value.js';
 import { readSqlValue, type SqlValue } from './sql-values.js';
@@ -62,6 +64,13 @@ const IMPLEMENTATIONS: { readonly [K in HostFunctionName]: Implementation } = {
   json_strip_nulls: jsonStripNulls,
   json_keys: (json: string | null, maxDepth: bigint | null, mode: string | null) => (json === null ? null : jsonKeys(json, maxDepth, mode ?? 'strict')),
   json_flatten: jsonFlatten,
+  ip_from_string: ipFromString,
+  ip_to_string: ipToString,
+  ipv4_from_int64: ipv4FromInt64,
+  ipv4_to_int64: ipv4ToInt64,
+  ip_net_mask: ipNetMask,
+  ip_trunc: ipTrunc,
+  parse_numeric: parseNumeric,
   contains_substr: (values: readonly (string | null)[], types: readonly string[], search: string, scope: string) => containsSubstr(readSqlValue(values[0]!, types[0]!), search, scope),
 };
 

@@ -59,6 +59,13 @@ export const HOST_FUNCTIONS = {
   json_strip_nulls: { parameters: ['VARCHAR', 'VARCHAR', 'BOOLEAN', 'BOOLEAN'], returns: 'VARCHAR' },
   json_keys: { parameters: ['VARCHAR', 'BIGINT', 'VARCHAR'], returns: 'VARCHAR[]', nulls: true },
   json_flatten: { parameters: ['VARCHAR'], returns: 'VARCHAR[]' },
+  ip_from_string: { parameters: ['VARCHAR', 'BOOLEAN'], returns: 'BLOB' },
+  ip_to_string: { parameters: ['BLOB'], returns: 'VARCHAR' },
+  ipv4_from_int64: { parameters: ['BIGINT'], returns: 'BLOB' },
+  ipv4_to_int64: { parameters: ['BLOB'], returns: 'BIGINT' },
+  ip_net_mask: { parameters: ['BIGINT', 'BIGINT'], returns: 'BLOB' },
+  ip_trunc: { parameters: ['BLOB', 'BIGINT'], returns: 'BLOB' },
+  parse_numeric: { parameters: ['VARCHAR'], returns: 'VARCHAR' },
 } as const satisfies Record<string, HostFunctionSignature>;
 
 export type HostFunctionName = keyof typeof HOST_FUNCTIONS;
