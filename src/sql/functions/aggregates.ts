@@ -52,7 +52,8 @@ function approxTopSum(call: CallContext): string {
   const sums = `list_transform(${values}, __k -> struct_pack(sum := list_sum(list_transform(list_filter(${entries}, __e -> __e.v IS NOT DISTINCT FROM __k[1]), __e -> __e.w)), value := __k[1]))`;
   const top_ = `list_transform(list_slice(list_sort(${sums}, 'DESC', 'NULLS LAST'), 1, ${top}), __s -> struct_pack(value := __s.value, sum := __s.sum))`;
   const bad = `bool_or(${weight} < 0 OR (typeof(${weight}) IN ('DOUBLE', 'FLOAT') AND isnan(TRY_CAST(${weight} AS DOUBLE))))`;
-  return `(CASE WHEN count(*) = 0 THEN NULL WHEN coalesce(${bad}, false) THEN ${fail(call, 'APPROX_TOP_SUM of a negative or NaN weight', 'BIGINT')} ELSE ${top_} END)`;
+  // The error is typed as the answer (a slice of it), so the CASE keeps the answer's type.
+  return `(CASE WHEN count(*) = 0 THEN NULL WHEN coalesce(${bad}, false) THEN list_slice(${top_}, 1, ${fail(call, 'APPROX_TOP_SUM of a negative or NaN weight')}) ELSE ${top_} END)`;
 }
 
 export const MORE_AGGREGATES: ReadonlyMap<string, FunctionSpec> = new Map<string, FunctionSpec>([
