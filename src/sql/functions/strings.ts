@@ -73,7 +73,7 @@ function trimming(duckName: 'trim' | 'ltrim' | 'rtrim'): Render {
 }
 
 /** The capturing group REGEXP_EXTRACT returns (0: the whole match). */
-export function extractedGroup(call: CallContext): number {
+function extractedGroup(call: CallContext): number {
   const pattern = literalString(call, 1, 'a pattern');
   const groups = capturingGroups(pattern);
   if (groups > 1) return call.invalid(`Regular expressions passed into extraction functions must not have more than 1 capturing group: ${pattern}`);

@@ -8,7 +8,7 @@ export const WEEKDAYS: readonly string[] = ['sunday', 'monday', 'tuesday', 'wedn
 /** `WEEK(<weekday>)` in a list of allowed parts. */
 export const WEEKDAY_WEEK = 'week(weekday)';
 export const TIME_PARTS = ['microsecond', 'millisecond', 'second', 'minute', 'hour'] as const;
-export const WEEK_PARTS = ['week', WEEKDAY_WEEK, 'isoweek'] as const;
+const WEEK_PARTS = ['week', WEEKDAY_WEEK, 'isoweek'] as const;
 export const TRUNCATION_PARTS: readonly string[] = [...TIME_PARTS, 'day', ...WEEK_PARTS, 'month', 'quarter', 'year'];
 export const DATE_TRUNCATION_PARTS: readonly string[] = TRUNCATION_PARTS;
 export const TIMESTAMP_DIFF_PARTS: readonly string[] = [...TIME_PARTS, 'day'];

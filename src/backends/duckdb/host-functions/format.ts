@@ -142,7 +142,7 @@ function quoteFor(text: string): string {
   return text.includes('"') && !text.includes("'") ? "'" : '"';
 }
 
-export function stringLiteral(text: string): string {
+function stringLiteral(text: string): string {
   const quote = quoteFor(text);
   return `${quote}${escapeText(text, quote)}${quote}`;
 }
@@ -196,7 +196,7 @@ export function valueAsText(value: SqlValue): string {
 const TYPE_PREFIXES = { date: 'DATE', datetime: 'DATETIME', time: 'TIME', timestamp: 'TIMESTAMP' } as const;
 
 /** %T: the value as a GoogleSQL literal. */
-export function valueAsLiteral(value: SqlValue): string {
+function valueAsLiteral(value: SqlValue): string {
   switch (value.type) {
     case 'float64':
       return Number.isFinite(value.value) ? floatLiteral(value.value) : `CAST(${stringLiteral(roundTripDouble(value.value))} AS FLOAT64)`;

@@ -25,7 +25,7 @@ function child(value: JsonValue | undefined, step: string): JsonValue | undefine
   return undefined;
 }
 
-export function valueAt(json: JsonValue, pointer: string): JsonValue | undefined {
+function valueAt(json: JsonValue, pointer: string): JsonValue | undefined {
   let value: JsonValue | undefined = json;
   for (const step of steps(pointer)) value = child(value, step);
   return value;

@@ -103,17 +103,21 @@ function sqlValues(values: readonly (string | null)[], types: readonly string[])
 export function registerHostFunctions(connection: DuckDBConnection): void {
   for (const [name, signature] of Object.entries(HOST_FUNCTIONS) as [HostFunctionName, (typeof HOST_FUNCTIONS)[HostFunctionName]][]) {
     const implementation = IMPLEMENTATIONS[name];
+    const takesNulls = 'nulls' in signature && signature.nulls === true;
     connection.registerScalarFunction(
       DuckDBScalarFunction.create({
         name: hostFunctionName(name),
         returnType: TYPES[signature.returns],
         parameterTypes: signature.parameters.map((type) => TYPES[type]),
-        specialHandling: 'nulls' in signature && signature.nulls === true,
+        specialHandling: takesNulls,
         mainFunction: (info, input, output) => {
           const columns = signature.parameters.map((_, index) => input.getColumnVector(index));
           for (let row = 0; row < input.rowCount; row++) {
             try {
-              output.setItem(row, toDuckDb(implementation(...columns.map((column) => fromDuckDb(column.getItem(row))))));
+              const args = columns.map((column) => fromDuckDb(column.getItem(row)));
+              // DuckDB folds a constant NULL argument, but hands a function the NULL rows of a
+              // column: a NULL in is NULL out unless the function says it takes NULLs.
+              output.setItem(row, !takesNulls && args.includes(null) ? null : toDuckDb(implementation(...args)));
             } catch (error) {
               info.setError((error as Error).message);
               return;
