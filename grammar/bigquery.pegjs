@@ -27,6 +27,10 @@
 // 11. Bitwise operators | ^ & << >> between the additive operators and the comparisons, at
 //     GoogleSQL's precedence; IS [NOT] DISTINCT FROM; an ORDER BY item's COLLATE kept (`collate`).
 // 12. A set operator after a FROM clause starts the next member, never a join (`FROM t UNION ALL (...)`).
+// 13. NUMERIC and BIGNUMERIC literals (`NUMERIC '1.5'`); JSON '...' takes one string; named
+//     arguments after a call's positional ones (`MAKE_INTERVAL(1, day => 2)`: a `named_argument`
+//     in its list); a call of two arguments may carry IGNORE | RESPECT NULLS and the other
+//     aggregate modifiers (`NTH_VALUE(x, 2 IGNORE NULLS)`), not STRING_AGG alone.
 
 {
   const reservedMap = {
@@ -157,12 +161,12 @@
     return [n.schema, ...n.name].filter(Boolean).map(part => part.value).join('.').toUpperCase()
   }
 
-  // cannery: an aggregate call's arguments as { expr, separator? }: one expression, or two for
-  // STRING_AGG (the second its delimiter); null for anything else.
+  // cannery: an aggregate call's arguments as { expr, separator? }: one expression, or two (the
+  // second in `separator`, as STRING_AGG's delimiter is written); null for anything else.
   function aggregateArguments(name, list) {
     if (!list) return null
     if (list.type !== 'expr_list' || list.parentheses) return { expr: list }
-    if (list.value.length !== 2 || dottedName(name) !== 'STRING_AGG') return null
+    if (list.value.length !== 2 || list.value.some(arg => arg.type === 'named_argument')) return null
     return { expr: list.value[0], separator: { symbol: ',', delimiter: list.value[1] } }
   }
 
@@ -2260,11 +2264,12 @@ array_expr
   }
 
 json_expr
-  = KW_JSON __ l:literal_list {
+  // cannery: JSON '...' takes one string (stock: a list, which swallowed the arguments after it).
+  = KW_JSON __ s:literal_string {
     return {
       type: 'json',
       keyword: 'json',
-      expr_list: l
+      expr_list: [s]
     }
   }
 
@@ -2866,7 +2871,7 @@ func_call
   // are parsed once (a rule tried first and failing would parse them again, at every level).
   / name:proc_func_name __ LPAREN __
     d:KW_DISTINCT? __
-    l:or_and_where_expr? __
+    l:call_arguments? __
     cn:consider_nulls_clause? __
     o:order_by_clause? __
     lim:limit_clause? __
@@ -2903,6 +2908,28 @@ func_call
         ...getLocationObject(),
     }
   }
+
+// cannery: a call's arguments, positional ones then named ones (`name => value`): one
+// expression, or an `expr_list` of them (stock: or_and_where_expr, which has no named arguments).
+call_arguments
+  = head:call_argument tail:(__ COMMA __ call_argument)* {
+      if (tail.length === 0) return head
+      return { type: 'expr_list', value: [head, ...tail.map(t => t[3])] }
+    }
+
+// An argument as or_and_where_expr reads one between commas (AND and OR chained left to right).
+call_argument
+  = named_argument
+  / head:expr tail:(__ (KW_AND / KW_OR) __ expr)* {
+      let result = head
+      for (const item of tail) result = createBinaryExpr(item[1], result, item[3])
+      return result
+    }
+
+named_argument
+  = name:ident_name __ "=>" __ value:expr {
+      return { type: 'named_argument', name: name, value: value, ...getLocationObject() }
+    }
 
 proc_func_name
   = dt:ident_without_kw_type tail:(__ DOT __ ident_without_kw_type)* {
@@ -3129,6 +3156,13 @@ literal_datetime
         type: type.toLowerCase(),
         value: q.value
       };
+    }
+  // cannery: NUMERIC '1.5' and BIGNUMERIC '1.5' (BIGDECIMAL an alias), their text as written.
+  / KW_NUMERIC __ q:quoted_text {
+      return { type: 'numeric', value: q.value };
+    }
+  / (KW_BIGNUMERIC / KW_BIGDECIMAL) __ q:quoted_text {
+      return { type: 'bignumeric', value: q.value };
     }
 
 line_terminator

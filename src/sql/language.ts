@@ -11,70 +11,25 @@
  */
 import { quoteString } from './dialects/duckdb/quote.js';
 import { byType, float64Text, raise, repeatable, secondFraction } from './dialects/duckdb/semantics.js';
-import { InvalidJsonPath, jsonPointer, type JsonPathQuoting } from './dialects/duckdb/json-path.js';
-import { capturingGroups } from './analyse/regex-groups.js';
-import type { ResultType, StaticType, TypeLookup } from './analyse/static-type.js';
+import type { StaticType, TypeLookup } from './analyse/static-type.js';
 import { formatSql, parseFormats, UnsupportedFormat, type FormatValue, type TimeKind } from './dialects/duckdb/time-formats.js';
 import type { Expr } from './parse/tree.js';
+import { aggregate, analytic, FIRST, MANY, same, scalar, SECOND, type CallContext, type DialectName, type FunctionSpec, type Render } from './functions/call.js';
+import { coerced, literalCount, literalString, literalValue, nonZero } from './functions/arguments.js';
+import { MATH_FUNCTIONS } from './functions/math.js';
+import { STRING_FUNCTIONS } from './functions/strings.js';
+import { HASH_FUNCTIONS } from './functions/hashing.js';
+export { allowsPart } from './functions/time-parts.js';
+import { DATE_TRUNCATION_PARTS, DIFF_PARTS, MICROS, TIMESTAMP_DIFF_PARTS, TRUNCATION_PARTS, truncateAnyType, truncateTime, WEEKDAYS, weekStart } from './functions/time-parts.js';
+import { MORE_AGGREGATES } from './functions/aggregates.js';
+import { WINDOW_FUNCTIONS } from './functions/windows.js';
+import { ARRAY_FUNCTIONS } from './functions/arrays.js';
+import { TIME_FUNCTIONS } from './functions/times.js';
+import { JSON_FUNCTIONS } from './functions/json.js';
+import { UTILITY_FUNCTIONS } from './functions/utility.js';
+import { REFUSED } from './functions/refused.js';
 
-export type DialectName = 'bigquery' | 'duckdb';
-
-/** What a function's rendering gets: its arguments already written in the dialect. */
-export interface CallContext {
-  /** The BigQuery name, lower case, without a `SAFE.` prefix. */
-  name: string;
-  args: string[];
-  /** An aggregate's DISTINCT. */
-  distinct: boolean;
-  /** An aggregate's ` ORDER BY ...` (with its leading space), LIMIT count, IGNORE NULLS: only where `modifiers` allows. */
-  orderBy?: string | undefined;
-  limit?: string | undefined;
-  ignoreNulls?: boolean | undefined;
-  /** The arguments as trees, for renderings that need a literal's value (a format string). */
-  argNodes: readonly Expr[];
-  /** At each date-part position, the validated part (lower case, `week(monday)`); elsewhere undefined. */
-  parts: readonly (string | undefined)[];
-  /** A bound parameter's placeholder (DuckDB binds the execution time). */
-  parameter(name: string): string;
-  /** The BigQuery type of an expression where the query text says it (a literal, a cast...). */
-  typeOf(expr: Expr): StaticType | undefined;
-  /** Any expression written in the dialect (a part of an argument, such as an INTERVAL's number). */
-  print(expr: Expr): string;
-  /** Refuses the call: what is not supported, for the one message of the generator. */
-  refuse(what: string): never;
-  /** Refuses a call BigQuery refuses as well (a bad JSONPath): the query's mistake, not a gap. */
-  invalid(message: string): never;
-  /** Called with `SAFE.`: an error the function raises itself is NULL instead. */
-  safe: boolean;
-}
-
-export type Render = (call: CallContext) => string;
-
-export type FunctionKind = 'scalar' | 'aggregate' | 'window';
-
-/** The clauses an aggregate call may carry besides DISTINCT. */
-export interface Modifiers {
-  orderBy?: boolean;
-  limit?: boolean;
-  /** IGNORE NULLS / RESPECT NULLS. */
-  nulls?: boolean;
-}
-
-export interface FunctionSpec {
-  kind: FunctionKind;
-  /** ORDER BY, LIMIT, IGNORE NULLS inside the call, as BigQuery allows them for this function. */
-  modifiers?: Modifiers;
-  /** Fewest and most arguments. */
-  arity: readonly [number, number];
-  /** Positions of date-part keywords (`TIMESTAMP_TRUNC(ts, HOUR)`), and the parts allowed there. */
-  dateParts?: readonly number[];
-  parts?: readonly string[];
-  /** The BigQuery type of the result, where it does not depend on the arguments' values. */
-  returns?: ResultType;
-  /** BigQuery's meaning in a line, for the docs. */
-  summary: string;
-  render: { duckdb: Render; bigquery?: Render };
-}
+export type { CallContext, DialectName, FunctionKind, FunctionSpec, Render } from './functions/call.js';
 
 /** Name of the hidden parameter that carries the query's execution time (BigQuery's CURRENT_TIMESTAMP). */
 export const EXECUTION_TIME_PARAM = '__cannery_now';
@@ -82,78 +37,7 @@ export const EXECUTION_TIME_PARAM = '__cannery_now';
 /** INTERVAL units. */
 export const INTERVAL_UNITS: readonly string[] = ['microsecond', 'millisecond', 'second', 'minute', 'hour', 'day', 'week', 'month', 'quarter', 'year'];
 
-// ---------------------------------------------------------------------------------------------
-// Date parts
-
-const WEEKDAYS: readonly string[] = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
-/** `WEEK(<weekday>)` in a list of allowed parts. */
-export const WEEKDAY_WEEK = 'week(weekday)';
-const TIME_PARTS = ['microsecond', 'millisecond', 'second', 'minute', 'hour'] as const;
-const WEEK_PARTS = ['week', WEEKDAY_WEEK, 'isoweek'] as const;
-const TRUNCATION_PARTS: readonly string[] = [...TIME_PARTS, 'day', ...WEEK_PARTS, 'month', 'quarter', 'year'];
-const DATE_TRUNCATION_PARTS: readonly string[] = TRUNCATION_PARTS;
-const TIMESTAMP_DIFF_PARTS: readonly string[] = [...TIME_PARTS, 'day'];
-const DIFF_PARTS: readonly string[] = [...TIME_PARTS, 'day', ...WEEK_PARTS, 'month', 'quarter', 'year', 'isoyear'];
-
-/** Whether `part` (`hour`, `week(monday)`) is one of `allowed`. */
-export function allowsPart(allowed: readonly string[], part: string, weekday: string | undefined): boolean {
-  if (weekday === undefined) return allowed.includes(part);
-  return part === 'week' && allowed.includes(WEEKDAY_WEEK) && WEEKDAYS.includes(weekday);
-}
-
-/** The day a week starts on (0 is Sunday) for a week part, undefined for any other part. */
-function weekStart(part: string): number | undefined {
-  if (part === 'week') return 0;
-  if (part === 'isoweek') return 1;
-  const weekday = /^week\((\w+)\)$/.exec(part)?.[1];
-  return weekday === undefined ? undefined : WEEKDAYS.indexOf(weekday);
-}
-
-const MICROS: Readonly<Record<string, bigint>> = {
-  microsecond: 1n,
-  millisecond: 1000n,
-  second: 1_000_000n,
-  minute: 60_000_000n,
-  hour: 3_600_000_000n,
-  day: 86_400_000_000n,
-};
-
-/**
- * A DATETIME (`zoned` false) or TIMESTAMP truncated to a part. Parts of fixed length floor the
- * epoch microseconds: about a tenth of date_trunc's cost on a TIMESTAMPTZ, whose zone-aware
- * truncation is what usage.api-counts' buckets spent most on (the double modulo floors instants
- * before 1970 too). Weeks shift date_trunc's, which start on Monday.
- */
-function truncateTime(value: string, part: string, zoned: boolean): string {
-  const unit = MICROS[part];
-  if (unit !== undefined && part !== 'microsecond') {
-    const micros = `epoch_us(${value})`;
-    return `${zoned ? 'make_timestamptz' : 'make_timestamp'}(${micros} - (((${micros} % ${unit}) + ${unit}) % ${unit}))`;
-  }
-  const start = weekStart(part);
-  if (start === undefined) return `date_trunc('${part}', ${value})`;
-  // Shifting by s days first makes DuckDB's Monday weeks start s days earlier.
-  const shift = (1 - start + 7) % 7;
-  return shift === 0 ? `date_trunc('week', ${value})` : `(date_trunc('week', ${value} + INTERVAL ${shift} DAY) - INTERVAL ${shift} DAY)`;
-}
-
-/** A DATE, DATETIME or TIMESTAMP truncated to a part, keeping its type (time_bucket does; date_trunc makes a DATE a TIMESTAMP). */
-function truncateAnyType(value: string, part: string): string {
-  const start = weekStart(part);
-  // 2000-01-02 is a Sunday: buckets of 7 days from there start on Sundays.
-  if (start !== undefined) return `time_bucket(INTERVAL 7 DAY, ${value}, DATE '2000-01-0${2 + start}')`;
-  const width = part === 'quarter' ? '3 MONTH' : `1 ${part.toUpperCase()}`;
-  return `time_bucket(INTERVAL ${width}, ${value})`;
-}
-
-/** A string literal where BigQuery wants a date or time: BigQuery coerces it, so the SQL says which type. */
-function coerced(call: CallContext, index: number, duckType: string): string {
-  const node = call.argNodes[index];
-  const sql = call.args[index]!;
-  return node && call.typeOf(node) === 'string' ? `CAST(${sql} AS ${duckType})` : sql;
-}
-
-const TIME_KIND_TYPES: Readonly<Record<TimeKind, string>> = { date: 'DATE', datetime: 'TIMESTAMP', timestamp: 'TIMESTAMPTZ' };
+const TIME_KIND_TYPES: Readonly<Record<TimeKind, string>> = { date: 'DATE', datetime: 'TIMESTAMP', timestamp: 'TIMESTAMPTZ', time: 'TIME' };
 
 function truncation(kind: TimeKind | 'any'): Render {
   return (call) => {
@@ -204,11 +88,6 @@ function difference(kind: TimeKind): Render {
 // ---------------------------------------------------------------------------------------------
 // Renderings shared by several functions
 
-/** A function whose DuckDB name and argument order match BigQuery's. */
-function same(duckName: string): Render {
-  return (call) => `${duckName}(${call.distinct ? 'DISTINCT ' : ''}${call.args.join(', ')})`;
-}
-
 /**
  * ARRAY_AGG with its modifiers: DuckDB has ORDER BY inside the call, not LIMIT (a slice of the
  * result) nor IGNORE NULLS (a FILTER).
@@ -226,54 +105,6 @@ function stringAgg(call: CallContext): string {
   if (call.limit === undefined) return `string_agg(${call.distinct ? 'DISTINCT ' : ''}${value}, ${separator}${call.orderBy ?? ''})`;
   const values = `array_agg(${call.distinct ? 'DISTINCT ' : ''}${value}${call.orderBy ?? ''}) FILTER (WHERE ${value} IS NOT NULL)`;
   return `array_to_string(list_slice(${values}, 1, ${call.limit}), ${separator})`;
-}
-
-/** The value of a literal argument (string, number or bool), or undefined for any other argument. */
-function literalValue(call: CallContext, index: number): string | boolean | null | undefined {
-  const node = call.argNodes[index];
-  return node?.kind === 'literal' ? node.value : undefined;
-}
-
-function literalString(call: CallContext, index: number, what: string): string {
-  const node = call.argNodes[index];
-  if (node?.kind !== 'literal' || node.type !== 'string' || typeof node.value !== 'string') return call.refuse(`${call.name.toUpperCase()} with ${what} that is not a string literal`);
-  return node.value;
-}
-
-function literalCount(call: CallContext, index: number, what: string): number {
-  const node = call.argNodes[index];
-  if (node?.kind !== 'literal' || node.type !== 'int64' || typeof node.value !== 'string') return call.refuse(`${call.name.toUpperCase()} with ${what} that is not an integer literal`);
-  const count = Number(node.value);
-  if (count < 1 || count > 100_000) return call.invalid(`${call.name.toUpperCase()}'s ${what} must be between 1 and 100000, got ${node.value}`);
-  return count;
-}
-
-/**
- * An error the function raises itself, as BigQuery does; NULL in a `SAFE.` call. (SAFE. also wraps
- * the call in DuckDB's TRY, for errors DuckDB raises, but DuckDB may compute a subexpression that
- * two calls share outside both TRYs, so the function's own errors are not left to TRY.)
- */
-function fail(call: { safe: boolean }, message: string, duckType = 'BIGINT'): string {
-  return call.safe ? `CAST(NULL AS ${duckType})` : raise(message, duckType);
-}
-
-/** `divisor`, or an error where BigQuery raises one for a zero divisor (a literal other than 0 needs no check). */
-function nonZero(divisor: string, node: Expr | undefined, refuse: (what: string) => never, safe = false): string {
-  if (node?.kind === 'literal' && (node.type === 'int64' || node.type === 'float64') && Number(node.value) !== 0) return divisor;
-  const d = repeatable(divisor, refuse);
-  return `(CASE WHEN ${d} = 0 THEN ${fail({ safe }, 'division by zero')} ELSE ${d} END)`;
-}
-
-/** BigQuery reads position 0 as 1; DuckDB would start one character before the string. A negative length is an error. */
-function substring(call: CallContext): string {
-  const [text, position, length] = call.args;
-  const start = `(CASE WHEN ${repeatable(position!, call.refuse)} = 0 THEN 1 ELSE ${position} END)`;
-  if (length === undefined) return `substring(${text}, ${start})`;
-  const lengthNode = call.argNodes[2];
-  const checked = lengthNode?.kind === 'literal' && lengthNode.type === 'int64' && Number(lengthNode.value) >= 0
-    ? length
-    : `(CASE WHEN ${repeatable(length, call.refuse)} < 0 THEN ${fail(call, 'Length in SUBSTR must be non-negative')} ELSE ${length} END)`;
-  return `substring(${text}, ${start}, ${checked})`;
 }
 
 function shift(operator: '+' | '-'): Render {
@@ -339,7 +170,9 @@ function withFormat<T>(call: CallContext, work: () => T): T {
 function format(kind: TimeKind): Render {
   return (call) => {
     const formatText = literalString(call, 0, 'a format');
-    const value: FormatValue = { local: coerced(call, 1, TIME_KIND_TYPES[kind]), refuse: call.refuse };
+    const operand = coerced(call, 1, TIME_KIND_TYPES[kind]);
+    // A TIME is written as the time of a day (DuckDB's strftime takes no TIME).
+    const value: FormatValue = { local: kind === 'time' ? `(DATE '1970-01-01' + ${operand})` : operand, refuse: call.refuse };
     if (kind === 'timestamp') {
       const zoneNode = call.argNodes[2];
       const zoneSql = call.args[2] ?? `'UTC'`;
@@ -357,148 +190,11 @@ function parse(kind: TimeKind): Render {
     const { formats, zoned } = withFormat(call, () => parseFormats(formatText, kind));
     const list = formats.length === 1 ? quoteString(formats[0]!) : `[${formats.map(quoteString).join(', ')}]`;
     const parsed = `strptime(trim(${call.args[1]}), ${list})`;
-    if (kind === 'date') return `CAST(${parsed} AS DATE)`;
+    if (kind === 'date' || kind === 'time') return `CAST(${parsed} AS ${kind.toUpperCase()})`;
     if (kind === 'datetime' || zoned) return parsed;
     const zone = call.args[2];
     return zone === undefined ? `CAST(${parsed} AS TIMESTAMPTZ)` : `timezone(${zone}, ${parsed})`;
   };
-}
-
-// ---------------------------------------------------------------------------------------------
-// JSON in strings
-
-function pointer(call: CallContext, quoting: JsonPathQuoting): string {
-  if (call.args.length < 2) return `''`;
-  const path = literalString(call, 1, 'a JSONPath');
-  try {
-    return quoteString(jsonPointer(path, quoting));
-  } catch (error) {
-    if (error instanceof InvalidJsonPath) return call.invalid(error.message);
-    throw error;
-  }
-}
-
-/** BigQuery reads a JSON-formatted STRING leniently: text that is not JSON gives NULL, not an error. */
-function whenJson(call: CallContext, condition: (json: string) => string, value: (json: string) => string): string {
-  const json = repeatable(call.args[0]!, call.refuse);
-  return `(CASE WHEN json_valid(${json})${condition(json)} THEN ${value(json)} END)`;
-}
-
-/** The JSON text at the path; JSON null is SQL NULL (for STRING input). */
-function jsonQuery(quoting: JsonPathQuoting): Render {
-  return (call) => {
-    const path = pointer(call, quoting);
-    return whenJson(call, () => '', (json) => `nullif(CAST(json_extract(${json}, ${path}) AS VARCHAR), 'null')`);
-  };
-}
-
-/** The scalar at the path as a STRING, unquoted; NULL for an object, an array or JSON null. */
-function jsonValue(quoting: JsonPathQuoting): Render {
-  return (call) => {
-    const path = pointer(call, quoting);
-    return whenJson(call, () => '', (json) => `json_extract_string(json_value(${json}, ${path}), '')`);
-  };
-}
-
-function jsonArray(quoting: JsonPathQuoting): Render {
-  return (call) => {
-    const path = pointer(call, quoting);
-    return whenJson(call, (json) => ` AND json_type(${json}, ${path}) = 'ARRAY'`, (json) => `CAST(CAST(json_extract(${json}, ${path}) AS JSON[]) AS VARCHAR[])`);
-  };
-}
-
-/** Types a nested value's JSON is written differently for by DuckDB's to_json than by BigQuery. */
-const TO_JSON_DIFFERENT_LEAVES = /\b(DOUBLE|FLOAT|DECIMAL|HUGEINT|TIMESTAMP|TIME|INTERVAL|BLOB)\b/;
-
-function toJsonString(call: CallContext): string {
-  if (call.argNodes[1] !== undefined && literalValue(call, 1) !== false) return call.refuse('TO_JSON_STRING with pretty_print');
-  const node = call.argNodes[0]!;
-  if (node.kind === 'literal' && node.type === 'null') return `'null'`;
-  const text = byType(call.args[0]!, call.typeOf(node), {
-    int64: (v) => `(CASE WHEN abs(${v}) <= 9007199254740992 THEN CAST(${v} AS VARCHAR) ELSE '"' || CAST(${v} AS VARCHAR) || '"' END)`,
-    float64: (v) => `(CASE WHEN isnan(${v}) THEN '"NaN"' WHEN isinf(${v}) THEN (CASE WHEN ${v} > 0 THEN '"Infinity"' ELSE '"-Infinity"' END) ELSE ${float64Text(v, call.refuse)} END)`,
-    numeric: (v) => `(CASE WHEN ${v} = round(${v}) AND abs(${v}) <= 9007199254740992 THEN CAST(CAST(${v} AS BIGINT) AS VARCHAR) ELSE '"' || CAST(${v} AS VARCHAR) || '"' END)`,
-    timestamp: (v) => `('"' || strftime(${v}, '%Y-%m-%dT%H:%M:%S') || ${secondFraction(v, call.refuse)} || 'Z"')`,
-    datetime: (v) => `('"' || strftime(${v}, '%Y-%m-%dT%H:%M:%S') || ${secondFraction(v, call.refuse)} || '"')`,
-    time: (v) => `('"' || strftime(CAST('2000-01-01' AS DATE) + ${v}, '%H:%M:%S') || ${secondFraction(`(CAST('2000-01-01' AS DATE) + ${v})`, call.refuse)} || '"')`,
-    otherwise: (v) => {
-      const value = repeatable(v, call.refuse);
-      const unsupported = raise('TO_JSON_STRING of an ARRAY or STRUCT holding FLOAT64, NUMERIC, TIMESTAMP, DATETIME or TIME values is not supported on the embedded engine', 'VARCHAR');
-      return `(CASE WHEN regexp_matches(typeof(${value}), '${TO_JSON_DIFFERENT_LEAVES.source}') THEN ${unsupported} ELSE CAST(to_json(${value}) AS VARCHAR) END)`;
-    },
-  }, call.refuse);
-  return `coalesce(${text}, 'null')`;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Regular expressions
-
-/** The capturing group REGEXP_EXTRACT returns (0: the whole match). */
-function extractedGroup(call: CallContext): number {
-  const pattern = literalString(call, 1, 'a pattern');
-  const groups = capturingGroups(pattern);
-  if (groups > 1) return call.invalid(`Regular expressions passed into extraction functions must not have more than 1 capturing group: ${pattern}`);
-  return groups;
-}
-
-function regexpExtract(call: CallContext): string {
-  const group = extractedGroup(call);
-  const [value, pattern, position, occurrence] = call.args;
-  for (const index of [2, 3]) {
-    const literal = literalValue(call, index);
-    if (typeof literal === 'string' && Number(literal) < 1) return call.invalid(`${index === 2 ? 'Position' : 'Occurrence'} in REGEXP_EXTRACT must be positive`);
-  }
-  const searched = position === undefined ? value : `substring(${value}, ${position})`;
-  // The n-th match, NULL when there are fewer (DuckDB's regexp_extract gives '' for no match).
-  return `regexp_extract_all(${searched}, ${pattern}, ${group})[${occurrence ?? '1'}]`;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Arrays
-
-function arrayConcat(call: CallContext): string {
-  const arrays = call.args.map((array) => repeatable(array, call.refuse));
-  if (arrays.length === 1) return arrays[0]!;
-  return `(CASE WHEN ${arrays.map((array) => `${array} IS NULL`).join(' OR ')} THEN NULL ELSE list_concat(${arrays.join(', ')}) END)`;
-}
-
-function arrayToString(call: CallContext): string {
-  const [array, delimiter, nullText] = call.args;
-  // DuckDB's array_to_string is NULL for an array of NULLs only; BigQuery's is ''.
-  if (nullText === undefined) return `array_to_string(list_filter(${array}, __element -> __element IS NOT NULL), ${delimiter})`;
-  return `array_to_string(list_transform(${array}, __element -> coalesce(__element, ${nullText})), ${delimiter})`;
-}
-
-/** A step of 0 is an error in BigQuery; DuckDB would give an empty array. */
-function checkedStep(call: CallContext, step: Expr | undefined, value: string, series: string, duckType: string): string {
-  if (step === undefined || (step.kind === 'literal' && Number(step.value) !== 0)) return series;
-  return `(CASE WHEN ${repeatable(value, call.refuse)} = 0 THEN ${fail(call, `${call.name.toUpperCase()} step cannot be 0`, duckType)} ELSE ${series} END)`;
-}
-
-function generateArray(call: CallContext): string {
-  if (call.argNodes.some((node) => call.typeOf(node) === 'float64' || call.typeOf(node) === 'numeric')) return call.refuse('GENERATE_ARRAY of FLOAT64 or NUMERIC values');
-  const [start, end, step] = call.args;
-  return checkedStep(call, call.argNodes[2], step ?? '1', `generate_series(${start}, ${end}, ${step ?? '1'})`, 'BIGINT[]');
-}
-
-/** An INTERVAL argument (1 DAY when absent) and the number it steps by. */
-function intervalStep(call: CallContext, index: number): { sql: string; value?: Expr; number: string } {
-  const node = call.argNodes[index];
-  if (node === undefined) return { sql: `INTERVAL 1 DAY`, number: '1' };
-  if (node.kind !== 'interval') return call.invalid(`${call.name.toUpperCase()} takes an INTERVAL as its step`);
-  return { sql: call.args[index]!, value: node.value, number: call.print(node.value) };
-}
-
-function generateTimestampArray(call: CallContext): string {
-  const step = intervalStep(call, 2);
-  const series = `generate_series(${coerced(call, 0, 'TIMESTAMPTZ')}, ${coerced(call, 1, 'TIMESTAMPTZ')}, ${step.sql})`;
-  return checkedStep(call, step.value, step.number, series, 'TIMESTAMPTZ[]');
-}
-
-function generateDateArray(call: CallContext): string {
-  const step = intervalStep(call, 2);
-  const series = `list_transform(generate_series(CAST(${call.args[0]} AS DATE), CAST(${call.args[1]} AS DATE), ${step.sql}), __day -> CAST(__day AS DATE))`;
-  return checkedStep(call, step.value, step.number, series, 'DATE[]');
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -525,30 +221,34 @@ function netHost(call: CallContext): string {
   return `nullif(regexp_extract(trim(${call.args[0]}), '^(?:[A-Za-z][A-Za-z0-9+.-]*://|//)?(?:[^/?#]*@)?(\\[[^\\]]*\\]|[^:/?#]*)', 1), '')`;
 }
 
+/** TIMESTAMP(x[, zone]): a DATE's or DATETIME's civil time (or a string's) read in the zone; a string with its own offset keeps it. */
+function timestampOf(call: CallContext): string {
+  const zone = call.args[1];
+  if (zone === undefined) return `CAST(${call.args[0]} AS TIMESTAMPTZ)`;
+  const text = literalValue(call, 0);
+  if (typeof text === 'string' && /(?:[+-]\d{1,2}(?::?\d{2})?|Z|UTC)\s*$/i.test(text)) return call.invalid('TIMESTAMP of a string with a time zone takes no second time zone');
+  return `timezone(${zone}, CAST(${call.args[0]} AS TIMESTAMP))`;
+}
+
+/** DATETIME(year, month, day, hour, minute, second), DATETIME(date, time), DATETIME(timestamp[, zone]). */
+function datetimeOf(call: CallContext): string {
+  if (call.args.length === 6) return `make_timestamp(${call.args.join(', ')})`;
+  if (call.args.length !== 1 && call.args.length !== 2) return call.invalid('DATETIME takes 1, 2 or 6 arguments');
+  const second = call.argNodes[1];
+  if (second !== undefined && call.typeOf(second) === 'time') return `(CAST(${call.args[0]} AS DATE) + ${call.args[1]})`;
+  return `timezone(${call.args[1] ?? `'UTC'`}, CAST(${call.args[0]} AS TIMESTAMPTZ))`;
+}
+
+/** DATE(year, month, day), DATE(timestamp[, zone]), DATE(datetime), DATE(string). */
+function dateOf(call: CallContext): string {
+  if (call.args.length === 3) return `make_date(${call.args.join(', ')})`;
+  if (call.args.length === 2) return `CAST(timezone(${call.args[1]}, CAST(${call.args[0]} AS TIMESTAMPTZ)) AS DATE)`;
+  return `CAST(${call.args[0]} AS DATE)`;
+}
+
 function executionTime(call: CallContext): string {
   return `CAST(${call.parameter(EXECUTION_TIME_PARAM)} AS TIMESTAMPTZ)`;
 }
-
-function scalar(summary: string, arity: readonly [number, number], duckdb: Render, extra: { dateParts?: readonly number[]; parts?: readonly string[]; bigquery?: Render; returns?: ResultType } = {}): FunctionSpec {
-  const spec: FunctionSpec = { kind: 'scalar', arity, summary, render: extra.bigquery ? { duckdb, bigquery: extra.bigquery } : { duckdb } };
-  if (extra.returns !== undefined) spec.returns = extra.returns;
-  return extra.dateParts ? { ...spec, dateParts: extra.dateParts, parts: extra.parts ?? [] } : spec;
-}
-
-function aggregate(summary: string, arity: readonly [number, number], duckdb: Render, returns?: ResultType, modifiers?: Modifiers): FunctionSpec {
-  const spec: FunctionSpec = { kind: 'aggregate', arity, summary, render: { duckdb } };
-  if (returns !== undefined) spec.returns = returns;
-  if (modifiers !== undefined) spec.modifiers = modifiers;
-  return spec;
-}
-
-function analytic(summary: string, arity: readonly [number, number], duckdb: Render | string): FunctionSpec {
-  return { kind: 'window', arity, summary, render: { duckdb: typeof duckdb === 'string' ? same(duckdb) : duckdb } };
-}
-
-const MANY = 64;
-const FIRST = { sameAs: 0 } as const;
-const SECOND = { sameAs: 1 } as const;
 
 export const FUNCTIONS: ReadonlyMap<string, FunctionSpec> = new Map<string, FunctionSpec>([
   // Conditionals
@@ -558,55 +258,8 @@ export const FUNCTIONS: ReadonlyMap<string, FunctionSpec> = new Map<string, Func
   ['nullif', scalar('NULL when both arguments are equal, else the first', [2, 2], same('nullif'), { returns: FIRST })],
   ['greatest', scalar('largest argument; NULL if any is NULL, NaN if any is NaN', [1, MANY], extreme('greatest'), { returns: FIRST })],
   ['least', scalar('smallest argument; NULL if any is NULL, NaN if any is NaN', [1, MANY], extreme('least'), { returns: FIRST })],
-  // Strings (RE2 on both backends)
-  ['regexp_contains', scalar('whether the RE2 pattern matches anywhere in the string', [2, 2], same('regexp_matches'), { returns: 'bool' })],
-  ['regexp_replace', scalar('every match of the RE2 pattern replaced', [3, 3], (call) => `regexp_replace(${call.args.join(', ')}, 'g')`, { returns: 'string' })],
-  ['regexp_extract', scalar('the first (or n-th, from a position) match of the pattern, or of its one capturing group; NULL when none', [2, 4], regexpExtract, { returns: 'string' })],
-  ['regexp_extract_all', scalar('every match of the pattern, or of its one capturing group, as an array', [2, 2], (call) => `regexp_extract_all(${call.args[0]}, ${call.args[1]}, ${extractedGroup(call)})`)],
-  ['starts_with', scalar('whether the string starts with the prefix', [2, 2], same('starts_with'), { returns: 'bool' })],
-  ['ends_with', scalar('whether the string ends with the suffix', [2, 2], same('ends_with'), { returns: 'bool' })],
-  ['lower', scalar('lower case', [1, 1], same('lower'), { returns: 'string' })],
-  ['upper', scalar('upper case', [1, 1], same('upper'), { returns: 'string' })],
-  ['length', scalar('characters in a string', [1, 1], same('length'), { returns: 'int64' })],
-  ['char_length', scalar('characters in a string', [1, 1], same('length'), { returns: 'int64' })],
-  ['trim', scalar('leading and trailing characters (whitespace by default) removed', [1, 2], same('trim'), { returns: 'string' })],
-  ['ltrim', scalar('leading characters removed', [1, 2], same('ltrim'), { returns: 'string' })],
-  ['rtrim', scalar('trailing characters removed', [1, 2], same('rtrim'), { returns: 'string' })],
-  ['strpos', scalar('1-based position of the substring, 0 when absent', [2, 2], same('strpos'), { returns: 'int64' })],
-  ['substr', scalar('substring from a 1-based position (0 reads as 1), optionally of a length (an error if negative)', [2, 3], substring, { returns: 'string' })],
-  ['substring', scalar('same as SUBSTR', [2, 3], substring, { returns: 'string' })],
-  ['replace', scalar('every occurrence of a substring replaced', [3, 3], same('replace'), { returns: 'string' })],
-  ['split', scalar('the string split on a delimiter (`,` by default) into an array', [1, 2], (call) => `string_split(${call.args[0]}, ${call.args[1] ?? `','`})`)],
   ['concat', scalar('the arguments joined, each cast to STRING unless it is a STRING or BYTES; NULL if any is NULL', [1, MANY], concat, { returns: 'string' })],
-  // JSON in STRING values (JSON-formatted strings; text that is not JSON gives NULL)
-  ['json_query', scalar('the JSON at a JSONPath (`$.a."b.c"[0]`) as JSON text; NULL for JSON null or a missing path', [2, 2], jsonQuery('double'), { returns: 'string' })],
-  ['json_value', scalar('the scalar at a JSONPath (`$` by default) as an unquoted STRING; NULL for an object, array or JSON null', [1, 2], jsonValue('double'), { returns: 'string' })],
-  ['json_extract', scalar('JSON_QUERY with the legacy path syntax (`$[\'b.c\']`)', [2, 2], jsonQuery('bracket'), { returns: 'string' })],
-  ['json_extract_scalar', scalar('JSON_VALUE with the legacy path syntax', [1, 2], jsonValue('bracket'), { returns: 'string' })],
-  ['json_extract_array', scalar('the elements of the JSON array at a path, each as JSON text; NULL when it is no array', [1, 2], jsonArray('bracket'))],
-  ['to_json_string', scalar('the value as JSON text (TIMESTAMP as `"2024-05-01T10:00:00Z"`, INT64 beyond 2^53 quoted)', [1, 2], toJsonString, { returns: 'string' })],
-  // Numbers
-  ['abs', scalar('absolute value', [1, 1], same('abs'), { returns: FIRST })],
-  ['sign', scalar('-1, 0 or 1 by the sign of the value', [1, 1], same('sign'), { returns: FIRST })],
-  ['round', scalar('rounded half away from zero, to 0 or n decimal places', [1, 2], same('round'), { returns: FIRST })],
-  ['floor', scalar('largest integral value not greater', [1, 1], same('floor'), { returns: FIRST })],
-  ['ceil', scalar('smallest integral value not less', [1, 1], same('ceil'), { returns: FIRST })],
-  ['mod', scalar('remainder of integer division, with the sign of the dividend; an error for a zero divisor', [2, 2], (call) => `mod(${call.args[0]}, ${nonZero(call.args[1]!, call.argNodes[1], call.refuse, call.safe)})`, { returns: FIRST })],
-  ['div', scalar('integer division rounded toward zero; an error for a zero divisor', [2, 2], (call) => `(${call.args[0]} // ${nonZero(call.args[1]!, call.argNodes[1], call.refuse, call.safe)})`, { returns: 'int64' })],
-  ['ieee_divide', scalar('x / y as IEEE 754 does it: infinity or NaN for a zero divisor, never an error', [2, 2], (call) => `(CAST(${call.args[0]} AS DOUBLE) / CAST(${call.args[1]} AS DOUBLE))`, { returns: 'float64' })],
-  ['sqrt', scalar('square root', [1, 1], same('sqrt'), { returns: 'float64' })],
-  ['pow', scalar('x to the power y', [2, 2], same('pow'), { returns: 'float64' })],
-  ['power', scalar('same as POW', [2, 2], same('pow'), { returns: 'float64' })],
-  ['safe_divide', scalar('x / y, NULL when y is 0', [2, 2], (call) => `(CASE WHEN ${call.args[1]} = 0 THEN NULL ELSE ${call.args[0]} / ${call.args[1]} END)`, { returns: 'float64' })],
   ['bit_count', scalar('the number of bits set in the two\'s complement INT64', [1, 1], (call) => `CAST(bit_count(CAST(${call.args[0]} AS BIGINT)) AS BIGINT)`, { returns: 'int64' })],
-  // Arrays
-  ['array_length', scalar('elements in an array', [1, 1], same('len'), { returns: 'int64' })],
-  ['array_concat', scalar('the arrays joined; NULL if any is NULL', [1, MANY], arrayConcat)],
-  ['array_to_string', scalar('the elements joined with a delimiter; NULL elements skipped, or written as the third argument', [2, 3], arrayToString, { returns: 'string' })],
-  ['array_reverse', scalar('the elements in reverse order', [1, 1], same('list_reverse'))],
-  ['generate_array', scalar('INT64 values from start to end (inclusive) by a step (1 by default; an error if 0)', [2, 3], generateArray)],
-  ['generate_timestamp_array', scalar('TIMESTAMPs from start to end (inclusive) by an INTERVAL (an error if 0)', [3, 3], generateTimestampArray)],
-  ['generate_date_array', scalar('DATEs from start to end (inclusive) by an INTERVAL (1 DAY by default)', [2, 3], generateDateArray)],
   // Time: TIMESTAMP is DuckDB TIMESTAMPTZ in a UTC session; DATETIME is DuckDB TIMESTAMP.
   ['current_timestamp', scalar('the query\'s execution time, the same for the whole query', [0, 0], executionTime, { bigquery: () => 'CURRENT_TIMESTAMP()', returns: 'timestamp' })],
   ['current_date', scalar('the DATE of the execution time, in a time zone (UTC by default)', [0, 1], (call) => (call.args[0] === undefined ? `CAST(${executionTime(call)} AS DATE)` : `CAST(timezone(${call.args[0]}, ${executionTime(call)}) AS DATE)`), { returns: 'date' })],
@@ -623,9 +276,10 @@ export const FUNCTIONS: ReadonlyMap<string, FunctionSpec> = new Map<string, Func
   ['datetime_add', scalar('a DATETIME plus an INTERVAL', [2, 2], shift('+'), { returns: 'datetime' })],
   ['date_add', scalar('a DATE plus an INTERVAL of days, weeks, months or years (the month\'s last day at most)', [2, 2], dateShift('+'), { returns: 'date' })],
   ['date_sub', scalar('a DATE minus an INTERVAL of days, weeks, months or years', [2, 2], dateShift('-'), { returns: 'date' })],
-  ['timestamp', scalar('a TIMESTAMP from a string, DATE or DATETIME (UTC)', [1, 1], (call) => `CAST(${call.args[0]} AS TIMESTAMPTZ)`, { returns: 'timestamp' })],
-  ['datetime', scalar('the DATETIME of a TIMESTAMP in a time zone (UTC by default)', [1, 2], (call) => `timezone(${call.args[1] ?? `'UTC'`}, CAST(${call.args[0]} AS TIMESTAMPTZ))`, { returns: 'datetime' })],
-  ['date', scalar('the DATE of a TIMESTAMP (UTC), DATETIME or string', [1, 1], (call) => `CAST(${call.args[0]} AS DATE)`, { returns: 'date' })],
+  ['timestamp', scalar('a TIMESTAMP from a string, DATE or DATETIME, read in a time zone (UTC by default)', [1, 2], timestampOf, { returns: 'timestamp' })],
+  ['datetime', scalar('a DATETIME from its parts, from a DATE and a TIME, or of a TIMESTAMP in a time zone (UTC by default)', [1, 6], datetimeOf, { returns: 'datetime' })],
+  ['date', scalar('a DATE from year, month and day, or of a TIMESTAMP in a time zone (UTC by default), DATETIME or string', [1, 3], dateOf, { returns: 'date' })],
+  ['current_time', scalar('the TIME of the execution time, in a time zone (UTC by default)', [0, 1], (call) => `CAST(timezone(${call.args[0] ?? `'UTC'`}, ${executionTime(call)}) AS TIME)`, { returns: 'time' })],
   ['unix_micros', scalar('microseconds since the Unix epoch', [1, 1], same('epoch_us'), { returns: 'int64' })],
   ['unix_millis', scalar('milliseconds since the Unix epoch', [1, 1], same('epoch_ms'), { returns: 'int64' })],
   ['unix_seconds', scalar('whole seconds since the Unix epoch', [1, 1], (call) => `CAST(floor(epoch(${call.args[0]})) AS BIGINT)`, { returns: 'int64' })],
@@ -637,6 +291,8 @@ export const FUNCTIONS: ReadonlyMap<string, FunctionSpec> = new Map<string, Func
   ['format_date', scalar('a DATE written with a literal format string', [2, 2], format('date'), { returns: 'string' })],
   ['parse_timestamp', scalar('the TIMESTAMP a string holds in a literal format, in a time zone (UTC by default) unless it has an offset', [2, 3], parse('timestamp'), { returns: 'timestamp' })],
   ['parse_datetime', scalar('the DATETIME a string holds in a literal format', [2, 2], parse('datetime'), { returns: 'datetime' })],
+  ['format_time', scalar('a TIME written with a literal format string', [2, 2], format('time'), { returns: 'string' })],
+  ['parse_time', scalar('the TIME a string holds in a literal format', [2, 2], parse('time'), { returns: 'time' })],
   ['parse_date', scalar('the DATE a string holds in a literal format', [2, 2], parse('date'), { returns: 'date' })],
   // Net
   ['net.host', scalar('the host of a URL (best effort: with or without a scheme, user info, port)', [1, 1], netHost, { returns: 'string' })],
@@ -661,18 +317,22 @@ export const FUNCTIONS: ReadonlyMap<string, FunctionSpec> = new Map<string, Func
   ['dense_rank', analytic('rank without gaps', [0, 0], 'dense_rank')],
   ['lag', analytic('a value of a row before in the window', [1, 3], 'lag')],
   ['lead', analytic('a value of a row after in the window', [1, 3], 'lead')],
-  ['percentile_cont', analytic('the percentile (0 to 1) of the non-NULL values in the window, interpolated', [2, 2], 'quantile_cont')],
+  ...MATH_FUNCTIONS,
+  ...STRING_FUNCTIONS,
+  ...HASH_FUNCTIONS,
+  ...MORE_AGGREGATES,
+  ...WINDOW_FUNCTIONS,
+  ...ARRAY_FUNCTIONS,
+  ...TIME_FUNCTIONS,
+  ...JSON_FUNCTIONS,
+  ...UTILITY_FUNCTIONS,
 ]);
 
 /**
  * Functions refused with a reason rather than as unknown: BigQuery has them, but the embedded
  * engine cannot give BigQuery's answer.
  */
-export const REFUSED_FUNCTIONS: Readonly<Record<string, string>> = {
-  'net.reg_domain': 'NET.REG_DOMAIN (it needs the public suffix list, which the embedded engine does not carry)',
-  'net.public_suffix': 'NET.PUBLIC_SUFFIX (it needs the public suffix list, which the embedded engine does not carry)',
-  farm_fingerprint: 'FARM_FINGERPRINT (DuckDB has no FarmHash Fingerprint64, so its values would differ from BigQuery\'s)',
-};
+export const REFUSED_FUNCTIONS: Readonly<Record<string, string>> = REFUSED;
 
 /** A `SAFE.` call as each dialect writes it: DuckDB's TRY turns the errors BigQuery's SAFE. does into NULL. */
 export const SAFE_CALLS: Readonly<Record<DialectName, (sql: string) => string>> = {
@@ -758,6 +418,8 @@ function castToString(cast: CastContext): string {
     float64: (v) => float64Text(v, cast.refuse),
     timestamp: (v) => `(strftime(${v}, '%Y-%m-%d %H:%M:%S') || ${secondFraction(v, cast.refuse)} || '+00')`,
     datetime: (v) => `(strftime(${v}, '%Y-%m-%d %H:%M:%S') || ${secondFraction(v, cast.refuse)})`,
+    // BYTES are read as UTF-8 (an error where they are not); DuckDB's cast writes escapes.
+    bytes: (v) => (cast.safe ? `TRY(decode(${v}))` : `decode(${v})`),
     otherwise: (v) => `${keyword}(${v} AS VARCHAR)`,
   }, cast.refuse);
 }
@@ -778,6 +440,11 @@ function castToBool(cast: CastContext): string {
     },
     otherwise: (v) => `${keyword}(${v} AS BOOLEAN)`,
   }, cast.refuse);
+}
+
+/** To BYTES: a STRING's UTF-8 bytes (DuckDB's cast reads `\\x` escapes and refuses other characters). */
+function castToBytes(cast: CastContext): string {
+  return byType(cast.operand, cast.typeOf(cast.node), { string: (v) => `encode(${v})`, otherwise: (v) => `${cast.safe ? 'TRY_CAST' : 'CAST'}(${v} AS BLOB)` }, cast.refuse);
 }
 
 /** To TIME: DuckDB has no cast from TIMESTAMPTZ to TIME; through TIMETZ every source type has one. */
@@ -809,7 +476,7 @@ export const CAST_TYPES: Readonly<Record<string, CastSpec>> = {
   DECIMAL: NUMERIC_CAST,
   BOOL: BOOL_CAST,
   BOOLEAN: BOOL_CAST,
-  BYTES: { bigquery: 'BYTES', duckdb: 'BLOB', type: 'bytes' },
+  BYTES: { bigquery: 'BYTES', duckdb: 'BLOB', type: 'bytes', convert: { duckdb: castToBytes } },
   TIMESTAMP: { bigquery: 'TIMESTAMP', duckdb: 'TIMESTAMPTZ', type: 'timestamp' },
   DATETIME: { bigquery: 'DATETIME', duckdb: 'TIMESTAMP', type: 'datetime' },
   DATE: { bigquery: 'DATE', duckdb: 'DATE', type: 'date' },

@@ -91,7 +91,7 @@ describe('cannery check', () => {
       ['statements.yaml', 'select 1 as a;', 'expected exactly one SELECT statement, found 2'],
       ['write.yaml', 'delete from', 'only a read-only SELECT is allowed, found DELETE'],
       ['syntax.yaml', '= = 1', 'SQL syntax error'],
-      ['function.yaml', 'st_geogpoint', 'unsupported SQL: function ST_GEOGPOINT'],
+      ['function.yaml', 'st_geogpoint', 'unsupported SQL: ST_GEOGPOINT (cannery has no GEOGRAPHY type)'],
       ['schema.yaml', 'max_rows', 'max_rows'],
     ];
     let dir: string;
@@ -213,7 +213,7 @@ describe('cannery check', () => {
     it('a construct neither backend runs is one problem naming both', async () => {
       const both = await folder({ 'both.yaml': endpointText('check.both', [], ['select st_geogpoint(1, 2) as a', 'from `cloudflare.logs.prod` as t']) });
       const run = await cannery(['check', '--endpoints', both]);
-      expect(run.stdout.trimEnd().split('\n')).toEqual([expect.stringMatching(/both\.yaml:\d+: unsupported SQL: function ST_GEOGPOINT \(the duckdb and bigquery backends cannot run it\)$/)]);
+      expect(run.stdout.trimEnd().split('\n')).toEqual([expect.stringMatching(/both\.yaml:\d+: unsupported SQL: ST_GEOGPOINT \(cannery has no GEOGRAPHY type\) \(the duckdb and bigquery backends cannot run it\)$/)]);
     });
 
     it('refuses an unknown backend', async () => {

@@ -53,6 +53,9 @@ describe('calls BigQuery refuses are invalid queries, found before DuckDB runs a
     ["select regexp_extract('ab', 'a', 0) as v", 'Position in REGEXP_EXTRACT must be positive'],
     ["select date_add(date '2024-05-01', interval 1 hour) as d", 'DATE_ADD takes an INTERVAL of DAY, WEEK, MONTH, QUARTER or YEAR'],
     ['select approx_quantiles(1, 0) as q', "APPROX_QUANTILES's the number of quantiles must be between 1 and 100000"],
+    ["select json '{bad' as j", 'Invalid JSON literal'],
+    ['select ntile(0) over () as n from unnest([1]) as x', "NTILE's the number of buckets must be positive"],
+    ["select edit_distance('a', 'b', max_distance => 1, max_distance => 2) as d", 'EDIT_DISTANCE is given the named argument max_distance twice'],
   ])('%s', (sql, message) => {
     expect(() => generate(parseQuery(sql), dialects[0]!)).toThrow(InvalidQuery);
     expect(() => generate(parseQuery(sql), dialects[0]!)).toThrow(message);
@@ -62,7 +65,11 @@ describe('calls BigQuery refuses are invalid queries, found before DuckDB runs a
 describe('functions refused with the reason', () => {
   it.each([
     ['select net.reg_domain(id) as d from `postgres.logs` as t', 'NET.REG_DOMAIN (it needs the public suffix list'],
-    ['select farm_fingerprint(id) as f from `postgres.logs` as t', 'FARM_FINGERPRINT (DuckDB has no FarmHash Fingerprint64'],
+    ['select st_geogpoint(1, 2) as f', 'ST_GEOGPOINT (cannery has no GEOGRAPHY type)'],
+    ["select edit_distance('a', 'b', foo => 1) as d", 'EDIT_DISTANCE with the named argument foo'],
+    ["select json_query(event_message, 'lax $.a') as f from `postgres.logs` as t", 'JSON_QUERY with a lax JSONPath'],
+    ['select ceil(cast(1.5 as numeric)) + exp(cast(1 as numeric)) as f', 'EXP of a NUMERIC value'],
+    ['select percentile_disc(x, 0.5 respect nulls) over () as f from unnest([1]) as x', 'PERCENTILE_DISC with RESPECT NULLS'],
     ['select safe.count(id) as n from `postgres.logs` as t', 'SAFE. before the aggregate function COUNT'],
     ["select format_timestamp('%J', timestamp) as f from `postgres.logs` as t", 'FORMAT_TIMESTAMP with format element %J'],
     ["select format_timestamp('%Z', timestamp, 'Asia/Kolkata') as f from `postgres.logs` as t", '%Z with a time zone other than UTC'],

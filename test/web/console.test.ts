@@ -271,10 +271,10 @@ describe.skipIf(!HAS_CHROMIUM)('the console in Chromium', () => {
     expect(await page.textContent('.sql-field .field-error')).toBe(`${error.message} (at line 2, column 6)`);
     await screenshot(page, 'console-7-sandbox-violation');
 
-    await setSql('select id\nfrom edge_logs\nwhere timestamp >> 3');
+    await setSql('select id\nfrom edge_logs\nwhere timestamp > > 3');
     ({ response } = await run());
     error = ((await response.json()) as any).error;
-    expect(error.message).toMatch(/SQL syntax error at line 3, column 18: found ">", expected an expression$/);
+    expect(error.message).toMatch(/SQL syntax error at line 3, column 19: found ">", expected an expression$/);
     expect(await page.textContent('.cm-lintRange-error')).toBe('>');
     expect(await page.textContent('.sql-field .field-error')).toBe(error.message);
   });

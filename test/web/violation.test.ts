@@ -9,8 +9,8 @@ const marked = (message: string, sql: string) => {
 
 describe('violationSpan', () => {
   it('marks the word at "line L, column C", 1-based as the parser counts', () => {
-    const sql = 'select id\nfrom edge_logs\nwhere timestamp >> 3';
-    expect(violationSpan('SQL syntax error at line 3, column 18: found ">", expected an expression', sql)).toEqual({ from: sql.indexOf('>> 3') + 1, to: sql.indexOf('>> 3') + 2 });
+    const sql = 'select id\nfrom edge_logs\nwhere timestamp > > 3';
+    expect(violationSpan('SQL syntax error at line 3, column 19: found ">", expected an expression', sql)).toEqual({ from: sql.lastIndexOf('> 3'), to: sql.lastIndexOf('> 3') + 1 });
     expect(marked('sql is not a SELECT the sandbox can read: SQL syntax error at line 1, column 15: found "edge_logs", expected ...', 'select id fro edge_logs')).toBe('edge_logs');
     expect(marked('QUALIFY is not supported on duckdb (line 2, column 8)', '-- a refusal of the translator\nselect qualify x')).toBe('qualify');
     expect(violationSpan('near end of input (line 2, column 40)', 'a\nb')).toEqual({ from: 3, to: 3 });

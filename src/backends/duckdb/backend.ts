@@ -29,6 +29,7 @@ import type { Backend, QueryRequest, QueryResult } from '../../engine/backend.js
 import { resultBudget } from '../../engine/serve/result-budget.js';
 import type { ColumnField, ParamType } from '../../core/types.js';
 import { columnTypeOf } from './contract-types.js';
+import { registerHostFunctions } from './host-functions/register.js';
 
 export interface DuckDbOptions {
   /** A database file, or ':memory:'. */
@@ -77,6 +78,7 @@ export async function openDuckDb(options: DuckDbOptions): Promise<DuckDBInstance
       if (options.path !== ':memory:') await checkFileLength(connection, options.path);
       // TimeZone needs the ICU extension, which is loaded only once the instance exists.
       await connection.run("SET GLOBAL TimeZone = 'UTC'");
+      registerHostFunctions(connection);
     });
   } catch (error) {
     instance.closeSync();

@@ -6,10 +6,13 @@
  */
 import type { Call, Expr } from '../parse/tree.js';
 
-export type StaticType = 'int64' | 'float64' | 'numeric' | 'string' | 'bytes' | 'bool' | 'date' | 'datetime' | 'timestamp' | 'time' | 'interval';
+export type StaticType = 'int64' | 'float64' | 'numeric' | 'string' | 'bytes' | 'bool' | 'date' | 'datetime' | 'timestamp' | 'time' | 'interval' | 'json';
 
-/** A function's result type: fixed, or the type of one of its arguments (`COALESCE`, `MIN`). */
-export type ResultType = StaticType | { sameAs: number };
+/**
+ * A function's result type: fixed, or the type of one of its arguments (`COALESCE`, `MIN`), an
+ * INT64 argument perhaps giving another (`CEIL` of an INT64 is a FLOAT64).
+ */
+export type ResultType = StaticType | { sameAs: number; int64?: StaticType };
 
 export interface TypeLookup {
   /** The declared result type of a function call, if any. */
@@ -30,6 +33,7 @@ const LITERAL_TYPES: Readonly<Partial<Record<string, StaticType>>> = {
   datetime: 'datetime',
   timestamp: 'timestamp',
   time: 'time',
+  json: 'json',
 };
 
 const BITWISE_OPERATORS: ReadonlySet<string> = new Set(['&', '|', '^', '<<', '>>']);
@@ -98,7 +102,8 @@ export function staticType(expr: Expr, lookup: TypeLookup): StaticType | undefin
       const result = lookup.result(expr);
       if (typeof result === 'object') {
         const arg = expr.args[result.sameAs];
-        return arg === undefined ? undefined : staticType(arg, lookup);
+        const type = arg === undefined ? undefined : staticType(arg, lookup);
+        return type === 'int64' && result.int64 !== undefined ? result.int64 : type;
       }
       return result;
     }

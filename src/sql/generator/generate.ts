@@ -298,7 +298,10 @@ export function generate(query: Query, dialect: Dialect, options: GenerateOption
       case 'datetime':
       case 'timestamp':
       case 'time':
+      case 'numeric':
         return `${typeName({ name: node.type.toUpperCase() }, node)} ${dialect.quoteString(String(node.value))}`;
+      case 'json':
+        return `JSON ${dialect.quoteString(String(node.value))}`;
       default:
         return refuse(`${node.type.toUpperCase()} literal`, node);
     }
@@ -362,6 +365,12 @@ export function generate(query: Query, dialect: Dialect, options: GenerateOption
     const dateParts = spec.dateParts ?? [];
     const parts = node.args.map((arg, index) => (dateParts.includes(index) ? datePart(arg, upper, spec.parts ?? []) : undefined));
     const args = node.args.map(printExpr);
+    const named: CallContext['named'] = {};
+    for (const argument of node.named ?? []) {
+      if (!spec.named?.includes(argument.name)) refuse(`${upper} with the named argument ${argument.name}`, argument.value);
+      if (argument.name in named) throw new InvalidQuery(`${upper} is given the named argument ${argument.name} twice`, argument.value.loc);
+      (named as Record<string, CallContext['named'][string]>)[argument.name] = { node: argument.value, sql: printExpr(argument.value) };
+    }
     const orderBy = node.orderBy?.length ? ` ORDER BY ${node.orderBy.map(orderItem).join(', ')}` : undefined;
     const limit = node.limit && wholeNumber(node.limit);
     const context: CallContext = {
@@ -372,6 +381,7 @@ export function generate(query: Query, dialect: Dialect, options: GenerateOption
       limit,
       ignoreNulls: node.ignoreNulls,
       argNodes: node.args,
+      named,
       parts,
       parameter: (name) => {
         parameters.add(name);
@@ -384,12 +394,14 @@ export function generate(query: Query, dialect: Dialect, options: GenerateOption
         throw new InvalidQuery(message, node.loc);
       },
       safe: resolved.safe,
+      over: node.over && spec.placesOver ? over(node.over) : undefined,
     };
     const render = spec.render[dialect.name];
     const nulls = node.ignoreNulls === undefined ? '' : node.ignoreNulls ? ' IGNORE NULLS' : ' RESPECT NULLS';
-    const written = `${node.distinct ? 'DISTINCT ' : ''}${args.join(', ')}${nulls}${orderBy ?? ''}${limit === undefined ? '' : ` LIMIT ${limit}`}`;
+    const namedSql = Object.entries(named).map(([name, argument]) => `${name} => ${argument.sql}`);
+    const written = `${node.distinct ? 'DISTINCT ' : ''}${[...args, ...namedSql].join(', ')}${nulls}${orderBy ?? ''}${limit === undefined ? '' : ` LIMIT ${limit}`}`;
     const sql = render ? render(context) : `${resolved.name.toUpperCase()}(${written})`;
-    return (resolved.safe ? SAFE_CALLS[dialect.name](sql) : sql) + (node.over ? over(node.over) : '');
+    return (resolved.safe ? SAFE_CALLS[dialect.name](sql) : sql) + (node.over && !(render && spec.placesOver) ? over(node.over) : '');
   }
 
   function datePart(arg: Expr, upper: string, allowed: readonly string[]): string {

@@ -55,6 +55,10 @@ export const READ_KEYS: Readonly<Record<string, readonly string[]>> = {
   datetime: ['value'],
   timestamp: ['value'],
   time: ['value'],
+  numeric: ['value'],
+  bignumeric: ['value'],
+  json: ['keyword', 'expr_list'],
+  named_argument: ['name', 'value'],
   star: ['value'],
   binary_expr: ['operator', 'left', 'right'],
   unary_expr: ['operator', 'expr'],
@@ -86,7 +90,6 @@ export const READ_KEYS: Readonly<Record<string, readonly string[]>> = {
 export const REFUSED_KINDS: Readonly<Record<string, string>> = {
   pivot: 'PIVOT',
   cast_format: 'CAST ... FORMAT',
-  json: 'JSON literal',
   collate: 'COLLATE',
   var: 'variable',
   'on update': 'ON UPDATE',

@@ -425,7 +425,16 @@ function readExprHere(node: AstNode): Expr {
     case 'timestamp':
     case 'datetime':
     case 'time':
+    case 'numeric':
+    case 'bignumeric':
       return { kind: 'literal', type: node.type, value: String(node.value), loc };
+    case 'json': {
+      // JSON '...': one string literal, its text decoded as any string's.
+      const texts = Array.isArray(node.expr_list) ? node.expr_list.filter(isNode) : [];
+      const text = texts.length === 1 ? readExpr(texts[0]) : undefined;
+      if (text?.kind !== 'literal' || text.type !== 'string') return unknown('JSON literal other than JSON \'...\'', node);
+      return { kind: 'literal', type: 'json', value: text.value, loc };
+    }
     case 'star':
       return { kind: 'star_argument', loc };
     case 'binary_expr':
@@ -451,8 +460,16 @@ function readExprHere(node: AstNode): Expr {
     case 'aggr_func':
     case 'aggr_func_clauses':
       return readAggregate(node);
-    case 'any_value':
-      return { kind: 'call', name: 'any_value', args: [readExpr(isNode(node.args) ? node.args.expr : undefined)], over: node.over ? readWindow(node.over) : undefined, loc };
+    case 'any_value': {
+      const args = isNode(node.args) ? node.args : {};
+      const over = node.over ? readWindow(node.over) : undefined;
+      // ANY_VALUE(x HAVING MAX y) is MAX_BY(x, y), as BigQuery defines it (and MIN likewise).
+      if (isNode(args.having)) {
+        const name = String(args.having.prefix).toUpperCase() === 'MIN' ? 'min_by' : 'max_by';
+        return { kind: 'call', name, args: [readExpr(args.expr), readExpr(args.having.expr)], over, loc };
+      }
+      return { kind: 'call', name: 'any_value', args: [readExpr(args.expr)], over, loc };
+    }
     case 'expr_list': {
       // A parenthesised list in an expression is BigQuery's tuple syntax for a STRUCT.
       const items = (Array.isArray(node.value) ? node.value : []).map(readExpr);
@@ -588,10 +605,13 @@ function readFunction(node: AstNode): Expr {
   // The parser reads `NOT (x)` as a call.
   if (name === 'not' && args.length === 1) return { kind: 'unary', operator: 'NOT', operand: readExpr(args[0]), loc };
   const dateParts = resolveFunction(name)?.spec.dateParts ?? [];
+  const positional = args.filter((arg) => arg.type !== 'named_argument');
+  const named = args.filter((arg) => arg.type === 'named_argument').map((arg) => ({ name: String(arg.name).toLowerCase(), value: readExpr(arg.value) }));
   const call: Call = {
     kind: 'call',
     name,
-    args: args.map((arg, index) => (dateParts.includes(index) ? readDatePart(arg) : readExpr(arg))),
+    args: positional.map((arg, index) => (dateParts.includes(index) ? readDatePart(arg) : readExpr(arg))),
+    ...(named.length ? { named } : {}),
     over: node.over ? readWindow(node.over) : undefined,
     loc,
   };

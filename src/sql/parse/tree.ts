@@ -341,6 +341,8 @@ export interface Call extends Node {
   kind: 'call';
   name: string;
   args: Expr[];
+  /** Named arguments after the positional ones (`MAKE_INTERVAL(1, day => 2)`), names lower case. */
+  named?: NamedArgument[] | undefined;
   distinct?: boolean | undefined;
   /** Aggregate ORDER BY / LIMIT (`ARRAY_AGG(x ORDER BY y LIMIT 5)`). */
   orderBy?: OrderItem[] | undefined;
@@ -348,6 +350,11 @@ export interface Call extends Node {
   /** `IGNORE NULLS` (true) or `RESPECT NULLS` (false). */
   ignoreNulls?: boolean | undefined;
   over?: WindowSpec | undefined;
+}
+
+export interface NamedArgument {
+  name: string;
+  value: Expr;
 }
 
 /** A date part written as a keyword argument (`TIMESTAMP_TRUNC(ts, HOUR)`, `WEEK(MONDAY)`). */

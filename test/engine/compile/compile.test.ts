@@ -79,7 +79,7 @@ const CASES: Record<string, { text: string; expected: [string, string][] }> = {
   },
   'unsupported-function.yaml': {
     text: endpointText([], ['with x as (', '  select t.id', '  from `cloudflare.logs.prod` as t', '  where st_geogpoint(1, 2) is not null', ')', 'select id from x']),
-    expected: [['st_geogpoint', 'unsupported SQL: function ST_GEOGPOINT (the duckdb backend cannot run it)']],
+    expected: [['st_geogpoint', 'unsupported SQL: ST_GEOGPOINT (cannery has no GEOGRAPHY type) (the duckdb backend cannot run it)']],
   },
 };
 
@@ -175,7 +175,7 @@ describe('static checks through compileEndpoint', () => {
 
   it.each([
     ['CAST with FORMAT', ['select t.id,', "  cast(t.timestamp as string format 'YYYY') as y", 'from `cloudflare.logs.prod` as t'], 'format', 'unsupported SQL: CAST ... FORMAT'],
-    ['SAFE.PARSE_JSON', ['select', '  1 as a,', '  safe.parse_json(t.event_message) as j', 'from `cloudflare.logs.prod` as t'], 'parse_json', 'unsupported SQL: function SAFE.PARSE_JSON'],
+    ['SAFE.NET.REG_DOMAIN', ['select', '  1 as a,', '  safe.net.reg_domain(t.event_message) as j', 'from `cloudflare.logs.prod` as t'], 'reg_domain', 'unsupported SQL: NET.REG_DOMAIN (it needs the public suffix list'],
     ['an unsupported cast', ['select cast(t.id as geography) as b', 'from `cloudflare.logs.prod` as t'], 'cast(', 'unsupported SQL: CAST to GEOGRAPHY'],
   ])('the generator names %s', (_label, query, needle, fragment) => {
     const text = endpointText([], query);

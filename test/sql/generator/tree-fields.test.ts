@@ -19,6 +19,7 @@ import { parseQuery } from '../../../src/sql/parse/to-tree.js';
 const TREE = readFileSync(fileURLToPath(new URL('../../../src/sql/parse/tree.ts', import.meta.url)), 'utf8');
 
 const SAMPLES = [
+  `select make_interval(1, day => 2) as i`,
   `with a as (select 1 as x), b as (select 2 as y) select distinct a.x, b.y as z, * except (x), a.* replace (3 as x) from a cross join b
      left join unnest([1, 2]) as u with offset as o on u > 0 where a.x > 0 group by 1, 2 having count(*) > 0 qualify row_number() over w = 1
      window w as (partition by a.x order by b.y desc nulls last) order by 1 desc nulls first limit 5 offset 1`,

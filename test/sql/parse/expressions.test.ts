@@ -62,8 +62,20 @@ describe('aggregates with modifiers', () => {
     ]);
   });
 
-  it('a second argument with a modifier only for STRING_AGG', () => {
-    refused('select approx_quantiles(distinct x, 4) from t');
+  it('a second argument beside a modifier, as STRING_AGG\'s delimiter is (NTH_VALUE(x, 2 IGNORE NULLS)); no third', () => {
+    expect(only('select approx_quantiles(distinct x, 4) from t')).toMatchObject({ type: 'aggr_func_clauses', name: 'APPROX_QUANTILES', args: { distinct: 'DISTINCT', expr: column('x'), separator: { delimiter: number(4) } } });
+    expect(only('select nth_value(x, 2 ignore nulls) over () from t')).toMatchObject({ type: 'aggr_func_clauses', name: 'NTH_VALUE', args: { consider_nulls: 'IGNORE NULLS', separator: { delimiter: number(2) } } });
+    refused('select approx_quantiles(distinct x, 4, 5) from t');
+  });
+});
+
+describe('named arguments', () => {
+  it('follow the positional ones, as `named_argument` nodes of the list', () => {
+    expect(only('select make_interval(1, day => 2) from t')).toMatchObject({
+      type: 'function',
+      args: { type: 'expr_list', value: [number(1), { type: 'named_argument', name: 'day', value: number(2) }] },
+    });
+    refused('select f(a => 1 +) from t');
   });
 });
 

@@ -66,10 +66,18 @@ function stockShape(value: unknown): unknown {
   return node;
 }
 
+/**
+ * Whether the stock parser read a set operator as a join (`FROM t UNION ALL (SELECT ...)` as a join
+ * of type UNION ALL): patch 12 reads it as the set operation it is, so there is nothing to compare.
+ */
+function setOperatorReadAsJoin(ast: unknown): boolean {
+  return /"join":"(UNION|INTERSECT|EXCEPT)\b/i.test(JSON.stringify(ast));
+}
+
 const corpus = sqlCorpus(root, SHIPPED_ENDPOINTS);
 const parsedByStock = corpus.flatMap((entry) => {
   const ast = stockParse(entry.sql);
-  return ast ? [{ ...entry, ast }] : [];
+  return ast && !setOperatorReadAsJoin(ast) ? [{ ...entry, ast }] : [];
 });
 
 describe('statements node-sql-parser 5.4.0 reads parse to the same AST', () => {

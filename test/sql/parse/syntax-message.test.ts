@@ -7,7 +7,7 @@ const message = (sql: string) => refused(sql).message;
 
 describe('a SQL syntax error', () => {
   it('names the token found (not one character of it), its line and column, and what could come there', () => {
-    expect(message('select id\nfrom edge_logs\nwhere timestamp >> 3')).toBe('SQL syntax error at line 3, column 18: found ">", expected an expression');
+    expect(message('select id\nfrom edge_logs\nwhere timestamp > > 3')).toBe('SQL syntax error at line 3, column 19: found ">", expected an expression');
     expect(message('select id from x limit abc')).toBe('SQL syntax error at line 1, column 24: found "abc", expected a number or a parameter');
     expect(message('select id from x order id')).toBe('SQL syntax error at line 1, column 24: found "id", expected BY');
     expect(refused('select id from x order id').location).toEqual({ line: 1, column: 24 });

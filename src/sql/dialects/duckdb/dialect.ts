@@ -24,7 +24,19 @@ import { dropUnorderedSubqueryOrder } from './rewrites/unordered-subqueries.js';
 import type { Columns } from '../../analyse/shapes.js';
 import { columnsData, columnsLookup } from '../../analyse/shape-data.js';
 import { quoteIdentifier, quoteString } from './quote.js';
-import { raise, repeatable } from './semantics.js';
+import { computedOnce, raise, repeatable } from './semantics.js';
+import { canonicalJson, InvalidJson } from '../../functions/json-value.js';
+import { InvalidQuery } from '../../parse/errors.js';
+import type { Literal } from '../../parse/tree.js';
+
+function jsonLiteralText(text: string, node: Literal): string {
+  try {
+    return canonicalJson(text);
+  } catch (error) {
+    if (error instanceof InvalidJson) throw new InvalidQuery(`Invalid JSON literal: ${error.message}`, node.loc);
+    throw error;
+  }
+}
 
 
 /**
@@ -102,7 +114,6 @@ export function duckDbDialect(sources: readonly string[], options: DuckDbDialect
         return EXTRACT_PARTS[extractKey(node)]?.(source);
       },
       subscript: (node, printer) => {
-        const array = repeatable(printer.expr(node.array), (what) => printer.refuse(what, node));
         const index = repeatable(printer.expr(node.index), (what) => printer.refuse(what, node));
         const zeroBased = node.mode !== 'ORDINAL' && node.mode !== 'SAFE_ORDINAL';
         const safe = node.mode === 'SAFE_OFFSET' || node.mode === 'SAFE_ORDINAL';
@@ -110,16 +121,24 @@ export function duckDbDialect(sources: readonly string[], options: DuckDbDialect
         // BigQuery has no element there: NULL for the SAFE_ forms, an error for the others (typed
         // as an element, the array read at a position that cannot be cast, so the CASE binds).
         const position = zeroBased ? `(${index}) + 1` : index;
-        const outOfRange = `${array}[${raise(`Array index out of bounds: ${node.mode === 'INDEX' ? 'OFFSET' : node.mode}`)}]`;
         const literal = node.index.kind === 'literal' && node.index.type === 'int64' ? Number(node.index.value) : undefined;
-        if (literal !== undefined && literal < (zeroBased ? 0 : 1)) return safe ? 'NULL' : `(CASE WHEN ${array} IS NULL THEN NULL ELSE ${outOfRange} END)`;
-        if (literal !== undefined && safe) return `${array}[${position}]`;
-        const inRange = literal !== undefined ? `len(${array}) >= ${zeroBased ? literal + 1 : literal}` : `(${index}) >= ${zeroBased ? 0 : 1} AND (${index}) ${zeroBased ? '<' : '<='} len(${array})`;
-        if (safe) return `(CASE WHEN ${inRange} THEN ${array}[${position}] END)`;
-        const isNull = literal !== undefined ? `${array} IS NULL` : `${array} IS NULL OR (${index}) IS NULL`;
-        return `(CASE WHEN ${inRange} THEN ${array}[${position}] WHEN ${isNull} THEN NULL ELSE ${outOfRange} END)`;
+        if (literal !== undefined && safe && literal >= (zeroBased ? 0 : 1)) return `${printer.expr(node.array)}[${position}]`;
+        return computedOnce(printer.expr(node.array), (array) => {
+          const outOfRange = `${array}[${raise(`Array index out of bounds: ${node.mode === 'INDEX' ? 'OFFSET' : node.mode}`)}]`;
+          if (literal !== undefined && literal < (zeroBased ? 0 : 1)) return safe ? 'NULL' : `(CASE WHEN ${array} IS NULL THEN NULL ELSE ${outOfRange} END)`;
+          const inRange = literal !== undefined ? `len(${array}) >= ${zeroBased ? literal + 1 : literal}` : `(${index}) >= ${zeroBased ? 0 : 1} AND (${index}) ${zeroBased ? '<' : '<='} len(${array})`;
+          if (safe) return `(CASE WHEN ${inRange} THEN ${array}[${position}] END)`;
+          const isNull = literal !== undefined ? `${array} IS NULL` : `${array} IS NULL OR (${index}) IS NULL`;
+          return `(CASE WHEN ${inRange} THEN ${array}[${position}] WHEN ${isNull} THEN NULL ELSE ${outOfRange} END)`;
+        });
       },
-      literal: (node) => (node.type === 'bytes' ? `unhex('${String(node.value)}')` : undefined),
+      literal: (node, printer) => {
+        if (node.type === 'bytes') return `unhex('${String(node.value)}')`;
+        if (node.type === 'numeric') return `CAST(${quoteString(String(node.value))} AS ${printer.typeName({ name: 'NUMERIC' })})`;
+        // A JSON value is held as its canonical text; text that is no JSON is BigQuery's error too.
+        if (node.type === 'json') return `CAST(${quoteString(jsonLiteralText(String(node.value), node))} AS JSON)`;
+        return undefined;
+      },
       struct: (node, printer) => {
         // Fields BigQuery leaves unnamed are named as its results name them: _field_1, _field_2...
         const fields = node.fields.map((field, index) => {

@@ -20,6 +20,22 @@ export function repeatable(sql: string, refuse: (what: string) => never): string
   return sql;
 }
 
+/** Shorter than this, a value's text is written again where a rendering needs it twice (a column, a literal). */
+const REPEATED_UNDER = 256;
+
+/**
+ * A value a rendering needs more than once, computed once: longer text (a redacted column, a
+ * nested call) is bound to a lambda's parameter, `list_transform([v], __v -> ...)[1]`, so
+ * renderings nested in one another grow the SQL by a constant, not by a factor: a sandbox query
+ * of Supabase Studio's auth report with redaction on (JSON_VALUE inside CAST inside
+ * APPROX_QUANTILES(...)[OFFSET(50)]) was 2.9 MB of SQL with the value repeated. A nested binding
+ * may reuse the name: its value is outside its lambda, its body reads only its own parameter.
+ */
+export function computedOnce(sql: string, use: (value: string) => string): string {
+  if (sql.length < REPEATED_UNDER) return use(sql);
+  return `list_transform([${sql}], __v -> ${use('__v')})[1]`;
+}
+
 /**
  * An error BigQuery raises at run time (`division by zero`, `Bad int64 value: x`). DuckDB's
  * `error()` is volatile, which `TRY` (SAFE.) refuses, so the error is a cast that cannot succeed:
@@ -43,6 +59,7 @@ const DUCK_TYPE_NAMES: Readonly<Record<StaticType, readonly string[]>> = {
   timestamp: ['TIMESTAMP WITH TIME ZONE'],
   time: ['TIME'],
   interval: ['INTERVAL'],
+  json: ['JSON'],
 };
 
 /** The DuckDB type a BigQuery type is held in, for `TRY_CAST(... AS T)`. */
@@ -58,6 +75,7 @@ const DUCK_TYPE: Readonly<Record<StaticType, string>> = {
   timestamp: 'TIMESTAMPTZ',
   time: 'TIME',
   interval: 'INTERVAL',
+  json: 'JSON',
 };
 
 export type TypeBranches = Partial<Record<StaticType, (value: string) => string>> & { otherwise: (value: string) => string };

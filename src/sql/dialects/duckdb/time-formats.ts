@@ -10,7 +10,7 @@
 import { quoteString } from './quote.js';
 import { repeatable } from './semantics.js';
 
-export type TimeKind = 'timestamp' | 'datetime' | 'date';
+export type TimeKind = 'timestamp' | 'datetime' | 'date' | 'time';
 
 export class UnsupportedFormat extends Error {}
 
@@ -28,8 +28,12 @@ function element(token: string): string | undefined {
   return token.startsWith('%') && token.length > 1 ? token.slice(1) : undefined;
 }
 
+/** Elements of the date, which a TIME has none of. */
+const DATE_ELEMENTS = new Set(['A', 'a', 'B', 'b', 'h', 'C', 'c', 'D', 'd', 'e', 'F', 'G', 'g', 'j', 'm', 'Q', 'U', 'u', 'V', 'W', 'w', 'x', 'Y', 'y', 'E4Y', 's']);
+
 function checkKind(name: string, kind: TimeKind, what: string): void {
   if (kind === 'date' && (TIME_ELEMENTS.has(name) || /^E\dS$/.test(name))) throw new UnsupportedFormat(`%${name} in a DATE ${what} (a DATE has no time of day)`);
+  if (kind === 'time' && DATE_ELEMENTS.has(name)) throw new UnsupportedFormat(`%${name} in a TIME ${what} (a TIME has no date)`);
   if (kind !== 'timestamp' && ZONE_ELEMENTS.has(name)) throw new UnsupportedFormat(`%${name} in a ${kind.toUpperCase()} ${what} (only a TIMESTAMP has a time zone)`);
 }
 
@@ -143,9 +147,11 @@ export function parseFormats(format: string, kind: TimeKind): ParseFormats {
       continue;
     }
     checkKind(name, kind, 'format');
-    if (YEAR_ELEMENTS.has(name)) year = true;
+    if (YEAR_ELEMENTS.has(name) || name === 'c') year = true;
     if (SAME_PARSE_ELEMENTS.has(name)) append(`%${name}`);
     else if (name in COMPOSITE) append(COMPOSITE[name]!);
+    else if (name === 'e') append('%-d');
+    else if (name === 'c') append('%a %b %-d %H:%M:%S %Y');
     else if (name === 'E*S') append('%S', '%S.%f');
     else if (/^E[1-6]S$/.test(name)) append('%S.%f');
     else if (name === 'z' || name === 'Ez') {
@@ -154,6 +160,6 @@ export function parseFormats(format: string, kind: TimeKind): ParseFormats {
       zoned = true;
     } else throw new UnsupportedFormat(`parse element %${name}`);
   }
-  if (!year) throw new UnsupportedFormat('a parse format without a year (BigQuery defaults it to 1970, DuckDB to 1900)');
+  if (!year && kind !== 'time') throw new UnsupportedFormat('a parse format without a year (BigQuery defaults it to 1970, DuckDB to 1900)');
   return { formats, zoned };
 }

@@ -1,0 +1,131 @@
+/**
+ * The host functions (sql/dialects/duckdb/host-functions.ts) registered on a DuckDB instance:
+ * each declared function with its implementation here, converted between DuckDB's values and
+ * plain ones (BLOB as bytes, LIST as an array). DuckDB calls them a chunk of rows at a time, on
+ * this thread; an error one raises fails the query with its message (TRY, for SAFE., makes it NULL).
+ */
+import { BIGINT, BLOB, BOOLEAN, DOUBLE, DuckDBBlobValue, DuckDBListValue, DuckDBScalarFunction, LIST, listValue, VARCHAR, type DuckDBConnection, type DuckDBType, type DuckDBValue } from '@duckdb/node-api';
+import { HOST_FUNCTIONS, hostFunctionName, type HostFunctionName, type HostType } from '../../../sql/dialects/duckdb/host-functions.js';
+import { farmFingerprint, fromBase32, sha512, toBase32 } from './encoding.js';
+import { containsSubstr } from './contains.js';
+import { format } from './format.js';
+import { ipFromString, ipNetMask, ipToString, ipTrunc, ipv4FromInt64, ipv4ToInt64 } from './net.js';
+import { parseNumeric } from './numeric.js';
+import { jsonArray, jsonArrayAdd, jsonBool, jsonFlatten, jsonFloat64, jsonInt64, jsonKeys, jsonObject, jsonQuery, jsonQueryArray, jsonRemove, jsonSet, jsonString, jsonStripNulls, jsonType, jsonValue, jsonValueArray, laxBool, laxFloat64, laxInt64, laxString, parseJsonText, toJson } from './json.js';
+import { writeJson } from '../../../sql/functions/json-value.js';
+import { readSqlValue, type SqlValue } from './sql-values.js';
+import { editDistance, initcap, instr, normalize, regexpInstr, safeConvertBytes, soundex, translate } from './text.js';
+
+export type HostValue = string | bigint | boolean | number | Uint8Array | null | readonly HostValue[];
+
+// Each implementation takes the declared parameters' values, which the declaration types.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Implementation = (...args: any[]) => HostValue;
+
+const IMPLEMENTATIONS: { readonly [K in HostFunctionName]: Implementation } = {
+  lower: (text: string) => text.toLowerCase(),
+  upper: (text: string) => text.toUpperCase(),
+  initcap: (text: string, delimiters: string) => initcap(text, delimiters),
+  initcap_default: (text: string) => initcap(text),
+  normalize: (text: string, form: string, casefold: boolean) => normalize(text, form, casefold),
+  soundex,
+  translate,
+  instr: (text: string, sub: string, position: bigint, occurrence: bigint) => instr([...text], [...sub], position, occurrence),
+  instr_bytes: (bytes: Uint8Array, sub: Uint8Array, position: bigint, occurrence: bigint) => instr([...bytes], [...sub], position, occurrence),
+  edit_distance: (a: string, b: string) => editDistance([...a], [...b]),
+  edit_distance_bytes: (a: Uint8Array, b: Uint8Array) => editDistance([...a], [...b]),
+  regexp_instr: regexpInstr,
+  safe_convert_bytes: safeConvertBytes,
+  to_base32: toBase32,
+  from_base32: fromBase32,
+  sha512,
+  farm_fingerprint: farmFingerprint,
+  format: (pattern: string, values: readonly (string | null)[], types: readonly string[]) => format(pattern, values.map((value, index) => readSqlValue(value, types[index]!))),
+  json_parse: parseJsonText,
+  to_json: (values: readonly (string | null)[], types: readonly string[], stringify: boolean) => writeJson(toJson(readSqlValue(values[0]!, types[0]!), stringify)),
+  json_query: jsonQuery,
+  json_value: jsonValue,
+  json_query_array: jsonQueryArray,
+  json_value_array: jsonValueArray,
+  json_type: jsonType,
+  json_bool: jsonBool,
+  json_int64: jsonInt64,
+  json_float64: jsonFloat64,
+  json_string: jsonString,
+  lax_bool: laxBool,
+  lax_int64: laxInt64,
+  lax_float64: laxFloat64,
+  lax_string: laxString,
+  json_array: (values: readonly (string | null)[], types: readonly string[]) => jsonArray(sqlValues(values, types)),
+  json_object: (keys: readonly (string | null)[], values: readonly (string | null)[], types: readonly string[]) => jsonObject(keys, sqlValues(values, types)),
+  json_set: (json: string, pointers: readonly string[], values: readonly (string | null)[], types: readonly string[], create: boolean) => jsonSet(json, pointers, sqlValues(values, types), create),
+  json_remove: jsonRemove,
+  json_array_add: (json: string, pointers: readonly string[], values: readonly (string | null)[], types: readonly string[], each: boolean, insert: boolean) => jsonArrayAdd(json, pointers, sqlValues(values, types), each, insert),
+  json_strip_nulls: jsonStripNulls,
+  json_keys: (json: string | null, maxDepth: bigint | null, mode: string | null) => (json === null ? null : jsonKeys(json, maxDepth, mode ?? 'strict')),
+  json_flatten: jsonFlatten,
+  ip_from_string: ipFromString,
+  ip_to_string: ipToString,
+  ipv4_from_int64: ipv4FromInt64,
+  ipv4_to_int64: ipv4ToInt64,
+  ip_net_mask: ipNetMask,
+  ip_trunc: ipTrunc,
+  parse_numeric: parseNumeric,
+  contains_substr: (values: readonly (string | null)[], types: readonly string[], search: string, scope: string) => containsSubstr(readSqlValue(values[0]!, types[0]!), search, scope),
+};
+
+const TYPES: Readonly<Record<HostType, DuckDBType>> = {
+  VARCHAR,
+  BLOB,
+  BIGINT,
+  BOOLEAN,
+  DOUBLE,
+  'VARCHAR[]': LIST(VARCHAR),
+  'BIGINT[]': LIST(BIGINT),
+};
+
+function fromDuckDb(value: DuckDBValue): HostValue {
+  if (value instanceof DuckDBBlobValue) return value.bytes;
+  if (value instanceof DuckDBListValue) return value.items.map(fromDuckDb);
+  return value as HostValue;
+}
+
+function toDuckDb(value: HostValue): DuckDBValue {
+  if (value instanceof Uint8Array) return new DuckDBBlobValue(value);
+  if (Array.isArray(value)) return listValue(value.map(toDuckDb));
+  return value as DuckDBValue;
+}
+
+function sqlValues(values: readonly (string | null)[], types: readonly string[]): SqlValue[] {
+  return values.map((value, index) => readSqlValue(value, types[index]!));
+}
+
+export function registerHostFunctions(connection: DuckDBConnection): void {
+  for (const [name, signature] of Object.entries(HOST_FUNCTIONS) as [HostFunctionName, (typeof HOST_FUNCTIONS)[HostFunctionName]][]) {
+    const implementation = IMPLEMENTATIONS[name];
+    const takesNulls = 'nulls' in signature && signature.nulls === true;
+    connection.registerScalarFunction(
+      DuckDBScalarFunction.create({
+        name: hostFunctionName(name),
+        returnType: TYPES[signature.returns],
+        parameterTypes: signature.parameters.map((type) => TYPES[type]),
+        specialHandling: takesNulls,
+        mainFunction: (info, input, output) => {
+          const columns = signature.parameters.map((_, index) => input.getColumnVector(index));
+          for (let row = 0; row < input.rowCount; row++) {
+            try {
+              const args = columns.map((column) => fromDuckDb(column.getItem(row)));
+              // DuckDB folds a constant NULL argument, but hands a function the NULL rows of a
+              // column: a NULL in is NULL out unless the function says it takes NULLs.
+              output.setItem(row, !takesNulls && args.includes(null) ? null : toDuckDb(implementation(...args)));
+            } catch (error) {
+              info.setError((error as Error).message);
+              return;
+            }
+          }
+          output.flush();
+        },
+      }),
+    );
+  }
+}

@@ -1,0 +1,90 @@
+/**
+ * Functions the DuckDB backend adds to DuckDB, written in the host language and registered on every
+ * instance it opens (backends/duckdb/host-functions/), for what DuckDB has no function for, or none
+ * with BigQuery's answer: ICU's case mapping and normalization, SOUNDEX, base32, SHA-512, edit
+ * distance by character, JSON values as BigQuery writes them, IP addresses... Each is declared
+ * here with the DuckDB types it takes and returns; renderings call it by `hostCall`. NULL in any
+ * argument gives NULL unless the function is marked `nulls`.
+ */
+
+export type HostType = 'VARCHAR' | 'BLOB' | 'BIGINT' | 'BOOLEAN' | 'DOUBLE' | 'VARCHAR[]' | 'BIGINT[]';
+
+export interface HostFunctionSignature {
+  readonly parameters: readonly HostType[];
+  readonly returns: HostType;
+  /** Called with NULL arguments too (it decides what NULL gives). */
+  readonly nulls?: boolean;
+}
+
+export const HOST_FUNCTIONS = {
+  lower: { parameters: ['VARCHAR'], returns: 'VARCHAR' },
+  upper: { parameters: ['VARCHAR'], returns: 'VARCHAR' },
+  initcap: { parameters: ['VARCHAR', 'VARCHAR'], returns: 'VARCHAR' },
+  initcap_default: { parameters: ['VARCHAR'], returns: 'VARCHAR' },
+  normalize: { parameters: ['VARCHAR', 'VARCHAR', 'BOOLEAN'], returns: 'VARCHAR' },
+  soundex: { parameters: ['VARCHAR'], returns: 'VARCHAR' },
+  translate: { parameters: ['VARCHAR', 'VARCHAR', 'VARCHAR'], returns: 'VARCHAR' },
+  instr: { parameters: ['VARCHAR', 'VARCHAR', 'BIGINT', 'BIGINT'], returns: 'BIGINT' },
+  instr_bytes: { parameters: ['BLOB', 'BLOB', 'BIGINT', 'BIGINT'], returns: 'BIGINT' },
+  edit_distance: { parameters: ['VARCHAR', 'VARCHAR'], returns: 'BIGINT' },
+  edit_distance_bytes: { parameters: ['BLOB', 'BLOB'], returns: 'BIGINT' },
+  regexp_instr: { parameters: ['VARCHAR', 'VARCHAR', 'BIGINT', 'BIGINT', 'BIGINT'], returns: 'BIGINT' },
+  safe_convert_bytes: { parameters: ['BLOB'], returns: 'VARCHAR' },
+  to_base32: { parameters: ['BLOB'], returns: 'VARCHAR' },
+  from_base32: { parameters: ['VARCHAR'], returns: 'BLOB' },
+  sha512: { parameters: ['BLOB'], returns: 'BLOB' },
+  farm_fingerprint: { parameters: ['BLOB'], returns: 'BIGINT' },
+  format: { parameters: ['VARCHAR', 'VARCHAR[]', 'VARCHAR[]'], returns: 'VARCHAR' },
+  contains_substr: { parameters: ['VARCHAR[]', 'VARCHAR[]', 'VARCHAR', 'VARCHAR'], returns: 'BOOLEAN' },
+  json_parse: { parameters: ['VARCHAR', 'VARCHAR'], returns: 'VARCHAR' },
+  to_json: { parameters: ['VARCHAR[]', 'VARCHAR[]', 'BOOLEAN'], returns: 'VARCHAR' },
+  json_query: { parameters: ['VARCHAR', 'VARCHAR'], returns: 'VARCHAR' },
+  json_value: { parameters: ['VARCHAR', 'VARCHAR'], returns: 'VARCHAR' },
+  json_query_array: { parameters: ['VARCHAR', 'VARCHAR', 'BOOLEAN'], returns: 'VARCHAR[]' },
+  json_value_array: { parameters: ['VARCHAR', 'VARCHAR', 'BOOLEAN'], returns: 'VARCHAR[]' },
+  json_type: { parameters: ['VARCHAR'], returns: 'VARCHAR' },
+  json_bool: { parameters: ['VARCHAR'], returns: 'BOOLEAN' },
+  json_int64: { parameters: ['VARCHAR'], returns: 'BIGINT' },
+  json_float64: { parameters: ['VARCHAR', 'VARCHAR'], returns: 'DOUBLE' },
+  json_string: { parameters: ['VARCHAR'], returns: 'VARCHAR' },
+  lax_bool: { parameters: ['VARCHAR'], returns: 'BOOLEAN' },
+  lax_int64: { parameters: ['VARCHAR'], returns: 'BIGINT' },
+  lax_float64: { parameters: ['VARCHAR'], returns: 'DOUBLE' },
+  lax_string: { parameters: ['VARCHAR'], returns: 'VARCHAR' },
+  json_array: { parameters: ['VARCHAR[]', 'VARCHAR[]'], returns: 'VARCHAR' },
+  json_object: { parameters: ['VARCHAR[]', 'VARCHAR[]', 'VARCHAR[]'], returns: 'VARCHAR' },
+  json_set: { parameters: ['VARCHAR', 'VARCHAR[]', 'VARCHAR[]', 'VARCHAR[]', 'BOOLEAN'], returns: 'VARCHAR' },
+  json_remove: { parameters: ['VARCHAR', 'VARCHAR[]'], returns: 'VARCHAR' },
+  json_array_add: { parameters: ['VARCHAR', 'VARCHAR[]', 'VARCHAR[]', 'VARCHAR[]', 'BOOLEAN', 'BOOLEAN'], returns: 'VARCHAR' },
+  json_strip_nulls: { parameters: ['VARCHAR', 'VARCHAR', 'BOOLEAN', 'BOOLEAN'], returns: 'VARCHAR' },
+  json_keys: { parameters: ['VARCHAR', 'BIGINT', 'VARCHAR'], returns: 'VARCHAR[]', nulls: true },
+  json_flatten: { parameters: ['VARCHAR'], returns: 'VARCHAR[]' },
+  ip_from_string: { parameters: ['VARCHAR', 'BOOLEAN'], returns: 'BLOB' },
+  ip_to_string: { parameters: ['BLOB'], returns: 'VARCHAR' },
+  ipv4_from_int64: { parameters: ['BIGINT'], returns: 'BLOB' },
+  ipv4_to_int64: { parameters: ['BLOB'], returns: 'BIGINT' },
+  ip_net_mask: { parameters: ['BIGINT', 'BIGINT'], returns: 'BLOB' },
+  ip_trunc: { parameters: ['BLOB', 'BIGINT'], returns: 'BLOB' },
+  parse_numeric: { parameters: ['VARCHAR'], returns: 'VARCHAR' },
+} as const satisfies Record<string, HostFunctionSignature>;
+
+export type HostFunctionName = keyof typeof HOST_FUNCTIONS;
+
+/** The SQL name of a host function: prefixed, so no DuckDB function or macro is shadowed. */
+export function hostFunctionName(name: HostFunctionName): string {
+  return `cannery_${name}`;
+}
+
+/**
+ * Values of any type for a host function that reads them (FORMAT, TO_JSON): each as DuckDB writes
+ * it in JSON and the name of its type, two lists (backends/duckdb/host-functions/sql-values.ts).
+ */
+export function hostValues(values: readonly string[]): [string, string] {
+  if (values.length === 0) return ['CAST([] AS VARCHAR[])', 'CAST([] AS VARCHAR[])'];
+  return [`[${values.map((value) => `CAST(to_json(${value}) AS VARCHAR)`).join(', ')}]`, `[${values.map((value) => `typeof(${value})`).join(', ')}]`];
+}
+
+/** A call of a host function. */
+export function hostCall(name: HostFunctionName, ...args: string[]): string {
+  return `${hostFunctionName(name)}(${args.join(', ')})`;
+}

@@ -1,0 +1,56 @@
+/**
+ * What renderings read off their arguments (a literal's value, a string literal a function needs
+ * at compile time, a date where BigQuery coerces a string) and the errors BigQuery raises for an
+ * argument, raised on DuckDB too (NULL in a `SAFE.` call).
+ */
+import { raise, repeatable } from '../dialects/duckdb/semantics.js';
+import type { Expr } from '../parse/tree.js';
+import type { CallContext } from './call.js';
+
+/** The value of a literal argument (string, number or bool), or undefined for any other argument. */
+export function literalValue(call: CallContext, index: number): string | boolean | null | undefined {
+  const node = call.argNodes[index];
+  return node?.kind === 'literal' ? node.value : undefined;
+}
+
+export function literalString(call: CallContext, index: number, what: string): string {
+  const node = call.argNodes[index];
+  if (node?.kind !== 'literal' || node.type !== 'string' || typeof node.value !== 'string') return call.refuse(`${call.name.toUpperCase()} with ${what} that is not a string literal`);
+  return node.value;
+}
+
+export function literalCount(call: CallContext, index: number, what: string): number {
+  const node = call.argNodes[index];
+  if (node?.kind !== 'literal' || node.type !== 'int64' || typeof node.value !== 'string') return call.refuse(`${call.name.toUpperCase()} with ${what} that is not an integer literal`);
+  const count = Number(node.value);
+  if (count < 1 || count > 100_000) return call.invalid(`${call.name.toUpperCase()}'s ${what} must be between 1 and 100000, got ${node.value}`);
+  return count;
+}
+
+/** A string literal where BigQuery wants a date or time: BigQuery coerces it, so the SQL says which type. */
+export function coerced(call: CallContext, index: number, duckType: string): string {
+  const node = call.argNodes[index];
+  const sql = call.args[index]!;
+  return node && call.typeOf(node) === 'string' ? `CAST(${sql} AS ${duckType})` : sql;
+}
+
+/**
+ * An error the function raises itself, as BigQuery does; NULL in a `SAFE.` call. (SAFE. also wraps
+ * the call in DuckDB's TRY, for errors DuckDB raises, but DuckDB may compute a subexpression that
+ * two calls share outside both TRYs, so the function's own errors are not left to TRY.)
+ */
+export function fail(call: { safe: boolean }, message: string, duckType = 'BIGINT'): string {
+  return call.safe ? `CAST(NULL AS ${duckType})` : raise(message, duckType);
+}
+
+/** `value`, or the function's error where `condition` (SQL over the value) holds. */
+export function failWhen(call: CallContext, condition: string, message: string, value: string, duckType = 'BIGINT'): string {
+  return `(CASE WHEN ${condition} THEN ${fail(call, message, duckType)} ELSE ${value} END)`;
+}
+
+/** `divisor`, or an error where BigQuery raises one for a zero divisor (a literal other than 0 needs no check). */
+export function nonZero(divisor: string, node: Expr | undefined, refuse: (what: string) => never, safe = false): string {
+  if (node?.kind === 'literal' && (node.type === 'int64' || node.type === 'float64') && Number(node.value) !== 0) return divisor;
+  const d = repeatable(divisor, refuse);
+  return `(CASE WHEN ${d} = 0 THEN ${fail({ safe }, 'division by zero')} ELSE ${d} END)`;
+}

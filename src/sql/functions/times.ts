@@ -1,0 +1,127 @@
+/**
+ * Date, time and bucket functions beyond the common ones: LAST_DAY, the Unix day count, the TIME
+ * type's functions (TIME is DuckDB's TIME; arithmetic wraps around midnight as BigQuery's does),
+ * STRING of a TIMESTAMP with its zone's offset, and the bucket functions over BigQuery's default
+ * origin (1950-01-01 00:00:00).
+ */
+import { repeatable, secondFraction } from '../dialects/duckdb/semantics.js';
+import { coerced, failWhen } from './arguments.js';
+import { scalar, type CallContext, type FunctionSpec, type Render } from './call.js';
+import { jsonString } from './json.js';
+import { MICROS, TIME_PARTS, truncateAnyType, weekStart, WEEKDAY_WEEK } from './time-parts.js';
+
+const LAST_DAY_PARTS: readonly string[] = ['week', WEEKDAY_WEEK, 'isoweek', 'month', 'quarter', 'year'];
+
+/** LAST_DAY: the last day of the DATE's (or DATETIME's) month, or of another part. */
+function lastDay(call: CallContext): string {
+  const date = `CAST(${coerced(call, 0, 'DATE')} AS DATE)`;
+  const part = call.parts[1] ?? 'month';
+  if (part === 'month') return `last_day(${date})`;
+  if (weekStart(part) !== undefined) return `CAST(${truncateAnyType(date, part)} + INTERVAL 6 DAY AS DATE)`;
+  const length = part === 'quarter' ? '3 MONTH' : '1 YEAR';
+  return `CAST(${truncateAnyType(date, part)} + INTERVAL ${length} - INTERVAL 1 DAY AS DATE)`;
+}
+
+/** A TIME as microseconds since midnight. */
+function timeMicros(time: string): string {
+  return `epoch_us(DATE '1970-01-01' + ${time})`;
+}
+
+/** TIME_ADD and TIME_SUB: an INTERVAL of hours or less, wrapping around midnight. */
+function timeShift(operator: '+' | '-'): Render {
+  return (call) => {
+    const interval = call.argNodes[1];
+    if (interval?.kind !== 'interval' || !(TIME_PARTS as readonly string[]).includes(interval.unit)) return call.invalid(`${call.name.toUpperCase()} takes an INTERVAL of HOUR or less`);
+    return `(${coerced(call, 0, 'TIME')} ${operator} ${call.args[1]})`;
+  };
+}
+
+/** TIME_DIFF: whole parts from the second TIME to the first. */
+function timeDiff(call: CallContext): string {
+  const unit = MICROS[call.parts[2]!]!;
+  return `((${timeMicros(coerced(call, 0, 'TIME'))} - ${timeMicros(coerced(call, 1, 'TIME'))}) // ${unit})`;
+}
+
+function timeTrunc(call: CallContext): string {
+  const unit = MICROS[call.parts[1]!]!;
+  const micros = repeatable(timeMicros(coerced(call, 0, 'TIME')), call.refuse);
+  return `CAST(make_timestamp(${micros} - ${micros} % ${unit}) AS TIME)`;
+}
+
+/** TIME(hour, minute, second), TIME(timestamp[, zone]) or TIME(datetime). */
+function time(call: CallContext): string {
+  if (call.args.length === 3) return `make_time(${call.args[0]}, ${call.args[1]}, ${call.args[2]})`;
+  const zone = call.args[1];
+  if (zone !== undefined) return `CAST(timezone(${zone}, ${coerced(call, 0, 'TIMESTAMPTZ')}) AS TIME)`;
+  // A TIMESTAMP's time of day in UTC (DuckDB casts TIMESTAMPTZ to TIME only through TIMETZ).
+  return `CAST(CAST(${call.args[0]} AS TIMETZ) AS TIME)`;
+}
+
+/** STRING(timestamp[, zone]): the civil time in the zone (UTC by default) and its offset (`+00`, `-08`, `+05:30`). */
+function timestampString(call: CallContext): string {
+  const instant = repeatable(coerced(call, 0, 'TIMESTAMPTZ'), call.refuse);
+  const local = repeatable(`timezone(${call.args[1] ?? `'UTC'`}, ${instant})`, call.refuse);
+  const minutes = repeatable(`CAST(round((epoch(${local}) - epoch(${instant})) / 60) AS BIGINT)`, call.refuse);
+  const offset = `(CASE WHEN ${minutes} < 0 THEN '-' ELSE '+' END || lpad(CAST(abs(${minutes}) // 60 AS VARCHAR), 2, '0') || (CASE WHEN ${minutes} % 60 = 0 THEN '' ELSE ':' || lpad(CAST(abs(${minutes}) % 60 AS VARCHAR), 2, '0') END))`;
+  return `(strftime(${local}, '%Y-%m-%d %H:%M:%S') || ${secondFraction(local, call.refuse)} || ${offset})`;
+}
+
+/** STRING of a JSON string value or of a TIMESTAMP; where the query does not say which, DuckDB picks. */
+function string(call: CallContext): string {
+  const type = call.argNodes[0] && call.typeOf(call.argNodes[0]);
+  if (type === 'json') return jsonString(call);
+  if (type !== undefined || call.args.length === 2) return timestampString(call);
+  const value = repeatable(call.args[0]!, call.refuse);
+  return `(CASE WHEN typeof(${value}) = 'JSON' THEN ${jsonString({ ...call, args: [value] })} ELSE ${timestampString({ ...call, args: [value] })} END)`;
+}
+
+const INTERVAL_PARTS = ['year', 'month', 'day', 'hour', 'minute', 'second'] as const;
+const INTERVAL_BUILDERS: Readonly<Record<(typeof INTERVAL_PARTS)[number], (value: string) => string>> = {
+  year: (value) => `to_years(CAST(${value} AS INTEGER))`,
+  month: (value) => `to_months(CAST(${value} AS INTEGER))`,
+  day: (value) => `to_days(CAST(${value} AS INTEGER))`,
+  hour: (value) => `to_hours(CAST(${value} AS BIGINT))`,
+  minute: (value) => `to_minutes(CAST(${value} AS BIGINT))`,
+  second: (value) => `to_seconds(CAST(${value} AS DOUBLE))`,
+};
+
+/** MAKE_INTERVAL: an INTERVAL of years, months, days, hours, minutes and seconds, by position or by name, 0 where absent. */
+function makeInterval(call: CallContext): string {
+  const parts = INTERVAL_PARTS.map((part, index) => call.named[part]?.sql ?? call.args[index]);
+  if (call.args.some((_, index) => call.named[INTERVAL_PARTS[index]!] !== undefined)) return call.invalid(`MAKE_INTERVAL is given a part by position and by name`);
+  const terms = INTERVAL_PARTS.flatMap((part, index) => (parts[index] === undefined ? [] : [INTERVAL_BUILDERS[part](parts[index]!)]));
+  return terms.length === 0 ? 'INTERVAL 0 SECOND' : `(${terms.join(' + ')})`;
+}
+
+const ORIGINS: Readonly<Record<string, string>> = {
+  date_bucket: `DATE '1950-01-01'`,
+  datetime_bucket: `TIMESTAMP '1950-01-01 00:00:00'`,
+  timestamp_bucket: `TIMESTAMPTZ '1950-01-01 00:00:00+00'`,
+};
+
+const BUCKET_TYPES: Readonly<Record<string, string>> = { date_bucket: 'DATE', datetime_bucket: 'TIMESTAMP', timestamp_bucket: 'TIMESTAMPTZ' };
+
+/** DATE_BUCKET and its kind: the start of the bucket of a width (an INTERVAL) that holds the value, buckets counted from an origin. */
+function bucket(call: CallContext): string {
+  if (call.argNodes[1]?.kind !== 'interval') return call.refuse(`${call.name.toUpperCase()} with a bucket width that is not an INTERVAL literal`);
+  const type = BUCKET_TYPES[call.name]!;
+  const origin = call.args[2] === undefined ? ORIGINS[call.name]! : coerced(call, 2, type);
+  const width = repeatable(call.args[1]!, call.refuse);
+  return failWhen(call, `${width} <= INTERVAL 0 SECOND`, `${call.name.toUpperCase()}'s bucket width must be positive`, `time_bucket(${width}, ${coerced(call, 0, type)}, ${origin})`, type);
+}
+
+export const TIME_FUNCTIONS: ReadonlyMap<string, FunctionSpec> = new Map<string, FunctionSpec>([
+  ['make_interval', scalar('an INTERVAL of years, months, days, hours, minutes and seconds (by position or name; 0 where absent)', [0, 6], makeInterval, { named: INTERVAL_PARTS })],
+  ['last_day', scalar('the last day of the DATE\'s month, or of its week, quarter or year', [1, 2], lastDay, { dateParts: [1], parts: LAST_DAY_PARTS, returns: 'date' })],
+  ['unix_date', scalar('days since 1970-01-01', [1, 1], (call) => `date_diff('day', DATE '1970-01-01', ${coerced(call, 0, 'DATE')})`, { returns: 'int64' })],
+  ['date_from_unix_date', scalar('the DATE a number of days after 1970-01-01', [1, 1], (call) => `CAST(DATE '1970-01-01' + CAST(${call.args[0]} AS INTEGER) AS DATE)`, { returns: 'date' })],
+  ['time', scalar('a TIME from hour, minute and second, or the time of day of a TIMESTAMP (in a time zone) or DATETIME', [1, 3], time, { returns: 'time' })],
+  ['time_add', scalar('a TIME plus an INTERVAL of hours or less, wrapping around midnight', [2, 2], timeShift('+'), { returns: 'time' })],
+  ['time_sub', scalar('a TIME minus an INTERVAL of hours or less, wrapping around midnight', [2, 2], timeShift('-'), { returns: 'time' })],
+  ['time_diff', scalar('whole parts from the second TIME to the first', [3, 3], timeDiff, { dateParts: [2], parts: TIME_PARTS, returns: 'int64' })],
+  ['time_trunc', scalar('a TIME truncated to a part (HOUR or less)', [2, 2], timeTrunc, { dateParts: [1], parts: TIME_PARTS, returns: 'time' })],
+  ['string', scalar('a TIMESTAMP as text in a time zone (UTC by default), with its offset; a JSON string value as STRING (an error for another JSON type)', [1, 2], string, { returns: 'string' })],
+  ['date_bucket', scalar('the start of the bucket of an INTERVAL\'s width holding the DATE, from an origin (1950-01-01 by default)', [2, 3], bucket, { returns: 'date' })],
+  ['datetime_bucket', scalar('the start of the bucket of an INTERVAL\'s width holding the DATETIME, from an origin (1950-01-01 00:00:00 by default)', [2, 3], bucket, { returns: 'datetime' })],
+  ['timestamp_bucket', scalar('the start of the bucket of an INTERVAL\'s width holding the TIMESTAMP, from an origin (1950-01-01 00:00:00 UTC by default)', [2, 3], bucket, { returns: 'timestamp' })],
+]);
