@@ -90,6 +90,12 @@ function summary(result: ImportResult, source: string, dbPath: string): string {
   if (result.previous !== undefined) return alreadyImported(result.previous, result.bytes);
   const size = formatBytes(result.bytes);
   const lines = [`committed import ${result.batchId}: ${result.rows.toLocaleString('en-US')} event(s) (${size}) into ${source} in ${dbPath}`];
+  if (result.farFromTimeOrder) {
+    lines.push(
+      `its events were far from time order, so queries over a time range now read more of ${source} than they need; ` +
+        `\`cannery compact --db ${dbPath}\` (with the server stopped) rewrites the table in time order`,
+    );
+  }
   if (result.replacedLines > 0) {
     lines.push(`${result.replacedLines.toLocaleString('en-US')} line(s) had invalid UTF-8, stored with U+FFFD in place of the bad bytes (the first: line ${result.firstReplacedLine})`);
   }

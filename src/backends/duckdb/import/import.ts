@@ -22,6 +22,7 @@ import { InputDigest } from './input-digest.js';
 import { findImport, recordImport, type LedgerEntry } from './ledger.js';
 import { lineBatches, newTally, type TextInput } from './lines.js';
 import { StagedFile } from './staged-file.js';
+import { TimeOrder } from './time-order.js';
 import { createStagingFolder, removeStagingFolder } from './staging.js';
 
 export interface ImportOptions {
@@ -50,6 +51,8 @@ export interface ImportResult {
   /** Lines whose invalid UTF-8 was replaced, and the first of them (`invalidUtf8: 'replace'`). */
   replacedLines: number;
   firstReplacedLine: number | undefined;
+  /** The events were far from time order: time-bounded queries read more than they need until `cannery compact`. */
+  farFromTimeOrder: boolean;
   /** The earlier import of these same bytes into this source, when there was one: nothing was written. */
   previous?: LedgerEntry;
 }
@@ -76,20 +79,18 @@ export async function importNdjson(
   const tally = newTally();
   const batchBytes = options.batchBytes ?? DEFAULT_BATCH_BYTES;
 
+  const order = new TimeOrder();
   const folder = await createStagingFolder(options.tempDirectory ?? tmpdir());
   const staged = new StagedFile(join(folder, 'batch.ndjson'), batchBytes);
   let rows = 0;
   await connection.run('BEGIN TRANSACTION');
   try {
     // The batch being staged: its events, its first input line and the blank ones (which DuckDB's
-    // reader would not count, so they are not staged), the longest line, its time order.
+    // reader would not count, so they are not staged), the longest line.
     let events = 0;
     let firstLine = 1;
     let blankLines: number[] = [];
     let longestLine = 0;
-    let last = Number.NaN;
-    let ascending = true;
-    let descending = true;
 
     const load = async () => {
       await staged.end();
@@ -102,7 +103,6 @@ export async function importNdjson(
           firstLine,
           blankLines,
           timestampForm: normaliser.batchTimestampForm,
-          inTimeOrder: ascending || descending,
           // A rewritten line is longer than it was read by a few bytes per field at most.
           longestLine: normaliser.layoutChanged ? staged.bytes : 2 * longestLine,
         });
@@ -111,8 +111,6 @@ export async function importNdjson(
       events = 0;
       blankLines = [];
       longestLine = 0;
-      last = Number.NaN;
-      ascending = descending = true;
       normaliser.startBatch();
     };
 
@@ -137,9 +135,7 @@ export async function importNdjson(
           unchanged = false;
         }
         chunkEvents += 1;
-        if (micros < last) ascending = false;
-        if (micros > last) descending = false;
-        last = micros;
+        order.add(micros);
       }
       if (chunkEvents > 0) {
         await staged.append(unchanged ? batch.raw! : (chunkEvents < lines.length ? lines.filter((line) => line.trim() !== '') : lines).join('\n'));
@@ -157,7 +153,15 @@ export async function importNdjson(
     await load();
 
     const { sha256, headSha256 } = digest.digest();
-    const result: ImportResult = { rows, batchId, bytes: tally.bytes, sha256, replacedLines: tally.replacedLines, firstReplacedLine: tally.firstReplacedLine };
+    const result: ImportResult = {
+      rows,
+      batchId,
+      bytes: tally.bytes,
+      sha256,
+      replacedLines: tally.replacedLines,
+      firstReplacedLine: tally.firstReplacedLine,
+      farFromTimeOrder: order.farFromOrder,
+    };
     const previous = rows === 0 ? undefined : await findImport(connection, sourceName, sha256);
     if (previous !== undefined) {
       await connection.run('ROLLBACK');

@@ -17,8 +17,6 @@ export interface StagedBatch {
   /** Blank input lines from `firstLine` on, ascending: not staged, so line N of the file is the Nth other line. */
   blankLines: readonly number[];
   timestampForm: TimestampForm;
-  /** Whether the events are in time order (either way): then they need no sort. */
-  inTimeOrder: boolean;
   /** At least the longest staged line's bytes: DuckDB's reader refuses an object longer than it is told. */
   longestLine: number;
 }
@@ -46,14 +44,13 @@ export async function insertStaged(
   const selected = Object.keys(columns).map((name) =>
     name === 'timestamp' && batch.timestampForm === 'micros' ? 'make_timestamptz("timestamp") AS "timestamp"' : quoteIdentifier(name),
   );
-  // Out of order, the batch is sorted, so each row group of the table covers a short span of time,
-  // which its zone maps on `timestamp` tell every time-bounded or newest-first query (docs/storage.md).
-  const order = batch.inTimeOrder ? '' : ' ORDER BY "timestamp"';
+  // In the input's order: sorting a batch cost a fifth to a third more CPU, and did not make up for
+  // an input far from time order, which `cannery compact` does (docs/storage.md, Row order).
   try {
     await connection.run(
       `INSERT INTO ${quoteIdentifier(table.name)} BY NAME
        SELECT ${selected.join(', ')}
-       FROM read_json($file, format = 'newline_delimited', columns = $columns, maximum_object_size = $maxObjectSize)${order}`,
+       FROM read_json($file, format = 'newline_delimited', columns = $columns, maximum_object_size = $maxObjectSize)`,
       {
         file: batch.file,
         columns: structValue(columns),
