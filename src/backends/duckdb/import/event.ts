@@ -92,6 +92,7 @@ export class EventNormaliser {
   private timestampForm: TimestampForm | undefined;
   /** The source's own top-level columns besides the common ones, with their types. */
   private readonly columns: Readonly<Record<string, ScalarType>>;
+  private readonly ownColumns: readonly (readonly [string, ScalarType])[];
   private readonly topLevel: ReadonlySet<string>;
   private line = 0;
   /** Whether the line being read must be rewritten to be in the table's layout. */
@@ -100,6 +101,7 @@ export class EventNormaliser {
   constructor(metadata: RecordValueShape, columns: Readonly<Record<string, ScalarType>> = {}) {
     this.metadata = metadata;
     this.columns = columns;
+    this.ownColumns = Object.entries(columns);
     this.topLevel = new Set([...TOP_LEVEL_FIELDS, ...Object.keys(columns)]);
   }
 
@@ -124,7 +126,7 @@ export class EventNormaliser {
       throw this.invalid(`not valid JSON (${(error as Error).message})`);
     }
     if (!isObject(value)) throw this.invalid(`expected a JSON object (one log event), got ${describeValue(value)}`);
-    for (const key of Object.keys(value)) {
+    for (const key in value) {
       if (!this.topLevel.has(key)) {
         throw this.invalid(
           `unknown top-level field ${JSON.stringify(key)}; an event of this source has ${[...this.topLevel].join(', ')} ` +
@@ -142,7 +144,7 @@ export class EventNormaliser {
     if (project !== undefined && project !== null && typeof project !== 'string') {
       throw this.invalid(`project must be a string, got ${describeValue(project)}`, 'project');
     }
-    for (const [column, type] of Object.entries(this.columns)) {
+    for (const [column, type] of this.ownColumns) {
       const field = value[column];
       if (field === undefined || field === null) continue;
       // Only an exact fit (or an integer for a number): a top-level column never widens. A
