@@ -1,200 +1,249 @@
 /**
- * `npm run bench:load`: a minute of mixed traffic at 100 connections against the built `serve`
- * on loopback: cache hits, cache misses, uncached queries, sandbox queries and bad requests.
- * Passes when there is no unexpected answer (a non-2xx where a 2xx was due, any other status
- * than the one a bad request must get, any 5xx, any connection error or timeout) and the
- * server's RSS is bounded: it levels off (the last third of the run no more than 10% above the
- * middle third) and stays below DuckDB's memory limit plus 1 GiB for node and the cache.
- * Exits 1 otherwise. Stops by itself: autocannon runs for `--seconds`, and a guard ends the
- * run if anything outlives that by two minutes.
+ * `npm run bench:load`: what loading data costs, against DuckDB's own reader of the same file,
+ * measured in the same run (issue 24).
  *
- *   npm run bench:load [-- --seconds 60 --connections 100 --events 250000]
+ * At each size: `cannery seed` of that many edge events; the seeded edge events exported as NDJSON
+ * (objects, in time order, as a log shipper writes them); then, in turn for each run, DuckDB's
+ * `read_json` of that file into a fresh table of a new database (the baseline), `cannery import` of
+ * it into a new database, and an append of as many other events (a week later) into that one. Each
+ * is its own process, measured whole: CPU time (user + sys of every thread) and peak RSS, from
+ * getrusage at its exit (bench/rusage.ts). Figures are medians over the runs; a ratio is the median
+ * of each run's, whose steps ran close together under the same load from elsewhere.
+ *
+ * `--before PATH/TO/dist/cli.js` measures another build's seed and import beside this one's, in the
+ * same runs (main's, to say what a change did).
+ *
+ *   npm run bench:load [-- --sizes 100k,1m --runs 3 --before ../main/dist/cli.js]
  */
-import autocannon from 'autocannon';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { API_KEY, DEMO_PROJECT, markdownTable, mib, processMemory, seed, serve } from './support.js';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { CLI, describeMachine, markdownTable, mib, parseSize } from './support.js';
 
-const QUERY = '/api/endpoints/query/';
-/** DuckDB's memory_limit for the run (the service's default), and what node and the cache may add. */
-const DUCKDB_MEMORY_LIMIT = '2GB';
-const RSS_CEILING = 2 * 2 ** 30 + 2 ** 30;
-/** How long the run may outlive its planned duration before the guard ends it. */
-const GUARD_SECONDS = 120;
-/** How much the last third's mean RSS may exceed the middle third's before it counts as growing. */
-const RSS_GROWTH_LIMIT = 1.1;
+const RUSAGE = fileURLToPath(new URL('rusage.js', import.meta.url));
+const READ_JSON = fileURLToPath(new URL('read-json.js', import.meta.url));
+const SOURCE = 'cloudflare.logs.prod';
+const WEEK_US = 7n * 86_400_000_000n;
 
-interface Kind {
-  label: string;
-  /** The status every answer must have. */
-  expected: number;
-  method?: 'GET' | 'POST';
-  /** The path (and query string); `n` numbers the request, for keys that must differ. */
-  path(n: number): string;
-  body?: string;
-  /** Headers beyond the API key (or instead of it, with `noKey`). */
-  headers?: Record<string, string>;
-  noKey?: boolean;
+/** The issue's targets. */
+const TARGETS = {
+  importCpu: 1.5,
+  importRss: 1.25,
+  rssFloor: 512 * 2 ** 20,
+  append: 1.3,
+  seedMicrosPerEvent: 40,
+  seedRss: 768 * 2 ** 20,
+  seedTargetEdgeEvents: 100_000,
+};
+
+interface Usage {
+  cpuSeconds: number;
+  peakRss: number;
 }
 
-const hour = () => new Date(Date.now() - 3_600_000).toISOString();
-const sandbox = (sql: string) => `${QUERY}logs.all?${new URLSearchParams({ project: DEMO_PROJECT, sql })}`;
+const progress = (message: string) => console.error(`load: ${message}`);
 
-/** One connection's round: each kind in turn. Hits come up most, as they do in production. */
-const KINDS: Kind[] = [
-  { label: 'hit: usage hourly', expected: 200, path: () => `${QUERY}usage.api-counts?interval=hourly&project=${DEMO_PROJECT}` },
-  { label: 'hit: usage minutely', expected: 200, path: () => `${QUERY}usage.api-counts?interval=minutely&project=${DEMO_PROJECT}` },
-  { label: 'miss: usage hourly, a new key', expected: 200, path: (n) => `${QUERY}usage.api-counts?interval=hourly&project=${encodeURIComponent(`${DEMO_PROJECT}|nomatch${n}`)}` },
-  { label: 'hit: usage daily (by UUID)', expected: 200, path: () => `${QUERY}90ea8432-727f-4399-8617-f3fe240ba64a?interval=daily&project=${DEMO_PROJECT}` },
-  { label: 'uncached: logs.all, last hour', expected: 200, path: () => `${QUERY}logs.all?project=${DEMO_PROJECT}&iso_timestamp_start=${encodeURIComponent(hour())}` },
-  {
-    label: 'sandbox: postgres errors (GET)',
-    expected: 200,
-    path: () => sandbox("select id, timestamp, event_message from postgres_logs where regexp_contains(event_message, 'ERROR') limit 20"),
-  },
-  {
-    label: 'sandbox: auth by status (POST)',
-    expected: 200,
-    method: 'POST',
-    path: () => `${QUERY}logs.all`,
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ project: DEMO_PROJECT, sql: 'select m.status, count(*) as n from auth_logs cross join unnest(metadata) as m group by 1 order by n desc' }),
-  },
-  { label: 'hit: usage hourly, redacted', expected: 200, path: () => `${QUERY}usage.api-counts?interval=hourly&project=${DEMO_PROJECT}`, headers: { 'svc-endpoint-redact-pii': 'true' } },
-  { label: 'bad: no API key', expected: 401, path: () => `${QUERY}logs.all?project=${DEMO_PROJECT}`, noKey: true },
-  { label: 'bad: unknown parameter', expected: 400, path: () => `${QUERY}logs.all?projct=${DEMO_PROJECT}` },
-  { label: 'bad: invalid interval', expected: 400, path: () => `${QUERY}usage.api-counts?interval=weekly&project=${DEMO_PROJECT}` },
-  { label: 'bad: sandbox escape', expected: 400, path: () => sandbox("select * from read_csv('/etc/passwd')") },
-  { label: 'bad: unknown endpoint', expected: 404, path: () => `${QUERY}no.such.endpoint` },
-  { label: 'bad: malformed JSON body', expected: 400, method: 'POST', path: () => `${QUERY}logs.all`, headers: { 'content-type': 'application/json' }, body: '{"project":' },
-];
-
-interface Tally {
-  statuses: Map<number, number>;
-  unexpected: number;
-}
-
-async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: {
-      seconds: { type: 'string', default: '60' },
-      connections: { type: 'string', default: '100' },
-      events: { type: 'string', default: '250000' },
-    },
+/** Runs `node [--import rusage] script args` to its end and returns what it used. */
+function measured(script: string, args: string[], dir: string): Promise<Usage> {
+  const report = join(dir, `rusage-${process.hrtime.bigint()}.json`);
+  return new Promise((resolve, reject) => {
+    execFile(
+      process.execPath,
+      ['--import', RUSAGE, script, ...args],
+      { env: { PATH: process.env.PATH ?? '', TMPDIR: dir, CANNERY_BENCH_RUSAGE: report }, maxBuffer: 1 << 24 },
+      (error, _stdout, stderr) => {
+        if (error) return reject(new Error(`${script} ${args.join(' ')} failed:\n${stderr}`));
+        readFile(report, 'utf8').then((text) => resolve(JSON.parse(text) as Usage), reject);
+      },
+    );
   });
-  const seconds = Number(values.seconds);
-  const connections = Number(values.connections);
-  const dir = await mkdtemp(join(tmpdir(), 'cannery-load-'));
-  let guard: NodeJS.Timeout | undefined;
+}
+
+/** The seeded edge events as NDJSON, in time order; `later` moves them a week on, under other ids. */
+async function exportEvents(db: string, file: string, later: boolean): Promise<void> {
+  const instance = await DuckDBInstance.create(db, { access_mode: 'READ_ONLY' });
   try {
-    const db = join(dir, 'load.duckdb');
-    console.error(`load: seeding ${Number(values.events).toLocaleString('en-US')} edge events`);
-    seed(db, Number(values.events));
-    // Every connection may wait on a backend query at once: the queue has room for all of them,
-    // so a 429 (shedding load) is as unexpected here as any other failure.
-    const served = await serve({ db, env: { CANNERY_DUCKDB_MEMORY_LIMIT: DUCKDB_MEMORY_LIMIT, CANNERY_MAX_QUEUED_QUERIES: String(connections) } });
+    const connection = await instance.connect();
     try {
-      // Fill the cache, so the hits are hits from the first request on.
-      for (const kind of KINDS.filter((candidate) => candidate.label.startsWith('hit'))) await call(served.url, kind, 0);
-      const pid = served.child.pid!;
-      const rss: number[] = [processMemory(pid, 'VmRSS')];
-      const sampler = setInterval(() => rss.push(processMemory(pid, 'VmRSS')), 1000);
-      const tallies = new Map(KINDS.map((kind) => [kind.label, { statuses: new Map<number, number>(), unexpected: 0 } as Tally]));
-      let n = 0;
-      console.error(`load: ${seconds} s at ${connections} connections`);
-      guard = setTimeout(() => {
-        console.error(`load: still running ${GUARD_SECONDS} s past the planned ${seconds} s; stopping`);
-        served.child.kill('SIGKILL');
-        process.exit(1);
-      }, (seconds + GUARD_SECONDS) * 1000);
-      const result = await autocannon({
-        url: served.url,
-        connections,
-        duration: seconds,
-        timeout: 30,
-        requests: KINDS.map((kind) => ({
-          method: kind.method ?? 'GET',
-          setupRequest: (request: autocannon.Request) => ({
-            ...request,
-            path: kind.path((n += 1)),
-            headers: { ...(kind.noKey ? {} : { 'x-api-key': API_KEY }), ...kind.headers },
-            ...(kind.body === undefined ? {} : { body: kind.body }),
-          }),
-          onResponse: (status: number) => {
-            const tally = tallies.get(kind.label)!;
-            tally.statuses.set(status, (tally.statuses.get(status) ?? 0) + 1);
-            if (status !== kind.expected) tally.unexpected += 1;
-          },
-        })),
-      });
-      clearInterval(sampler);
-      rss.push(processMemory(pid, 'VmRSS'));
-      report(result, tallies, rss, served.child.pid!, seconds, connections);
+      const id = later ? "'b' || substr(id, 2)" : 'id';
+      await connection.run(
+        `COPY (SELECT ${id} AS id, epoch_us("timestamp") + $shift AS "timestamp", event_message, project, identifier, metadata
+               FROM "${SOURCE}" ORDER BY "timestamp") TO $file (FORMAT json)`,
+        { file, shift: later ? WEEK_US : 0n },
+      );
     } finally {
-      await served.stop();
+      connection.closeSync();
     }
   } finally {
-    clearTimeout(guard);
+    instance.closeSync();
+  }
+}
+
+interface Build {
+  name: string;
+  cli: string;
+}
+
+interface SizeResult {
+  label: string;
+  edgeEvents: number;
+  seededEvents: number;
+  fileBytes: number;
+  readJson: Usage[];
+  seed: Map<string, Usage[]>;
+  import: Map<string, Usage[]>;
+  append: Map<string, Usage[]>;
+}
+
+async function measureSize(label: string, edgeEvents: number, builds: readonly Build[], runs: number): Promise<SizeResult> {
+  const dir = await mkdtemp(join(tmpdir(), 'cannery-bench-load-'));
+  try {
+    const result: SizeResult = { label, edgeEvents, seededEvents: 0, fileBytes: 0, readJson: [], seed: new Map(), import: new Map(), append: new Map() };
+    for (const build of builds) {
+      result.seed.set(build.name, []);
+      result.import.set(build.name, []);
+      result.append.set(build.name, []);
+    }
+    const first = join(dir, 'first.ndjson');
+    const second = join(dir, 'second.ndjson');
+    for (let run = 0; run < runs; run += 1) {
+      for (const build of builds) {
+        progress(`${label}, run ${run + 1}/${runs}: ${build.name} seed`);
+        const db = join(dir, `seed-${build.name}.duckdb`);
+        result.seed.get(build.name)!.push(await measured(build.cli, ['seed', '--db', db, '--events', String(edgeEvents)], dir));
+        if (run === 0 && build === builds[0]) {
+          progress(`${label}: exporting the seeded edge events`);
+          await exportEvents(db, first, false);
+          await exportEvents(db, second, true);
+          result.fileBytes = (await stat(first)).size;
+          result.seededEvents = await countEvents(db);
+        }
+        await rm(db, { force: true });
+      }
+      progress(`${label}, run ${run + 1}/${runs}: DuckDB read_json`);
+      const baseline = join(dir, 'read-json.duckdb');
+      result.readJson.push(await measured(READ_JSON, [first, baseline], dir));
+      await rm(baseline, { force: true });
+      for (const build of builds) {
+        const db = join(dir, `import-${build.name}.duckdb`);
+        progress(`${label}, run ${run + 1}/${runs}: ${build.name} import`);
+        result.import.get(build.name)!.push(await measured(build.cli, ['import', '--db', db, '--source', SOURCE, first], dir));
+        progress(`${label}, run ${run + 1}/${runs}: ${build.name} append`);
+        result.append.get(build.name)!.push(await measured(build.cli, ['import', '--db', db, '--source', SOURCE, second], dir));
+        await rm(db, { force: true });
+        await rm(`${db}.wal`, { force: true });
+      }
+    }
+    return result;
+  } finally {
     await rm(dir, { recursive: true, force: true });
   }
 }
 
-async function call(url: string, kind: Kind, n: number): Promise<void> {
-  const response = await fetch(url + kind.path(n), {
-    method: kind.method ?? 'GET',
-    headers: { ...(kind.noKey ? {} : { 'x-api-key': API_KEY }), ...kind.headers },
-    ...(kind.body === undefined ? {} : { body: kind.body }),
-  });
-  await response.arrayBuffer();
-  if (response.status !== kind.expected) throw new Error(`${kind.label}: ${response.status} before the run`);
+async function countEvents(db: string): Promise<number> {
+  const instance = await DuckDBInstance.create(db, { access_mode: 'READ_ONLY' });
+  try {
+    const connection = await instance.connect();
+    try {
+      const tables = (await connection.runAndReadAll("SELECT table_name FROM duckdb_tables() WHERE schema_name = 'main'")).getRows().map((row) => String(row[0]));
+      let total = 0;
+      for (const table of tables) total += Number((await connection.runAndReadAll(`SELECT count(*) FROM "${table}"`)).getRows()[0]![0]);
+      return total;
+    } finally {
+      connection.closeSync();
+    }
+  } finally {
+    instance.closeSync();
+  }
 }
 
-function mean(values: number[]): number {
-  return values.reduce((sum, value) => sum + value, 0) / values.length;
+/** The median; of an even number of values, the mean of the middle two. */
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
-function report(result: autocannon.Result, tallies: Map<string, Tally>, rss: number[], pid: number, seconds: number, connections: number): void {
-  const unexpected = [...tallies.values()].reduce((sum, tally) => sum + tally.unexpected, 0);
-  const fiveHundreds = [...tallies.values()].reduce((sum, tally) => sum + [...tally.statuses].filter(([status]) => status >= 500).reduce((s, [, count]) => s + count, 0), 0);
-  const third = Math.floor(rss.length / 3);
-  const middle = mean(rss.slice(third, 2 * third));
-  const last = mean(rss.slice(2 * third));
-  const peak = Math.max(processMemory(pid, 'VmHWM'), ...rss);
-  const levels = last <= middle * RSS_GROWTH_LIMIT;
-  const bounded = levels && peak <= RSS_CEILING;
-  const passed = unexpected === 0 && result.errors === 0 && result.timeouts === 0 && bounded;
+const cpu = (usages: readonly Usage[]) => median(usages.map((usage) => usage.cpuSeconds));
+/** The median of each run's ratio: a run's steps ran close together, under the same load from elsewhere. */
+const pairedRatio = (over: readonly Usage[], under: readonly Usage[]) => median(over.map((usage, run) => usage.cpuSeconds / under[run]!.cpuSeconds));
+const rss = (usages: readonly Usage[]) => median(usages.map((usage) => usage.peakRss));
+const seconds = (value: number) => `${value.toFixed(2)} s`;
+const ratio = (value: number) => `${value.toFixed(3)}x`;
+const verdict = (met: boolean) => (met ? 'met' : 'MISSED');
+const spread = (usages: readonly Usage[]) => {
+  const values = usages.map((usage) => usage.cpuSeconds);
+  return values.length > 1 ? ` (${Math.min(...values).toFixed(2)}-${Math.max(...values).toFixed(2)})` : '';
+};
 
-  console.log(`# cannery under load: ${seconds} s, ${connections} connections, loopback\n`);
-  console.log(
-    markdownTable(
-      ['request', 'expected', 'answers (status: count)', 'unexpected'],
-      KINDS.map((kind) => {
-        const tally = tallies.get(kind.label)!;
-        const statuses = [...tally.statuses].sort(([a], [b]) => a - b).map(([status, count]) => `${status}: ${count}`).join(', ');
-        return [kind.label, String(kind.expected), statuses || 'none', String(tally.unexpected)];
-      }),
-    ),
-  );
-  console.log('');
-  console.log(
-    markdownTable(
-      ['figure', 'value'],
-      [
-        ['requests', `${result.requests.total} (${result.requests.average.toFixed(0)} req/s)`],
-        ['latency p50 / p99 / max', `${result.latency.p50} / ${result.latency.p99} / ${result.latency.max} ms`],
-        ['unexpected answers', String(unexpected)],
-        ['5xx', String(fiveHundreds)],
-        ['connection errors / timeouts', `${result.errors} / ${result.timeouts}`],
-        ['RSS at start / peak / end', `${mib(rss[0]!)} / ${mib(peak)} / ${mib(rss.at(-1)!)}`],
-        ['RSS every 5 s', rss.filter((_, index) => index % 5 === 0).map((bytes) => (bytes / 2 ** 20).toFixed(0)).join(' ') + ' MiB'],
-        ['RSS mean, middle third -> last third', `${mib(middle)} -> ${mib(last)} (${levels ? 'levels off' : 'STILL GROWING'}; ceiling ${mib(RSS_CEILING)})`],
-        ['verdict', passed ? 'PASS' : 'FAIL'],
-      ],
-    ),
-  );
-  if (!passed) process.exitCode = 1;
+function report(results: readonly SizeResult[], builds: readonly Build[], runs: number): string {
+  const lines: string[] = [];
+  for (const result of results) {
+    const baselineCpu = cpu(result.readJson);
+    const baselineRss = rss(result.readJson);
+    const rssCeiling = Math.max(TARGETS.importRss * baselineRss, TARGETS.rssFloor);
+    lines.push(`## ${result.label}: ${result.edgeEvents.toLocaleString('en-US')} edge events, ${mib(result.fileBytes)} of NDJSON`, '');
+    const rows: string[][] = [['DuckDB read_json into a fresh table (baseline)', seconds(baselineCpu) + spread(result.readJson), mib(baselineRss), '1.00x', '']];
+    for (const build of builds) {
+      const imports = result.import.get(build.name)!;
+      const appends = result.append.get(build.name)!;
+      const importRss = rss(imports);
+      const importRatio = pairedRatio(imports, result.readJson);
+      rows.push([
+        `${build.name}: cannery import into a fresh table`,
+        seconds(cpu(imports)) + spread(imports),
+        mib(importRss),
+        ratio(importRatio),
+        `CPU <= ${TARGETS.importCpu}x: ${verdict(importRatio <= TARGETS.importCpu)}; RSS <= ${mib(rssCeiling)}: ${verdict(importRss <= rssCeiling)}`,
+      ]);
+      const appendRatio = pairedRatio(appends, imports);
+      rows.push([
+        `${build.name}: cannery import, appending as many again`,
+        seconds(cpu(appends)) + spread(appends),
+        mib(rss(appends)),
+        ratio(pairedRatio(appends, result.readJson)),
+        `<= ${TARGETS.append}x the first import: ${ratio(appendRatio)}, ${verdict(appendRatio <= TARGETS.append)}`,
+      ]);
+    }
+    lines.push(markdownTable(['step', 'CPU (median, range)', 'peak RSS', 'CPU vs read_json (median of runs)', 'target'], rows), '');
+    const seedRows = builds.map((build) => {
+      const seeds = result.seed.get(build.name)!;
+      const perEvent = (cpu(seeds) * 1e6) / result.seededEvents;
+      const applies = result.edgeEvents === TARGETS.seedTargetEdgeEvents;
+      const target = applies ? `<= ${TARGETS.seedMicrosPerEvent} µs: ${verdict(perEvent <= TARGETS.seedMicrosPerEvent)}; RSS <= ${mib(TARGETS.seedRss)}: ${verdict(rss(seeds) <= TARGETS.seedRss)}` : 'targets are at 100k';
+      return [`${build.name}: cannery seed --events ${result.edgeEvents} (${result.seededEvents.toLocaleString('en-US')} events)`, seconds(cpu(seeds)) + spread(seeds), mib(rss(seeds)), `${perEvent.toFixed(1)} µs`, target];
+    });
+    lines.push(markdownTable(['seed', 'CPU (median, range)', 'peak RSS', 'CPU per event', 'target'], seedRows), '');
+  }
+  if (results.length > 1) {
+    const [small, large] = [results[0]!, results.at(-1)!];
+    const growth = builds.map((build) => [
+      build.name,
+      `${ratio(rss(large.import.get(build.name)!) / rss(small.import.get(build.name)!))} (${mib(rss(small.import.get(build.name)!))} -> ${mib(rss(large.import.get(build.name)!))})`,
+      `${ratio(rss(large.readJson) / rss(small.readJson))} (${mib(rss(small.readJson))} -> ${mib(rss(large.readJson))})`,
+    ]);
+    lines.push(`## Peak RSS of an import as the input grows, ${small.label} -> ${large.label}`, '');
+    lines.push(markdownTable(['build', 'cannery import', 'DuckDB read_json'], growth), '');
+  }
+  lines.push(`${runs} run(s) of each step, in turn; CPU is user + sys of the whole process, every thread; a ratio is the median of each run's.`);
+  return lines.join('\n');
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { sizes: { type: 'string', default: '100k,1m' }, runs: { type: 'string', default: '3' }, before: { type: 'string' } } });
+  const runs = Number(values.runs);
+  if (!Number.isInteger(runs) || runs < 1) throw new Error('--runs takes a positive whole number');
+  const builds: Build[] = [{ name: values.before ? 'this build' : 'cannery', cli: CLI }];
+  if (values.before) builds.push({ name: 'before', cli: values.before });
+  const machine = describeMachine();
+  const results: SizeResult[] = [];
+  for (const size of values.sizes!.split(',').map(parseSize)) results.push(await measureSize(size.label, size.edgeEvents, builds, runs));
+  console.log(`# Loading data (${machine.date}; ${machine.cpu}, ${machine.cores} cores, load ${machine.load} -> ${describeMachine().load}; node ${machine.node})\n`);
+  console.log(report(results, builds, runs));
 }
 
 await main();

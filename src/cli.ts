@@ -27,13 +27,14 @@ commands:
            and .github/workflows/cannery.yml (check, test and diff on every pull request)
   run      NAME [key=value ...] [--endpoints DIR] [--db FILE] [--redact-pii]
            run one endpoint and print its result as JSON (--redact-pii: as with SVC-ENDPOINT-REDACT-PII: true)
-  import   --db FILE --source NAME [FILE.ndjson | -]
-           load NDJSON log events into a source's table, creating or widening it
+  import   --db FILE --source NAME [FILE.ndjson | -] [--max-line-bytes N] [--replace-invalid-utf8] [--memory-limit SIZE]
+           load NDJSON log events into a source's table, creating or widening it, all or nothing;
+           the same input again is a no-op
   compact  --db FILE
            rewrite every source table in the current storage layout, in time order (server stopped)
   openapi  [--endpoints DIR]
            print the OpenAPI 3.1 description of the endpoints
-  seed     --db FILE [--events N]
+  seed     --db FILE [--events N] [--memory-limit SIZE]
            write realistic demo data for all nine sources (N edge events, default 50000)
   keys     new NAME [--endpoint E]... [--param name=value]... [--expires TIME|30d] [--rate N]
            print a fresh random key once, and its entry for the keys file (CANNERY_KEYS_FILE)

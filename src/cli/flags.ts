@@ -1,5 +1,5 @@
 /** CLI flags override the environment's settings. */
-import { readSettings, type Settings } from '../config/settings.js';
+import { memorySize, readSettings, type Settings } from '../config/settings.js';
 import type { Flags } from './command.js';
 
 export function settingsWithFlags(flags: Flags): Settings {
@@ -7,6 +7,7 @@ export function settingsWithFlags(flags: Flags): Settings {
   if (typeof flags.endpoints === 'string') settings.endpointsDir = flags.endpoints;
   if (typeof flags.db === 'string') settings.dbPath = flags.db;
   if (typeof flags.host === 'string') settings.host = flags.host;
+  if (typeof flags['memory-limit'] === 'string') settings.loadMemoryLimit = memorySize('--memory-limit', flags['memory-limit']);
   if (typeof flags.port === 'string') {
     const port = Number(flags.port);
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be a whole number from 0 to 65535 (got "${flags.port}")`);

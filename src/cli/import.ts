@@ -1,32 +1,116 @@
-/** `cannery import --db FILE --source NAME [FILE.ndjson | -]`: NDJSON log events into a source's table. */
+/**
+ * `cannery import --db FILE --source NAME [FILE.ndjson | -]`: NDJSON log events into a source's table.
+ *
+ * The batch id is printed before anything is read, and the summary names it once committed: after a
+ * crash, the user runs the same command again, which loads the input or says it is already in.
+ */
+import { randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { openDuckDb } from '../backends/duckdb/backend.js';
+import { formatBytes } from '../backends/duckdb/import/bytes.js';
+import { DEFAULT_MAX_LINE_BYTES, importNdjson, type ImportResult } from '../backends/duckdb/import/import.js';
+import { findImportOfFile } from '../backends/duckdb/import/input-digest.js';
+import type { LedgerEntry } from '../backends/duckdb/import/ledger.js';
 import { BUILT_IN_SOURCES, sourceNames } from '../config/sources.js';
-import { importNdjson } from '../backends/duckdb/import/import.js';
 import type { Command } from './command.js';
-import { settingsWithFlags } from './flags.js';
+import { positiveInteger, settingsWithFlags } from './flags.js';
+import { progressReporter } from './progress.js';
 import { didYouMean } from '../config/spelling.js';
 
+/** Reads of 1 MiB: a quarter of the per-chunk work of node's 64 KiB default, for the same memory. */
+const READ_BYTES = 1 << 20;
+/** V8's longest string is about 512 MiB; a line must fit in one, and its staged form too. */
+const LONGEST_LINE_LIMIT = 256 << 20;
+
 export const importCommand: Command = {
-  options: { db: { type: 'string' }, source: { type: 'string' } },
+  options: {
+    db: { type: 'string' },
+    source: { type: 'string' },
+    'max-line-bytes': { type: 'string' },
+    'replace-invalid-utf8': { type: 'boolean' },
+    'memory-limit': { type: 'string' },
+  },
   async run(flags, positionals) {
-    const { dbPath } = settingsWithFlags(flags);
+    const { dbPath, loadMemoryLimit } = settingsWithFlags(flags);
     const source = flags.source;
     const known = sourceNames(BUILT_IN_SOURCES);
     if (typeof source !== 'string') throw new Error(`--source is required (one of: ${known.join(', ')})`);
     // Endpoints can only read known sources, so a table under any other name would be unreachable.
     if (!known.includes(source)) throw new Error(`unknown source "${source}"${didYouMean(source, known)}; known sources: ${known.join(', ')}`);
+    const maxLineBytes = positiveInteger('max-line-bytes', flags['max-line-bytes'], DEFAULT_MAX_LINE_BYTES);
+    if (maxLineBytes > LONGEST_LINE_LIMIT) throw new Error(`--max-line-bytes can be at most ${LONGEST_LINE_LIMIT} (${formatBytes(LONGEST_LINE_LIMIT)}), the most one event can hold here`);
     const [path = '-'] = positionals;
-    const input = path === '-' ? process.stdin : createReadStream(path);
-    const instance = await openDuckDb({ path: dbPath });
+    const fromStdin = path === '-';
+    const totalBytes = fromStdin ? undefined : (await stat(path)).size;
+    const input = fromStdin ? process.stdin : createReadStream(path, { highWaterMark: READ_BYTES });
+
+    const batchId = randomUUID();
+    console.error(`import ${batchId}: ${fromStdin ? 'standard input' : path} -> ${source} in ${dbPath}`);
+    stopCleanlyOnSignals();
+    const instance = await openDuckDb({ path: dbPath, memoryLimit: loadMemoryLimit });
     const connection = await instance.connect();
+    const progress = progressReporter('importing');
     try {
-      const { rows } = await importNdjson(connection, source, input, { sources: BUILT_IN_SOURCES });
-      console.error(`imported ${rows.toLocaleString('en-US')} event(s) into ${source} in ${dbPath}`);
+      const previous = fromStdin ? undefined : await findImportOfFile(connection, source, path);
+      if (previous !== undefined) {
+        console.error(alreadyImported(previous, totalBytes!));
+        return 0;
+      }
+      const result = await importNdjson(connection, source, input, {
+        sources: BUILT_IN_SOURCES,
+        batchId,
+        maxLineBytes,
+        invalidUtf8: flags['replace-invalid-utf8'] === true ? 'replace' : 'error',
+        onProgress: ({ events, bytes }) => progress.update({ events, bytes, ...(totalBytes === undefined ? {} : { totalBytes }) }),
+      });
+      progress.done();
+      console.error(summary(result, source, dbPath));
       return 0;
+    } catch (error) {
+      progress.done();
+      const message = (error as Error).message;
+      const advice = /no space left on device/i.test(message) ? '; free space where the message says, then run the same command again' : '';
+      throw new Error(`${message}\nimport ${batchId} failed; nothing of it was written to ${dbPath}${advice}`, { cause: error });
     } finally {
       connection.closeSync();
       instance.closeSync();
     }
   },
 };
+
+function alreadyImported(previous: LedgerEntry, bytes: number): string {
+  return (
+    `already imported: these ${formatBytes(bytes)} went into ${previous.source} as import ${previous.batchId} at ${previous.committedAt.toISOString()} ` +
+    `(${previous.events.toLocaleString('en-US')} events); nothing was written this time`
+  );
+}
+
+function summary(result: ImportResult, source: string, dbPath: string): string {
+  if (result.previous !== undefined) return alreadyImported(result.previous, result.bytes);
+  const size = formatBytes(result.bytes);
+  const lines = [`committed import ${result.batchId}: ${result.rows.toLocaleString('en-US')} event(s) (${size}) into ${source} in ${dbPath}`];
+  if (result.farFromTimeOrder) {
+    lines.push(
+      `its events were far from time order, so queries over a time range now read more of ${source} than they need; ` +
+        `\`cannery compact --db ${dbPath}\` (with the server stopped) rewrites the table in time order`,
+    );
+  }
+  if (result.replacedLines > 0) {
+    lines.push(`${result.replacedLines.toLocaleString('en-US')} line(s) had invalid UTF-8, stored with U+FFFD in place of the bad bytes (the first: line ${result.firstReplacedLine})`);
+  }
+  return lines.join('\n');
+}
+
+/**
+ * Ctrl-C or a service manager's SIGTERM: exit, which removes the staged batch (staging.ts); the
+ * transaction was never committed, so DuckDB keeps nothing of it.
+ */
+function stopCleanlyOnSignals(): void {
+  for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+    process.once(signal, () => {
+      console.error(`\ncannery: ${signal}: import stopped; nothing of it was written`);
+      process.exit(code);
+    });
+  }
+}

@@ -1,4 +1,4 @@
-/** `cannery seed --db FILE [--events N]`: realistic demo data for all nine sources. */
+/** `cannery seed --db FILE [--events N] [--memory-limit SIZE]`: realistic demo data for all nine sources. */
 import { openDuckDb } from '../backends/duckdb/backend.js';
 import { progressReporter } from './progress.js';
 import { seedDemoData } from '../demo/seed.js';
@@ -8,25 +8,27 @@ import { positiveInteger, settingsWithFlags } from './flags.js';
 /** Edge events `serve --demo` seeds on first run: a lively week in a few seconds. */
 export const DEMO_EDGE_EVENTS = 50_000;
 
-export async function seedDatabase(dbPath: string, edgeEvents: number): Promise<number> {
-  const instance = await openDuckDb({ path: dbPath });
+export async function seedDatabase(dbPath: string, edgeEvents: number, memoryLimit: string): Promise<number> {
+  const instance = await openDuckDb({ path: dbPath, memoryLimit });
   const connection = await instance.connect();
+  const progress = progressReporter('seeding');
   try {
-    const result = await seedDemoData(connection, { edgeEvents, onProgress: progressReporter('seeding') });
+    const result = await seedDemoData(connection, { edgeEvents, onProgress: (events, totalEvents) => progress.update({ events, totalEvents }) });
     return result.total;
   } finally {
+    progress.done();
     connection.closeSync();
     instance.closeSync();
   }
 }
 
 export const seedCommand: Command = {
-  options: { db: { type: 'string' }, events: { type: 'string' } },
+  options: { db: { type: 'string' }, events: { type: 'string' }, 'memory-limit': { type: 'string' } },
   async run(flags) {
-    const { dbPath } = settingsWithFlags(flags);
+    const { dbPath, loadMemoryLimit } = settingsWithFlags(flags);
     const edgeEvents = positiveInteger('events', flags.events, DEMO_EDGE_EVENTS);
     const started = performance.now();
-    const total = await seedDatabase(dbPath, edgeEvents);
+    const total = await seedDatabase(dbPath, edgeEvents, loadMemoryLimit);
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     console.error(`seeded ${total.toLocaleString('en-US')} events (${edgeEvents.toLocaleString('en-US')} edge) into ${dbPath} in ${seconds} s`);
     return 0;

@@ -32,7 +32,7 @@ export const serveCommand: Command = {
     if (flags.demo && settings.backend === 'duckdb' && !existsSync(settings.dbPath)) {
       console.log(`cannery: first run, seeding demo data into ${settings.dbPath} ...`);
       const { DEMO_EDGE_EVENTS, seedDatabase } = await import('./seed.js');
-      await seedDatabase(settings.dbPath, DEMO_EDGE_EVENTS);
+      await seedDatabase(settings.dbPath, DEMO_EDGE_EVENTS, settings.loadMemoryLimit);
     }
     // Opening would create an empty database, and a mistyped path would serve empty results.
     if (settings.backend === 'duckdb' && settings.dbPath !== ':memory:' && !existsSync(settings.dbPath)) {

@@ -45,6 +45,8 @@ export interface Settings {
   sandboxCompileMs: number;
   duckdbMemoryLimit: string;
   duckdbThreads: number;
+  /** DuckDB memory_limit of `import` and `seed` (and the first run's seed of `serve --demo`). */
+  loadMemoryLimit: string;
   /** Backend queries that may run at once; cache hits take no slot. */
   maxConcurrentQueries: number;
   /** Backend queries that may wait for a slot; past that, 429. */
@@ -81,6 +83,9 @@ export const DEFAULTS = {
   // the process peaks at about this plus half a GiB (docs/operations.md). Queries of the shipped
   // endpoints need a small part of it; a sandbox query that needs more is refused with a 400.
   duckdbMemoryLimit: '1GB',
+  // A load streams through DuckDB a batch at a time: it needs far less than queries may, and a
+  // bound keeps its peak flat however large the input (docs/storage.md, Loading).
+  loadMemoryLimit: '512MB',
   cacheMaxBytes: 256 * 1024 * 1024,
   // A store on the same network answers in well under a millisecond; past this it is in trouble,
   // and answering without it is better than waiting.
@@ -124,6 +129,7 @@ export function readSettings(env: Env = process.env): Settings {
     sandboxCompileMs: integer(env, 'CANNERY_SANDBOX_COMPILE_MS', DEFAULTS.sandboxCompileMs, 1, 600_000),
     duckdbMemoryLimit: env.CANNERY_DUCKDB_MEMORY_LIMIT || DEFAULTS.duckdbMemoryLimit,
     duckdbThreads: integer(env, 'CANNERY_DUCKDB_THREADS', DEFAULTS.duckdbThreads, 1, 1024),
+    loadMemoryLimit: env.CANNERY_LOAD_MEMORY_LIMIT ? memorySize('CANNERY_LOAD_MEMORY_LIMIT', env.CANNERY_LOAD_MEMORY_LIMIT) : DEFAULTS.loadMemoryLimit,
     maxConcurrentQueries: integer(env, 'CANNERY_MAX_CONCURRENT_QUERIES', DEFAULTS.maxConcurrentQueries, 1, 10_000),
     maxQueuedQueries: integer(env, 'CANNERY_MAX_QUEUED_QUERIES', DEFAULTS.maxQueuedQueries, 0, 1_000_000),
     logLevel: logThreshold(env.CANNERY_LOG_LEVEL),
@@ -152,6 +158,14 @@ export function integer(env: Env, name: string, fallback: number, min: number, m
     throw new Error(`${name} must be a whole number from ${min} to ${max} (got "${raw}")`);
   }
   return value;
+}
+
+/** A size as DuckDB's memory_limit takes it (`512MB`, `1.5GiB`); DuckDB's own refusal says only "Failed to set config". */
+export function memorySize(name: string, raw: string): string {
+  if (!/^\d+(\.\d+)?\s*(B|KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/i.test(raw.trim())) {
+    throw new Error(`${name} must be a size such as 512MB or 2GB (got "${raw}")`);
+  }
+  return raw.trim();
 }
 
 /** Visible ASCII: what every client can send in a header as it is. */

@@ -80,24 +80,24 @@ const CREDENTIALS_CTE = `
   FROM judged
 ), authenticated AS (
   SELECT *,
-    CASE WHEN mode <> 'none' THEN [{
+    CASE WHEN mode <> 'none' THEN {
       'auth_user': CASE WHEN signed_in AND NOT bad_session THEN user_id END,
-      'jwt': CASE WHEN legacy_key OR signed_in THEN [{
-        'apikey': CASE WHEN legacy_key THEN [{
+      'jwt': CASE WHEN legacy_key OR signed_in THEN {
+        'apikey': CASE WHEN legacy_key THEN {
           'invalid': CASE WHEN bad_key THEN 'invalid signature' END,
-          'payload': CASE WHEN NOT bad_key THEN [CASE WHEN session_as_key THEN user_payload ELSE key_payload END] END
-        }] END,
-        'authorization': [{
+          'payload': CASE WHEN NOT bad_key THEN CASE WHEN session_as_key THEN user_payload ELSE key_payload END END
+        } END,
+        'authorization': {
           'invalid': CASE WHEN bad_session THEN 'token has invalid claims: token is expired' END,
-          'payload': CASE WHEN NOT bad_session THEN [CASE WHEN signed_in THEN user_payload ELSE key_payload END] END
-        }]
-      }] END,
-      'apikey': CASE WHEN new_key THEN [{'apikey': [{
+          'payload': CASE WHEN NOT bad_session THEN CASE WHEN signed_in THEN user_payload ELSE key_payload END END
+        }
+      } END,
+      'apikey': CASE WHEN new_key THEN {'apikey': {
         'error': CASE WHEN bad_key THEN 'invalid api key' END,
         'hash': CASE WHEN mode = 'secret' THEN $key_secret_hash ELSE $key_publishable_hash END[1 + project_index],
         'prefix': CASE WHEN mode = 'secret' THEN $key_secret_prefix ELSE $key_publishable_prefix END[1 + project_index]
-      }]}] END
-    }] END AS sb
+      }} END
+    } END AS sb
   FROM keyed
 )`;
 
@@ -154,20 +154,20 @@ export const edge = (): SourceSql => ({
 )
 SELECT id, ts AS "timestamp", project, identifier,
   concat_ws(' | ', method, status_code, ip, hex, url, ua) AS event_message,
-  [{
+  {
     'load_balancer_redirect_identifier': CASE WHEN identifier <> project THEN identifier END,
-    'logflare_worker': [{'worker_id': ${pickSql('$workers', '(h0 >> 20)')}}],
-    'request': [{
-      'cf': [{
+    'logflare_worker': {'worker_id': ${pickSql('$workers', '(h0 >> 20)')}},
+    'request': {
+      'cf': {
         'asOrganization': as_organization, 'asn': asn,
-        'botManagement': [{
+        'botManagement': {
           'corporateProxy': (h1 >> 40) % 50 = 0,
           'detectionIds': CASE WHEN bot_score < 30 THEN [33554817, 33554824] ELSE []::BIGINT[] END,
           'ja3Hash': ja3_hash,
           'score': bot_score,
           'staticResource': content_type LIKE 'image/%',
           'verifiedBot': false
-        }],
+        },
         'city': city, 'clientAcceptEncoding': accept_encoding,
         'clientTcpRtt': base_rtt + (h2 >> 40) % 20, 'clientTrustScore': bot_score,
         'colo': colo, 'continent': continent, 'country': country,
@@ -175,25 +175,25 @@ SELECT id, ts AS "timestamp", project, identifier,
         'latitude': latitude, 'longitude': longitude, 'metroCode': metro_code, 'postalCode': postal_code,
         'region': region, 'regionCode': region_code, 'timezone': timezone, 'tlsCipher': tls_cipher,
         -- Cloudflare sets tlsClientAuth only where mutual TLS is on: here, for server-side clients' own keys.
-        'tlsClientAuth': CASE WHEN credentials = 'secret' THEN [{'certPresented': '1', 'certRevoked': '0', 'certVerified': 'SUCCESS'}] END,
-        'tlsExportedAuthenticator': [{
+        'tlsClientAuth': CASE WHEN credentials = 'secret' THEN {'certPresented': '1', 'certRevoked': '0', 'certVerified': 'SUCCESS'} END,
+        'tlsExportedAuthenticator': {
           'clientFinished': tls_client_finished, 'clientHandshake': tls_client_handshake,
           'serverFinished': tls_server_finished, 'serverHandshake': tls_server_handshake
-        }],
+        },
         'tlsVersion': tls_version
-      }],
-      'headers': [{
+      },
+      'headers': {
         'accept': accept, 'cf_connecting_ip': ip, 'cf_ipcountry': country, 'cf_ray': hex,
         'content_length': CASE WHEN with_body THEN (2 + (h0 >> 8) % 4000)::VARCHAR END,
         'content_type': CASE WHEN with_body THEN CASE WHEN stored_object OR starts_with(path, '/storage/v1/upload/') THEN 'image/png' ELSE 'application/json' END END,
         'host': host,
         'referer': CASE WHEN h0 % 4 = 0 THEN 'https://app.example.com/' END,
         'user_agent': ua, 'x_client_info': client_info, 'x_forwarded_proto': 'https', 'x_real_ip': ip
-      }],
+      },
       'host': host, 'method': method, 'path': path, 'protocol': 'https:', 'sb': sb, 'search': search, 'url': url
-    }],
-    'response': [{
-      'headers': [{
+    },
+    'response': {
+      'headers': {
         'cf_cache_status': cache_status,
         'cf_ray': hex || '-' || colo,
         'content_disposition': CASE WHEN search = '?download=true' THEN 'attachment; filename="' || regexp_extract(path, '[^/]+$') || '"' END,
@@ -212,11 +212,11 @@ SELECT id, ts AS "timestamp", project, identifier,
         'transfer_encoding': CASE WHEN chunked THEN 'chunked' END,
         'x_kong_proxy_latency': ((h0 >> 40) % 4)::VARCHAR,
         'x_sb_error_code': CASE WHEN starts_with(path, '/auth/v1/') AND status_code >= 400 THEN $status_auth_error[status_index] END
-      }],
+      },
       'origin_time': CASE WHEN h2 % 100 < 95 THEN 2 + (h2 >> 8) % 180 ELSE 200 + (h2 >> 8) % 4800 END,
       'status_code': status_code
-    }]
-  }] AS metadata
+    }
+  } AS metadata
 FROM served`,
 });
 
@@ -235,33 +235,33 @@ export const functionEdge = (): SourceSql => ({
 )
 SELECT id, ts AS "timestamp",
   concat_ws(' | ', method, status_code, 'https://' || host || pathname || coalesce(search, '')) AS event_message,
-  [{
+  {
     'deployment_id': ${DEPLOYMENT_ID_SQL},
     'execution_id': execution_id,
     'execution_time_ms': CASE WHEN h0 % 100 < 90 THEN 5 + (h0 >> 8) % 400 ELSE 400 + (h0 >> 8) % 9000 END,
     'function_id': function_id,
     'project_ref': project,
-    'request': [{
-      'headers': [{
+    'request': {
+      'headers': {
         'accept': accept, 'accept_encoding': accept_encoding,
         'content_length': CASE WHEN method = 'POST' THEN (2 + (h0 >> 8) % 4000)::VARCHAR END,
         'host': host, 'user_agent': ua, 'x_client_info': client_info
-      }],
+      },
       'host': host, 'method': method, 'pathname': pathname, 'protocol': 'https:', 'sb': sb, 'search': search,
       'url': 'https://' || host || pathname || coalesce(search, '')
-    }],
-    'response': [{
-      'headers': [{
+    },
+    'response': {
+      'headers': {
         'content_length': CASE WHEN status_code <> 204 THEN (2 + (h2 >> 12) % 2000)::VARCHAR END,
         'content_type': CASE WHEN status_code = 204 THEN NULL WHEN status_code >= 400 THEN 'text/plain;charset=UTF-8' ELSE 'application/json' END,
         'date': ${httpDateSql('ts')},
         'server': 'deno/' || runtime_region,
         'vary': 'Accept-Encoding',
         'x_sb_edge_region': runtime_region
-      }],
+      },
       'status_code': status_code
-    }],
+    },
     'version': version
-  }] AS metadata
+  } AS metadata
 FROM located`,
 });

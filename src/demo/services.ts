@@ -28,9 +28,9 @@ export const postgres = (): SourceSql => ({
 )
 SELECT id, ts AS "timestamp", project, identifier,
   severity || ':  ' || ${lineTextSql('message', pools.POSTGRES_LINES)} AS event_message,
-  [{
+  {
     'host': 'db-' || identifier,
-    'parsed': [{
+    'parsed': {
       'application_name': ${noneSql('$line_app[line_index]')},
       'backend_type': backend_type,
       'command_tag': command_tag,
@@ -53,8 +53,8 @@ SELECT id, ts AS "timestamp", project, identifier,
       'transaction_id': CASE WHEN command_tag IN ('INSERT', 'UPDATE', 'DELETE', 'COMMIT', 'CREATE TABLE') THEN 7000 + i ELSE 0 END,
       'user_name': coalesce(${noneSql('$line_user[line_index]')}, ${pickSql('$users', '(h2 >> 16)')}),
       'virtual_transaction_id': printf('%d/%d', 1 + (h0 >> 8) % 40, (h0 >> 16) % 100000)
-    }]
-  }] AS metadata
+    }
+  } AS metadata
 FROM lines`,
 });
 
@@ -64,7 +64,7 @@ export const functionLogs = (): SourceSql => ({
 , chosen AS (SELECT *, 1 + h1 % len($line_message) AS line_index FROM deployed)
 SELECT id, ts AS "timestamp",
   ${lineTextSql('message', pools.FUNCTION_LINES)} AS event_message,
-  [{
+  {
     'deployment_id': ${DEPLOYMENT_ID_SQL},
     'event_type': $line_type[line_index],
     'execution_id': execution_id,
@@ -75,7 +75,7 @@ SELECT id, ts AS "timestamp",
     -- The runtime writes nanoseconds; the clock here has microseconds.
     'timestamp': ${isoSql('ts', '.%f')} || '000+00:00',
     'version': version
-  }] AS metadata
+  } AS metadata
 FROM chosen`,
 });
 
@@ -153,13 +153,13 @@ export const auth = (): SourceSql => ({
 )
 SELECT id, ts AS "timestamp", project,
   json_merge_patch('{}', to_json(line))::VARCHAR AS event_message,
-  [{
+  {
     'action': line.action, 'args': line.args,
-    'auth_event': CASE WHEN auth_event IS NOT NULL THEN [{
+    'auth_event': CASE WHEN auth_event IS NOT NULL THEN {
       'action': auth_event.action, 'actor_id': auth_event.actor_id, 'actor_name': auth_event.actor_name,
       'actor_username': auth_event.actor_username, 'actor_via_sso': auth_event.actor_via_sso, 'log_type': auth_event.log_type,
-      'traits': [auth_event.traits]
-    }] END,
+      'traits': auth_event.traits
+    } END,
     'client_id': line.client_id, 'component': line.component, 'duration': line.duration, 'error': line.error,
     'error_code': line.error_code, 'factor_id': line.factor_id, 'grant_type': line.grant_type, 'header': line.header,
     'host': line.host, 'instance_id': line.instance_id, 'issuer': line.issuer, 'level': line.level,
@@ -167,7 +167,7 @@ SELECT id, ts AS "timestamp", project,
     'msg': line.msg, 'path': line.path, 'project': line.project, 'provider': line.provider, 'referer': line.referer,
     'remote_addr': line.remote_addr, 'request_id': line.request_id, 'source_type': line.source_type,
     'status': line.status, 'time': line.time, 'timestamp': line.timestamp, 'user_id': line.user_id
-  }] AS metadata
+  } AS metadata
 FROM fields`,
 });
 
@@ -180,8 +180,8 @@ export const realtime = (): SourceSql => ({
 )
 SELECT id, ts AS "timestamp",
   ${lineTextSql('message', pools.REALTIME_LINES)} AS event_message,
-  [{
-    'context': [{
+  {
+    'context': {
       'application': 'realtime',
       'domain': ['elixir'],
       'file': $line_file[line_index],
@@ -192,15 +192,15 @@ SELECT id, ts AS "timestamp",
       'module': module,
       'pid': printf('<0.%d.%d>', 1000 + (h1 >> 8) % 9000, (h2 >> 4) % 100),
       'time': epoch_us(ts),
-      'vm': [{'node': 'realtime-prod@10.0.' || (h3 >> 8) % 4 || '.' || 10 + (h3 >> 16) % 4}]
-    }],
+      'vm': {'node': 'realtime-prod@10.0.' || (h3 >> 8) % 4 || '.' || 10 + (h3 >> 16) % 4}
+    },
     'external_id': project,
     'level': $line_level[line_index],
-    'measurements': CASE WHEN $line_metrics[line_index] = 1 THEN [{
+    'measurements': CASE WHEN $line_metrics[line_index] = 1 THEN {
       'connected': connected, 'connected_cluster': connected + (h3 >> 24) % 40, 'limit': 200, 'sum': connected * 3 + (h0 >> 4) % 50
-    }] END,
+    } END,
     'project': project
-  }] AS metadata
+  } AS metadata
 FROM lines`,
 });
 
@@ -224,31 +224,31 @@ export const storage = (): SourceSql => ({
 )
 SELECT id, ts AS "timestamp",
   $line_message[line_index] AS event_message,
-  [{
-    'context': [{'host': 'ip-10-0-' || (h0 >> 8) % 256 || '-' || (h0 >> 16) % 256 || '.ec2.internal', 'pid': 1}],
+  {
+    'context': {'host': 'ip-10-0-' || (h0 >> 8) % 256 || '-' || (h0 >> 16) % 256 || '.ec2.internal', 'pid': 1},
     'level': $line_level[line_index],
     'project': project,
     'rawError': ${noneSql(lineTextSql('error', pools.STORAGE_LINES))},
-    'req': CASE WHEN method IS NOT NULL THEN [{
-      'headers': [{
+    'req': CASE WHEN method IS NOT NULL THEN {
+      'headers': {
         'accept': accept, 'cf_connecting_ip': ip, 'cf_ray': hex,
         'content_length': CASE WHEN upload THEN (20000 + (h2 >> 8) % 400000)::VARCHAR END,
         'content_type': CASE WHEN upload THEN 'image/png' WHEN method = 'POST' THEN 'application/json' END,
         'host': project || '.cannery.dev',
         'referer': CASE WHEN h0 % 4 = 0 THEN 'https://app.example.com/' END,
         'user_agent': ua, 'x_client_info': client_info, 'x_forwarded_proto': 'https'
-      }],
+      },
       'hostname': project || '.cannery.dev', 'method': method, 'remoteAddress': ip, 'remotePort': port::INTEGER, 'url': url
-    }] END,
+    } END,
     'reqId': CASE WHEN method IS NOT NULL THEN hex || '-' || colo END,
-    'res': CASE WHEN method IS NOT NULL THEN [{
-      'headers': [{'content_length': CASE WHEN content_type LIKE 'application/json%' THEN 20 + (h3 >> 8) % 2000 ELSE 20000 + (h3 >> 8) % 400000 END, 'content_type': content_type}],
+    'res': CASE WHEN method IS NOT NULL THEN {
+      'headers': {'content_length': CASE WHEN content_type LIKE 'application/json%' THEN 20 + (h3 >> 8) % 2000 ELSE 20000 + (h3 >> 8) % 400000 END, 'content_type': content_type},
       'statusCode': status
-    }] END,
+    } END,
     'responseTime': CASE WHEN method IS NOT NULL THEN round(0.5 + ((h2 >> 30) % 400000) / 1000.0, 3) END,
     'tenantId': project,
     'timestamp': ${isoSql('ts', '.%gZ')}
-  }] AS metadata
+  } AS metadata
 FROM requests`,
 });
 
@@ -258,7 +258,7 @@ export const postgrest = (): SourceSql => ({
 , lines AS (SELECT *, ${identifierSql('(h3 >> 50) % 100 < 15')} AS identifier FROM chosen)
 SELECT id, ts AS "timestamp", project, identifier,
   ${lineTextSql('message', pools.POSTGREST_LINES)} AS event_message,
-  [{'host': 'db-' || identifier}] AS metadata
+  {'host': 'db-' || identifier} AS metadata
 FROM lines`,
 });
 
@@ -267,6 +267,6 @@ export const pgbouncer = (): SourceSql => ({
   select: `${LINE_CTE}
 SELECT id, ts AS "timestamp", project, 'pgbouncer.log' AS file,
   ${lineTextSql('message', pools.PGBOUNCER_LINES)} AS event_message,
-  [{'host': 'db-' || project}] AS metadata
+  {'host': 'db-' || project} AS metadata
 FROM chosen`,
 });

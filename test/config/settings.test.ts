@@ -78,4 +78,12 @@ describe('shared cache settings', () => {
     expect(() => readSettings({ CANNERY_CACHE_PREFIX: 'a b' })).toThrow('CANNERY_CACHE_PREFIX must be 1 to 64 letters');
     expect(() => readSettings({ CANNERY_CACHE_TIMEOUT_MS: '0' })).toThrow('CANNERY_CACHE_TIMEOUT_MS must be a whole number from 1');
   });
+
+  it('the memory limit of loads: 512MB by default, a size DuckDB takes, anything else refused by name', () => {
+    expect(readSettings({}).loadMemoryLimit).toBe('512MB');
+    expect(readSettings({ CANNERY_LOAD_MEMORY_LIMIT: ' 1.5GiB ' }).loadMemoryLimit).toBe('1.5GiB');
+    for (const bad of ['lots', '512', '80%', '-1GB']) {
+      expect(() => readSettings({ CANNERY_LOAD_MEMORY_LIMIT: bad })).toThrow(`CANNERY_LOAD_MEMORY_LIMIT must be a size such as 512MB or 2GB (got "${bad}")`);
+    }
+  });
 });

@@ -3,7 +3,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { sourceNames } from '../../src/config/sources.js';
 import { importNdjson } from '../../src/backends/duckdb/import/import.js';
-import { progressReporter, renderProgressBar } from '../../src/cli/progress.js';
 import { DEMO_PROJECTS, MAIN_DEMO_PROJECT, demoEventCounts, seedDemoData } from '../../src/demo/seed.js';
 import { bigQueryRows, connectDuckDB, rows } from '../support/duckdb.js';
 
@@ -168,6 +167,24 @@ describe('seedDemoData', () => {
 });
 
 describe('seedDemoData into imported tables', () => {
+  it('fills a table an import made store a record as a list, converting its rows to that layout', async () => {
+    const { connection, close } = await connectDuckDB();
+    try {
+      const event = { id: 'imported', timestamp: 0, event_message: 'x', metadata: { request: [{ path: '/a' }, { path: '/b' }] } };
+      await importNdjson(connection, 'cloudflare.logs.prod', Readable.from([JSON.stringify(event)]));
+      await seedDemoData(connection, { edgeEvents: 1_000, now: NOW });
+      const result = await bigQueryRows(
+        connection,
+        `select count(*) as n, count(distinct t.id) as events, countif(starts_with(r.path, '/rest/v1/')) > 0 as seeded, count(h.user_agent) as agents
+         from \`cloudflare.logs.prod\` t cross join unnest(t.metadata) as m cross join unnest(m.request) as r left join unnest(r.headers) as h on true`,
+      );
+      // Two requests for the imported event, one for each seeded one, whose headers came through the conversion.
+      expect(result).toEqual([{ n: 1_002n, events: 1_001n, seeded: true, agents: 1_000n }]);
+    } finally {
+      close();
+    }
+  });
+
   it('fills tables an import has widened, leaving the extra fields NULL', async () => {
     const { connection, close } = await connectDuckDB();
     try {
@@ -183,23 +200,5 @@ describe('seedDemoData into imported tables', () => {
     } finally {
       close();
     }
-  });
-});
-
-describe('progress', () => {
-  it('renders a bar', () => {
-    expect(renderProgressBar(0, 200, 10)).toBe('[----------]   0% 0/200');
-    expect(renderProgressBar(50, 200, 10)).toBe('[###-------]  25% 50/200');
-    expect(renderProgressBar(1_000_000, 1_000_000, 10)).toBe('[##########] 100% 1,000,000/1,000,000');
-  });
-
-  it('draws only on a terminal', () => {
-    const written: string[] = [];
-    progressReporter('seed', { isTTY: false, write: (text) => written.push(text) })(1, 2);
-    expect(written).toEqual([]);
-    const report = progressReporter('seed', { isTTY: true, write: (text) => written.push(text) }, 4);
-    report(1, 2);
-    report(2, 2);
-    expect(written).toEqual(['\rseed [##--]  50% 1/2', '\rseed [####] 100% 2/2', '\n']);
   });
 });

@@ -6,6 +6,10 @@
 export type DataErrorCode =
   /** A line is not a log event cannery can store (bad JSON, missing id, zone-less timestamp...). */
   | 'invalid_event'
+  /** A line longer than the import's limit (--max-line-bytes). */
+  | 'line_too_long'
+  /** A line that is not UTF-8 (without --replace-invalid-utf8). */
+  | 'invalid_utf8'
   /** A field is an object or array in one place and a scalar in another: no type holds both. */
   | 'type_conflict'
   /** An existing table does not follow the source-table convention, so it cannot be widened. */

@@ -1,8 +1,13 @@
 /**
  * SQL that moves `metadata` values between storage layouts (docs/storage.md): a record stored as one
  * STRUCT, or as a list of structs. The pivot is the list form, where every record is a list (the
- * import's staging format, and the layout of databases written before the STRUCT one): a value of
- * any layout is written in list form, then read into the target layout.
+ * layout of databases written before the STRUCT one): a value of any layout is written in list
+ * form, then read into the target layout.
+ *
+ * Rows in flight never go through it (an import stages them in the table's layout; the seed
+ * generates it): only rows already stored whose layout changes (an import's ALTER TABLE when a
+ * record becomes a list, `cannery compact`), and the seed's rows into a table an import made hold
+ * lists. Nested CASE/struct_pack per row costs far more than DuckDB's reader storing the same values.
  */
 import { quoteIdentifier, quoteString } from '../../sql/dialects/duckdb/quote.js';
 import { duckdbType } from './column-types.js';
@@ -27,7 +32,7 @@ function hasStruct(shape: ValueShape): boolean {
 }
 
 /** `value`, stored as `shape` says, in list form. */
-export function toListForm(value: string, shape: ValueShape): string {
+function toListForm(value: string, shape: ValueShape): string {
   if (shape.kind !== 'record' || !hasStruct(shape)) return value;
   // A repeated record has only repeated records under it, so here the record is one STRUCT.
   const fields = [...shape.fields.values()].filter((entry) => hasColumns(entry.shape));
@@ -42,7 +47,7 @@ export function toListForm(value: string, shape: ValueShape): string {
  * record `to` stores as one STRUCT holds one element wherever `value` is not NULL. Fields `from`
  * lacks are NULL; scalar types are `to`'s once the caller casts the whole value to `to`'s type.
  */
-export function fromListForm(value: string, from: ValueShape | undefined, to: ValueShape): string {
+function fromListForm(value: string, from: ValueShape | undefined, to: ValueShape): string {
   if (from === undefined) return `CAST(NULL AS ${duckdbType(to)})`;
   if (to.kind !== 'record' || from.kind !== 'record' || !hasStruct(to)) return value;
   const element = `${value}[1]`;
@@ -69,19 +74,4 @@ export function layoutChanged(from: ValueShape, to: ValueShape): boolean {
     if (target !== undefined && layoutChanged(entry.shape, target.shape)) return true;
   }
   return false;
-}
-
-/**
- * How a staged `metadata` (in list form, with at most the table's fields) is read into a table whose
- * column has DuckDB type `columnType` and layout `shape`: the type to read the staged file with, and
- * the SQL of the stored value.
- */
-export function stagedMetadata(columnType: string, shape: RecordValueShape, column = 'metadata'): { type: string; select: string } {
-  const value = quoteIdentifier(column);
-  // Without a STRUCT the list form is the table's own type, whose text (DuckDB's, after widening)
-  // also covers column types cannery would not have chosen itself.
-  if (!hasStruct(shape)) return { type: columnType, select: value };
-  const type = duckdbType(listForm(shape))!;
-  // Cast first: a value with fewer fields than the table (the demo seed's) gets the rest as NULL.
-  return { type, select: `CAST(${fromListForm(`CAST(${value} AS ${type})`, listForm(shape), shape)} AS ${columnType})` };
 }

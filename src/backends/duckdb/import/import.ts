@@ -1,37 +1,65 @@
 /**
- * `cannery import`: NDJSON log events -> a source table.
+ * `cannery import`: NDJSON log events -> a source table, in one transaction, in bounded memory.
  *
- * Two passes, one over the input: JS validates and normalises each line into a temporary NDJSON
- * file while learning the schema (every record as a list of objects, whatever its layout), then
- * DuckDB widens the table and bulk-loads the file with `read_json` and explicit column types,
- * reading each record into the table's layout. DuckDB's JSON reader is far faster than any row-by-row
- * path from JS, and the data never passes through SQL text: the file path and the column types
- * are bound parameters.
+ * The input is read in batches. JS checks each line, learns the schema and writes the batch to a
+ * staged file in the table's own layout (event.ts); DuckDB widens the table to the schema so far and
+ * reads the file into it with `read_json` and the table's column types (insert-staged.ts), which is
+ * DuckDB's native reader doing all the work. Memory holds one batch, whatever the input's size;
+ * DuckDB's share is capped by the connection's memory_limit (the CLI sets it). Everything lands in
+ * one transaction with a row in the imports ledger (ledger.ts): a failed or killed import leaves
+ * nothing, and a committed one is known by the input's bytes, so loading it again is a no-op.
  */
-import { mkdtemp, open, rm } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { structValue, type DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBConnection } from '@duckdb/node-api';
 import { BUILT_IN_SOURCES, type SourceDescriptor } from '../../../config/sources.js';
-import { quoteIdentifier } from '../../../sql/dialects/duckdb/quote.js';
+import { ensureSourceTable, readSourceTable } from '../source-tables.js';
+import { cloneShape, emptyRecord, mergeRecord, recordShapeToValueShape } from '../value-shape.js';
 import { EventNormaliser } from './event.js';
-import { lineBatches, type TextInput } from './lines.js';
-import { cloneShape, emptyRecord, fieldKey, mergeRecord, recordShapeToValueShape, type ScalarType } from '../value-shape.js';
-import { ensureSourceTable, readSourceTable, type SourceTable } from '../source-tables.js';
-import { stagedMetadata } from '../layout-sql.js';
+import { insertStaged } from './insert-staged.js';
+import { InputDigest } from './input-digest.js';
+import { findImport, recordImport, type LedgerEntry } from './ledger.js';
+import { lineBatches, newTally, type TextInput } from './lines.js';
+import { StagedFile } from './staged-file.js';
+import { TimeOrder } from './time-order.js';
+import { createStagingFolder, removeStagingFolder } from './staging.js';
 
 export interface ImportOptions {
   /** Sources whose declared fields a newly created table gets too, so the shipped SQL can read it. */
   sources?: readonly SourceDescriptor[];
-  /** Where the normalised copy of the input is staged; it can be as large as the input. */
+  /** Where batches are staged (a batch at a time); default: the system's temporary folder. */
   tempDirectory?: string;
+  /** Staged bytes per batch: what JS holds in memory and DuckDB reads at once. */
+  batchBytes?: number;
+  /** The longest line accepted, in bytes. */
+  maxLineBytes?: number;
+  /** `replace`: invalid UTF-8 becomes U+FFFD and the lines are counted, instead of stopping the import. */
+  invalidUtf8?: 'error' | 'replace';
+  /** Named before anything is read, so whoever prints it does so before a crash could happen. */
+  batchId?: string;
+  /** Called as the input is read: events and bytes so far. */
+  onProgress?: (progress: { events: number; bytes: number }) => void;
 }
 
 export interface ImportResult {
+  /** Events written; 0 when the input was imported before (`previous`). */
   rows: number;
+  batchId: string;
+  bytes: number;
+  sha256: string;
+  /** Lines whose invalid UTF-8 was replaced, and the first of them (`invalidUtf8: 'replace'`). */
+  replacedLines: number;
+  firstReplacedLine: number | undefined;
+  /** The events were far from time order: time-bounded queries read more than they need until `cannery compact`. */
+  farFromTimeOrder: boolean;
+  /** The earlier import of these same bytes into this source, when there was one: nothing was written. */
+  previous?: LedgerEntry;
 }
 
-const FLUSH_BYTES = 1 << 20;
+export const DEFAULT_BATCH_BYTES = 64 << 20;
+export const DEFAULT_MAX_LINE_BYTES = 64 << 20;
+const NEWLINE = Buffer.from('\n');
 
 export async function importNdjson(
   connection: DuckDBConnection,
@@ -40,102 +68,127 @@ export async function importNdjson(
   options: ImportOptions = {},
 ): Promise<ImportResult> {
   if (sourceName.trim() === '') throw new RangeError('a source name is required');
+  const batchId = options.batchId ?? randomUUID();
   const existing = await readSourceTable(connection, sourceName);
   const metadata = existing === undefined ? emptyRecord() : cloneShape(existing.metadata);
   const declared = (options.sources ?? BUILT_IN_SOURCES).find((source) => source.name === sourceName);
   if (declared !== undefined) mergeRecord(metadata, recordShapeToValueShape(declared.metadata), 'metadata');
   const columns = declared?.columns ?? {};
+  const normaliser = new EventNormaliser(metadata, columns);
+  const digest = new InputDigest();
+  const tally = newTally();
+  const batchBytes = options.batchBytes ?? DEFAULT_BATCH_BYTES;
 
-  const directory = await mkdtemp(join(options.tempDirectory ?? tmpdir(), 'cannery-import-'));
-  try {
-    const file = join(directory, 'events.ndjson');
-    const normaliser = new EventNormaliser(metadata, columns);
-    const rows = await stage(input, normaliser, file);
-    await load(connection, sourceName, normaliser, columns, file, rows);
-    return { rows };
-  } finally {
-    await rm(directory, { recursive: true, force: true });
-  }
-}
-
-/** Pass one: validate and normalise every line into `file`; returns the number of events. */
-async function stage(input: TextInput, normaliser: EventNormaliser, file: string): Promise<number> {
-  const handle = await open(file, 'w');
-  try {
-    let line = 0;
-    let rows = 0;
-    let buffered: string[] = [];
-    let bufferedLength = 0;
-    for await (const batch of lineBatches(input)) {
-      for (const text of batch) {
-        line += 1;
-        if (text.trim() === '') continue;
-        const json = JSON.stringify(normaliser.normalise(text, line));
-        buffered.push(json);
-        bufferedLength += json.length + 1;
-        rows += 1;
-      }
-      if (bufferedLength >= FLUSH_BYTES) {
-        await handle.write(`${buffered.join('\n')}\n`);
-        buffered = [];
-        bufferedLength = 0;
-      }
-    }
-    if (buffered.length > 0) await handle.write(`${buffered.join('\n')}\n`);
-    return rows;
-  } finally {
-    await handle.close();
-  }
-}
-
-/** Pass two: widen the table to the learned schema and bulk-load the staged file, all or nothing. */
-async function load(
-  connection: DuckDBConnection,
-  sourceName: string,
-  normaliser: EventNormaliser,
-  columns: Readonly<Record<string, ScalarType>>,
-  file: string,
-  rows: number,
-): Promise<void> {
+  const order = new TimeOrder();
+  const folder = await createStagingFolder(options.tempDirectory ?? tmpdir());
+  const staged = new StagedFile(join(folder, 'batch.ndjson'), batchBytes);
+  let rows = 0;
   await connection.run('BEGIN TRANSACTION');
   try {
-    const { table } = await ensureSourceTable(connection, sourceName, normaliser.metadata, columns);
-    if (rows > 0) await insertStaged(connection, table, columns, file);
+    // The batch being staged: its events, its first input line and the blank ones (which DuckDB's
+    // reader would not count, so they are not staged), the longest line.
+    let events = 0;
+    let firstLine = 1;
+    let blankLines: number[] = [];
+    let longestLine = 0;
+
+    const load = async () => {
+      await staged.end();
+      if (events > 0) {
+        // A record became a list after some lines of this batch held it as one object.
+        if (normaliser.layoutChanged) await staged.rewrite((json) => normaliser.restage(json));
+        const { table } = await ensureSourceTable(connection, sourceName, normaliser.metadata, columns);
+        await insertStaged(connection, table, columns, {
+          file: staged.path,
+          firstLine,
+          blankLines,
+          timestampForm: normaliser.batchTimestampForm,
+          // A rewritten line is longer than it was read by a few bytes per field at most.
+          longestLine: normaliser.layoutChanged ? staged.bytes : 2 * longestLine,
+        });
+        rows += events;
+      }
+      events = 0;
+      blankLines = [];
+      longestLine = 0;
+      normaliser.startBatch();
+    };
+
+    await staged.begin();
+    normaliser.startBatch();
+    const lineOptions = { maxLineBytes: options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES, invalidUtf8: options.invalidUtf8 ?? 'error', digest };
+    for await (const batch of lineBatches(input, lineOptions, tally)) {
+      const { lines } = batch;
+      // Lines DuckDB reads as they are keep their bytes: the chunk is written as it was read.
+      let unchanged = batch.raw !== undefined;
+      let chunkEvents = 0;
+      for (let index = 0; index < lines.length; index += 1) {
+        const text = lines[index]!;
+        if (text.trim() === '') {
+          blankLines.push(batch.firstLine + index);
+          unchanged = false;
+          continue;
+        }
+        const { json, micros } = normaliser.normalise(text, batch.firstLine + index);
+        if (json !== text) {
+          lines[index] = json;
+          unchanged = false;
+        }
+        chunkEvents += 1;
+        order.add(micros);
+      }
+      if (chunkEvents > 0) {
+        await staged.append(unchanged ? batch.raw! : (chunkEvents < lines.length ? lines.filter((line) => line.trim() !== '') : lines).join('\n'));
+        await staged.append(NEWLINE);
+        events += chunkEvents;
+      }
+      longestLine = Math.max(longestLine, batch.longestLine);
+      if (staged.bytes >= batchBytes) {
+        await load();
+        await staged.begin();
+        firstLine = tally.lines + 1;
+      }
+      options.onProgress?.({ events: rows + events, bytes: tally.bytes });
+    }
+    await load();
+
+    const { sha256, headSha256 } = digest.digest();
+    const result: ImportResult = {
+      rows,
+      batchId,
+      bytes: tally.bytes,
+      sha256,
+      replacedLines: tally.replacedLines,
+      firstReplacedLine: tally.firstReplacedLine,
+      farFromTimeOrder: order.farFromOrder,
+    };
+    const previous = rows === 0 ? undefined : await findImport(connection, sourceName, sha256);
+    if (previous !== undefined) {
+      await connection.run('ROLLBACK');
+      return { ...result, rows: 0, previous };
+    }
+    // An empty input writes nothing, and would make every later empty input look like a repeat.
+    if (rows > 0) await recordImport(connection, { batchId, source: sourceName, sha256, headSha256, bytes: tally.bytes, events: rows });
     await connection.run('COMMIT');
+    return result;
   } catch (error) {
-    await connection.run('ROLLBACK');
+    await rollbackAfter(connection);
     throw error;
+  } finally {
+    await staged.abandon();
+    await removeStagingFolder(folder);
   }
 }
 
-async function insertStaged(
-  connection: DuckDBConnection,
-  table: SourceTable,
-  own: Readonly<Record<string, ScalarType>>,
-  file: string,
-): Promise<void> {
-  const metadataColumn = table.columns.get('metadata');
-  const staged = metadataColumn && stagedMetadata(metadataColumn.type, table.metadata);
-  const columns: Record<string, string> = { id: 'VARCHAR', timestamp: 'BIGINT', event_message: 'VARCHAR', project: 'VARCHAR' };
-  for (const name of Object.keys(own)) {
-    const type = table.columns.get(fieldKey(name))?.type;
-    if (type !== undefined) columns[name] = type;
+/**
+ * ROLLBACK after a failure. DuckDB ends a transaction itself when a write fails for want of disk
+ * or memory, and then refuses the ROLLBACK ("no transaction is active"): that refusal would hide
+ * the real cause, which the caller rethrows.
+ */
+async function rollbackAfter(connection: DuckDBConnection): Promise<void> {
+  try {
+    await connection.run('ROLLBACK');
+  } catch {
+    // The transaction is already gone: nothing of it was written.
   }
-  // No metadata column means no event had a metadata field: nothing staged is lost without it.
-  if (staged !== undefined) columns.metadata = staged.type;
-  const copied = Object.keys(columns).filter((name) => name !== 'timestamp' && name !== 'metadata').map(quoteIdentifier);
-  // In time order, so each row group of the table covers a short span of time, which its zone maps
-  // on `timestamp` tell every time-bounded or newest-first query (docs/storage.md).
-  await connection.run(
-    `INSERT INTO ${quoteIdentifier(table.name)} BY NAME
-     SELECT make_timestamptz("timestamp") AS "timestamp", ${copied.join(', ')}${staged === undefined ? '' : `, ${staged.select} AS metadata`}
-     FROM read_json($file, format = 'newline_delimited', columns = $columns, maximum_object_size = $maxObjectSize)
-     ORDER BY "timestamp"`,
-    {
-      file,
-      columns: structValue(columns),
-      // DuckDB's default (16 MiB) would refuse a large event that JSON.parse just accepted.
-      maxObjectSize: 1 << 30,
-    },
-  );
 }
