@@ -30,6 +30,7 @@ import { resultBudget } from '../../engine/serve/result-budget.js';
 import type { ColumnField, ParamType } from '../../core/types.js';
 import { columnTypeOf } from './contract-types.js';
 import { registerHostFunctions } from './host-functions/register.js';
+import { hostFunctionGate } from './host-function-gate.js';
 
 export interface DuckDbOptions {
   /** A database file, or ':memory:'. */
@@ -111,10 +112,11 @@ export async function createDuckDbBackend(options: DuckDbOptions): Promise<Backe
     // The generator writes each query for the tables as they are stored (docs/storage.md).
     return readTableColumns(connection, sources.map((source) => source.name));
   });
+  const gate = hostFunctionGate<QueryResult>();
   return {
     name: 'duckdb',
     dialect: duckDbDialect(sources.map((source) => source.name), { sourceColumns, strictNames: true }),
-    run: (request) => runDuckDbQuery(instance, request),
+    run: (request) => gate(request.sql, () => runDuckDbQuery(instance, request)),
     async close() {
       instance.closeSync();
     },
