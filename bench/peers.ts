@@ -150,6 +150,12 @@ export async function openCannery(name: string, db: string, now: Date): Promise<
 // ---------------------------------------------------------------------------------------------
 // The events, exported for the peers and for the imports
 
+/**
+ * DuckDB's memory for the exports, in the benchmark's own process: writing the flattened events
+ * ran out of the service's 1 GB at 1M events.
+ */
+const EXPORT_MEMORY_LIMIT = '4GB';
+
 /** The edge events in BigQuery's terms (metadata as arrays of objects), with url and path beside. */
 const EDGE_EVENTS = `select t.id, t.timestamp, t.project, t.event_message, r.url, r.path, t.metadata
   from \`cloudflare.logs.prod\` as t left join unnest(t.metadata) as m on true left join unnest(m.request) as r on true`;
@@ -162,12 +168,14 @@ export interface Exported {
 /** The seeded edge events as Parquet (for ClickHouse) and CSV (for Postgres' COPY). */
 export async function exportForPeers(db: string, dir: string, csv: boolean): Promise<Exported> {
   const modules = await canneryModules();
-  const instance = await modules.openDuckDb({ path: db, memoryLimit: '1GB', readOnly: true });
+  const instance = await modules.openDuckDb({ path: db, memoryLimit: EXPORT_MEMORY_LIMIT, readOnly: true });
   const files = { parquet: join(dir, 'edge.parquet'), csv: join(dir, 'edge.csv') };
   try {
     const events = await compileFor(modules, instance, EDGE_EVENTS);
     const connection = await instance.connect();
     try {
+      // The peers order the events themselves (ClickHouse by its key, Postgres by its index).
+      await connection.run('SET preserve_insertion_order = false');
       const flat = `SELECT id, "timestamp", project, event_message, url, path, to_json(metadata)::VARCHAR AS metadata FROM (${events})`;
       await connection.run(`COPY (${flat}) TO '${files.parquet}' (FORMAT parquet)`);
       if (csv) await connection.run(`COPY (SELECT id, "timestamp", project, event_message, metadata FROM (${flat})) TO '${files.csv}' (FORMAT csv, HEADER false)`);
@@ -186,7 +194,7 @@ export async function exportForPeers(db: string, dir: string, csv: boolean): Pro
  */
 export async function importInBatches(db: string, dir: string, target: string, batches: number): Promise<number> {
   const modules = await canneryModules();
-  const instance = await modules.openDuckDb({ path: db, memoryLimit: '1GB', readOnly: true });
+  const instance = await modules.openDuckDb({ path: db, memoryLimit: EXPORT_MEMORY_LIMIT, readOnly: true });
   const files: string[] = [];
   try {
     const events = await compileFor(modules, instance, EDGE_EVENTS);
