@@ -32,6 +32,7 @@ import { resultBudget } from '../../engine/serve/result-budget.js';
 import type { ColumnField, ParamType } from '../../core/types.js';
 import { columnTypeOf } from './contract-types.js';
 import { registerHostFunctions } from './host-functions/register.js';
+import { hostFunctionGate } from './host-function-gate.js';
 
 export interface DuckDbOptions {
   /** A database file, or ':memory:'. */
@@ -126,10 +127,11 @@ export async function createDuckDbBackend(options: DuckDbOptions): Promise<Backe
     throw error;
   }
   const serving = connections!;
+  const gate = hostFunctionGate<QueryResult>();
   return {
     name: 'duckdb',
     dialect: duckDbDialect(sources.map((source) => source.name), { sourceColumns, strictNames: true }),
-    run: (request) => runDuckDbQuery(serving, request),
+    run: (request) => gate(request.sql, () => runDuckDbQuery(serving, request)),
     async close() {
       serving.close();
       instance.closeSync();
