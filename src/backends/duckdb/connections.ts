@@ -7,7 +7,7 @@
  * computes a streamed result ahead of its reader until that buffer is full, counting only the
  * fixed-size part of each row (16 bytes for a string, however long): with the default (~1 MB) it
  * computed some 20 vectors of 2,048 rows before the first reached the byte budget, 900 MB for
- * rows of 20 kB; with 64 KiB it computes one or two.
+ * rows of 20 kB. At 1 KiB it stays a vector ahead (0 KiB would end every answer at once).
  */
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 
