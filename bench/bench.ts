@@ -15,7 +15,7 @@
  *
  * Data is written by `cannery seed` into a temporary folder, removed at the end.
  *
- *   npm run bench [-- --sizes 1m,10m --samples 30 --cpu-prof DIR --no-peers --no-postgres]
+ *   npm run bench [-- --sizes 1m,10m --samples 30 --cpu-prof DIR --no-peers --no-postgres --no-imports]
  *
  * `--sizes 1m` skips the 10M run (about three minutes of seeding on two cores). `--cpu-prof DIR`
  * has each serving process write a V8 CPU profile into DIR when it stops.
@@ -58,6 +58,7 @@ async function main(): Promise<void> {
       'cpu-prof': { type: 'string' },
       'no-peers': { type: 'boolean', default: false },
       'no-postgres': { type: 'boolean', default: false },
+      'no-imports': { type: 'boolean', default: false },
     },
   });
   const sizes = values.sizes!.split(',').map(parseSize);
@@ -102,7 +103,7 @@ async function main(): Promise<void> {
         startup = { size: size.label, costs: await measureStartup(db, dir, 5) };
       }
       if (!values['no-peers']) {
-        const peers = await runPeersReporting(db, size.label, { dir, now: seededAt, postgres: !values['no-postgres'], maxSamples: Math.min(maxSamples, 15), progress });
+        const peers = await runPeersReporting(db, size.label, { dir, now: seededAt, postgres: !values['no-postgres'], imports: !values['no-imports'], maxSamples: Math.min(maxSamples, 15), progress });
         peerRuns.push(peers);
       }
       await rm(db, { force: true });
@@ -222,7 +223,7 @@ function peerSection(runs: readonly PeerRun[]): string[] {
     '',
     markdownTable(
       ['data', 'ten `cannery import` runs'],
-      runs.map((run) => [run.label, `${run.importSeconds.toFixed(0)} s`]),
+      runs.map((run) => [run.label, run.importSeconds === undefined ? 'not run' : `${run.importSeconds.toFixed(0)} s`]),
     ),
     '',
   ];

@@ -150,6 +150,12 @@ export async function openCannery(name: string, db: string, now: Date): Promise<
 // ---------------------------------------------------------------------------------------------
 // The events, exported for the peers and for the imports
 
+/**
+ * DuckDB's memory for the exports, in the benchmark's own process: writing the flattened events
+ * ran out of the service's 1 GB at 1M events.
+ */
+const EXPORT_MEMORY_LIMIT = '4GB';
+
 /** The edge events in BigQuery's terms (metadata as arrays of objects), with url and path beside. */
 const EDGE_EVENTS = `select t.id, t.timestamp, t.project, t.event_message, r.url, r.path, t.metadata
   from \`cloudflare.logs.prod\` as t left join unnest(t.metadata) as m on true left join unnest(m.request) as r on true`;
@@ -162,12 +168,14 @@ export interface Exported {
 /** The seeded edge events as Parquet (for ClickHouse) and CSV (for Postgres' COPY). */
 export async function exportForPeers(db: string, dir: string, csv: boolean): Promise<Exported> {
   const modules = await canneryModules();
-  const instance = await modules.openDuckDb({ path: db, memoryLimit: '1GB', readOnly: true });
+  const instance = await modules.openDuckDb({ path: db, memoryLimit: EXPORT_MEMORY_LIMIT, readOnly: true });
   const files = { parquet: join(dir, 'edge.parquet'), csv: join(dir, 'edge.csv') };
   try {
     const events = await compileFor(modules, instance, EDGE_EVENTS);
     const connection = await instance.connect();
     try {
+      // The peers order the events themselves (ClickHouse by its key, Postgres by its index).
+      await connection.run('SET preserve_insertion_order = false');
       const flat = `SELECT id, "timestamp", project, event_message, url, path, to_json(metadata)::VARCHAR AS metadata FROM (${events})`;
       await connection.run(`COPY (${flat}) TO '${files.parquet}' (FORMAT parquet)`);
       if (csv) await connection.run(`COPY (SELECT id, "timestamp", project, event_message, metadata FROM (${flat})) TO '${files.csv}' (FORMAT csv, HEADER false)`);
@@ -186,7 +194,7 @@ export async function exportForPeers(db: string, dir: string, csv: boolean): Pro
  */
 export async function importInBatches(db: string, dir: string, target: string, batches: number): Promise<number> {
   const modules = await canneryModules();
-  const instance = await modules.openDuckDb({ path: db, memoryLimit: '1GB', readOnly: true });
+  const instance = await modules.openDuckDb({ path: db, memoryLimit: EXPORT_MEMORY_LIMIT, readOnly: true });
   const files: string[] = [];
   try {
     const events = await compileFor(modules, instance, EDGE_EVENTS);
@@ -461,8 +469,8 @@ export async function withEngines<T>(open: (() => Promise<Engine | undefined>)[]
 export interface PeerRun {
   label: string;
   figures: PeerFigure[];
-  /** Seconds the ten imports took, and the events they loaded. */
-  importSeconds: number;
+  /** Seconds the ten imports took; undefined when they were not run (--no-imports). */
+  importSeconds?: number;
   engines: string[];
 }
 
@@ -472,14 +480,18 @@ export const CLICKHOUSE = 'ClickHouse (chDB)';
 export const POSTGRES = 'Postgres (JSONB, timestamp index)';
 
 /** `runPeers` with the samples `npm run bench` takes, telling `progress` each figure as it comes. */
-export async function runPeersReporting(db: string, label: string, options: { dir: string; now: Date; postgres: boolean; maxSamples: number; progress: (message: string) => void }): Promise<PeerRun> {
+export async function runPeersReporting(
+  db: string,
+  label: string,
+  options: { dir: string; now: Date; postgres: boolean; imports: boolean; maxSamples: number; progress: (message: string) => void },
+): Promise<PeerRun> {
   const run = await runPeers(db, label, {
     ...options,
     minSamples: 3,
     budgetMs: 15_000,
     onFigure: (figure) => options.progress(`${label} ${figure.question}: ${Object.entries(figure.medians).map(([name, at]) => `${name} ${ms(at.ms)}`).join(', ')}`),
   });
-  options.progress(`${label}: ten imports took ${run.importSeconds.toFixed(0)} s`);
+  if (run.importSeconds !== undefined) options.progress(`${label}: ten imports took ${run.importSeconds.toFixed(0)} s`);
   return run;
 }
 
@@ -489,6 +501,8 @@ export interface PeerRunOptions extends MeasureOptions {
   /** The time the questions are asked at: the seeded week ends about then. */
   now: Date;
   postgres: boolean;
+  /** Whether to import the events again in ten batches (the slowest part at 10M). */
+  imports: boolean;
   progress: (message: string) => void;
 }
 
@@ -500,13 +514,16 @@ export async function runPeers(db: string, label: string, options: PeerRunOption
     if (options.postgres && bin === undefined) options.progress('no Postgres here (Debian: apt-get install postgresql); measuring without it');
     options.progress(`${label}: exporting the edge events for the peers`);
     const exported = await exportForPeers(db, dir, bin !== undefined);
-    options.progress(`${label}: importing them again in 10 batches with cannery import`);
     const imported = join(dir, 'imported.duckdb');
-    const importSeconds = await importInBatches(db, dir, imported, 10);
+    let importSeconds: number | undefined;
+    if (options.imports) {
+      options.progress(`${label}: importing them again in 10 batches with cannery import`);
+      importSeconds = await importInBatches(db, dir, imported, 10);
+    }
     return await withEngines(
       [
         () => openCannery(CANNERY, db, options.now),
-        () => openCannery(CANNERY_IMPORTED, imported, options.now),
+        async () => (importSeconds === undefined ? undefined : openCannery(CANNERY_IMPORTED, imported, options.now)),
         () => (options.progress(`${label}: loading ClickHouse`), openClickHouse(dir, exported.parquet, options.now)),
         async () => {
           if (bin === undefined) return undefined;
@@ -546,7 +563,7 @@ export function peerTable(runs: readonly PeerRun[]): string[] {
         figure.question.replaceAll('|', '\\|'),
         String(figure.rows),
         ms(at(CANNERY)),
-        `${ms(at(CANNERY_IMPORTED))} (${ratio(at(CANNERY_IMPORTED), at(CANNERY))})`,
+        at(CANNERY_IMPORTED) === undefined ? 'not run' : `${ms(at(CANNERY_IMPORTED))} (${ratio(at(CANNERY_IMPORTED), at(CANNERY))})`,
         ms(at(CLICKHOUSE)),
         at(POSTGRES) === undefined ? 'not run' : `${ms(at(POSTGRES))} (${figure.medians[POSTGRES]!.samples})`,
         ratio(at(CANNERY), at(CLICKHOUSE)),

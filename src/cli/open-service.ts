@@ -20,6 +20,7 @@ export async function openBackend(settings: Settings): Promise<Backend> {
     sources: BUILT_IN_SOURCES,
     memoryLimit: settings.duckdbMemoryLimit,
     threads: settings.duckdbThreads,
+    connections: settings.maxConcurrentQueries,
     notice: (message) => console.error(`cannery: ${message}`),
   });
 }

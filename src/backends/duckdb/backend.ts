@@ -2,8 +2,8 @@
  * The embedded backend: DuckDB running the translated BigQuery SQL.
  *
  * After set-up the instance is sealed: external access off (no file, network or extension
- * access) and configuration locked, so no query can re-open it. Each query runs on its own
- * connection, which is what lets a timeout interrupt exactly that query.
+ * access) and configuration locked, so no query can re-open it. A query has a connection to
+ * itself while it runs (connections.ts), which is what lets a timeout interrupt exactly that query.
  */
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
@@ -17,10 +17,12 @@ import { duckDbDialect } from '../../sql/dialects/duckdb/dialect.js';
 import { quoteIdentifier } from '../../sql/dialects/duckdb/quote.js';
 import { sourceColumnsLookup } from '../../sql/analyse/shapes.js';
 import { BUILT_IN_SOURCES, type SourceDescriptor } from '../../config/sources.js';
+import { DEFAULTS } from '../../config/settings.js';
 import { CURRENT_LAYOUT } from './layout-version.js';
 import { ensureSourceTables, readSourceTable, sourceTablesCurrent } from './source-tables.js';
 import { databaseBusy } from './lock.js';
 import { readWireRows } from './result-rows.js';
+import { openConnections, type Connections } from './connections.js';
 import { NULL_ELEMENT } from './values.js';
 import { writeBackType } from './write-back.js';
 import { checkFileLength, readEveryTable } from './database-file.js';
@@ -39,6 +41,8 @@ export interface DuckDbOptions {
   /** DuckDB memory_limit, e.g. '1GB'. */
   memoryLimit?: string;
   threads?: number;
+  /** Queries that may run at once (CANNERY_MAX_CONCURRENT_QUERIES): the serving connections, one each. */
+  connections?: number;
   /** Open without write access (what the service does once the tables exist). */
   readOnly?: boolean;
   /** Told what the operator should know about the database (a table in an older layout). */
@@ -106,18 +110,30 @@ export async function createDuckDbBackend(options: DuckDbOptions): Promise<Backe
       }
     }
   });
-  const sourceColumns = await withConnection(instance, async (connection) => {
-    if (options.path !== ':memory:') await readEveryTable(connection, options.path, sources.map((source) => source.name));
-    await seal(connection);
-    // The generator writes each query for the tables as they are stored (docs/storage.md).
-    return readTableColumns(connection, sources.map((source) => source.name));
-  });
+  let connections: Connections | undefined;
+  let sourceColumns: Awaited<ReturnType<typeof readTableColumns>>;
+  try {
+    sourceColumns = await withConnection(instance, async (connection) => {
+      if (options.path !== ':memory:') await readEveryTable(connection, options.path, sources.map((source) => source.name));
+      // Before the seal: they are set up with a setting the sealed instance no longer takes.
+      connections = await openConnections(instance, options.connections ?? DEFAULTS.maxConcurrentQueries);
+      await seal(connection);
+      // The generator writes each query for the tables as they are stored (docs/storage.md).
+      return readTableColumns(connection, sources.map((source) => source.name));
+    });
+  } catch (error) {
+    connections?.close();
+    instance.closeSync();
+    throw error;
+  }
+  const serving = connections!;
   const gate = hostFunctionGate<QueryResult>();
   return {
     name: 'duckdb',
     dialect: duckDbDialect(sources.map((source) => source.name), { sourceColumns, strictNames: true }),
-    run: (request) => gate(request.sql, () => runDuckDbQuery(instance, request)),
+    run: (request) => gate(request.sql, () => runDuckDbQuery(serving, request)),
     async close() {
+      serving.close();
       instance.closeSync();
     },
   };
@@ -178,36 +194,39 @@ export async function withConnection<T>(instance: DuckDBInstance, work: (connect
   }
 }
 
-export async function runDuckDbQuery(instance: DuckDBInstance, request: QueryRequest): Promise<QueryResult> {
-  const connection = await instance.connect();
-  const started = performance.now();
-  let timedOut = false;
-  // An interrupt that lands while DuckDB is still starting a query is lost (and the query then
-  // runs to its end, however long): so it is repeated until the query stops.
-  let timer = setTimeout(function interrupt() {
-    timedOut = true;
-    connection.interrupt();
-    timer = setTimeout(interrupt, INTERRUPT_AGAIN_MS);
-  }, request.timeoutMs);
-  try {
-    const result = await connection.stream(request.sql, bindings(request));
-    const rows = await readWireRows(result, request.maxRows, resultBudget(request.maxBytes), request.writeBack);
-    return { rows, backendMs: performance.now() - started };
-  } catch (error) {
-    if (error instanceof CanneryError) throw error;
-    if (timedOut) {
-      throw new CanneryError('query_timeout', `${request.endpointName}: the query did not finish within ${request.timeoutMs} ms`);
+export function runDuckDbQuery(connections: Connections, request: QueryRequest): Promise<QueryResult> {
+  return connections.use(async (connection) => {
+    const started = performance.now();
+    let timedOut = false;
+    // An interrupt that lands while DuckDB is still starting a query is lost (and the query then
+    // runs to its end, however long): so it is repeated until the query stops.
+    let timer = setTimeout(function interrupt() {
+      timedOut = true;
+      connection.interrupt();
+      timer = setTimeout(interrupt, INTERRUPT_AGAIN_MS);
+    }, request.timeoutMs);
+    try {
+      const result = await connection.stream(request.sql, bindings(request));
+      const rows = await readWireRows(result, request.maxRows, resultBudget(request.maxBytes), request.writeBack);
+      return { rows, backendMs: performance.now() - started };
+    } catch (error) {
+      if (error instanceof CanneryError) throw error;
+      if (timedOut) {
+        throw new CanneryError('query_timeout', `${request.endpointName}: the query did not finish within ${request.timeoutMs} ms`);
+      }
+      const message = firstLine((error as Error).message);
+      const outOfMemory = OUT_OF_MEMORY.test(message);
+      throw new CanneryError('query_failed', `${request.endpointName}: the query failed: ${message}${outOfMemory ? OUT_OF_MEMORY_ADVICE : ''}`, {
+        cause: error,
+        queryRejected: outOfMemory || QUERY_REJECTIONS.test(message),
+      });
+    } finally {
+      clearTimeout(timer);
+      // A result read only in part (max_rows, or over the byte budget) still has DuckDB computing
+      // ahead of it: stopped here, not left running until the connection's next query.
+      connection.interrupt();
     }
-    const message = firstLine((error as Error).message);
-    const outOfMemory = OUT_OF_MEMORY.test(message);
-    throw new CanneryError('query_failed', `${request.endpointName}: the query failed: ${message}${outOfMemory ? OUT_OF_MEMORY_ADVICE : ''}`, {
-      cause: error,
-      queryRejected: outOfMemory || QUERY_REJECTIONS.test(message),
-    });
-  } finally {
-    clearTimeout(timer);
-    closeQuietly(connection);
-  }
+  });
 }
 
 /**

@@ -8,7 +8,7 @@ import type { DuckDBResult } from '@duckdb/node-api';
 import type { WireRow, WireValue } from '../../core/types.js';
 import type { ResultBudget } from '../../engine/serve/result-budget.js';
 import type { WriteBack } from '../../sql/parse/tree.js';
-import { toWireValue } from './values.js';
+import { wireReader } from './vector-readers.js';
 import { writeBackValue } from './write-back.js';
 
 export async function readWireRows(result: DuckDBResult, maxRows: number, budget: ResultBudget, writeBack: Record<string, WriteBack> = {}): Promise<WireRow[]> {
@@ -19,16 +19,17 @@ export async function readWireRows(result: DuckDBResult, maxRows: number, budget
     const chunk = await result.fetchChunk();
     if (!chunk || chunk.rowCount === 0) break;
     const count = Math.min(chunk.rowCount, maxRows - rows.length);
+    const readers = names.map((_, column) => wireReader(chunk.getColumnVector(column)));
     for (let index = 0; index < count; index++) {
       const members: [string, WireValue][] = [];
-      chunk.visitRowValues(index, (value, _row, column, type) => {
+      for (let column = 0; column < names.length; column++) {
         const name = names[column]!;
-        const converted = toWireValue(value, type, toWireValue);
+        const converted = readers[column]!(index);
         const stored = writeBack[name];
         const wire = stored === undefined ? converted : writeBackValue(converted, stored);
         budget.spendMember(name, wire);
         members.push([name, wire]);
-      });
+      }
       // fromEntries defines own properties, so a column named __proto__ stays a column.
       rows.push(Object.fromEntries(members));
       await budget.breathe();

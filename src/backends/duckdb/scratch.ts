@@ -6,6 +6,7 @@
 import { InvalidEvent, type ScratchBackend, type ScratchEngine, type SourceEvents } from '../../engine/backend.js';
 import { BUILT_IN_SOURCES, type SourceDescriptor } from '../../config/sources.js';
 import { describeDuckDbQuery, openDuckDb, runDuckDbQuery, seal, sourceDialect, withConnection } from './backend.js';
+import { openConnections, type Connections } from './connections.js';
 import { DataError } from './data-error.js';
 import { importNdjson } from './import/import.js';
 import { createSourceTables } from './source-tables.js';
@@ -23,6 +24,7 @@ export function duckDbScratchEngine(sources: readonly SourceDescriptor[] = BUILT
       // One thread: a scratch database holds a handful of rows, and threads cost time to start.
       const instance = await openDuckDb({ path: ':memory:', threads: 1 });
       let stored: Dialect;
+      let connections: Connections | undefined;
       try {
         stored = await withConnection(instance, async (connection) => {
           await createSourceTables(connection, sources);
@@ -32,17 +34,22 @@ export function duckDbScratchEngine(sources: readonly SourceDescriptor[] = BUILT
           const names = sources.map((known) => known.name);
           return duckDbDialect(names, { sourceColumns: await readTableColumns(connection, names) });
         });
+        // One: a scratch database answers one test's queries, one after another.
+        connections = await openConnections(instance, 1);
         await withConnection(instance, seal);
       } catch (error) {
+        connections?.close();
         instance.closeSync();
         throw error;
       }
+      const serving = connections;
       return {
         name: 'duckdb',
         dialect: stored,
-        run: (request) => runDuckDbQuery(instance, request),
+        run: (request) => runDuckDbQuery(serving, request),
         describe: (request) => describeDuckDbQuery(instance, request),
         async close() {
+          serving.close();
           instance.closeSync();
         },
       };

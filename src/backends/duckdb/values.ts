@@ -111,7 +111,7 @@ const wireConverters = {
 export const NULL_ELEMENT = 'Array cannot have a null element';
 
 /** BigQuery refuses to return an array holding NULL (ARRAY_AGG without IGNORE NULLS, `[1, NULL]`). */
-function withoutNullElements(items: WireValue[]): WireValue[] {
+export function withoutNullElements(items: WireValue[]): WireValue[] {
   if (items.includes(null)) throw new Error(`${NULL_ELEMENT}: an ARRAY in a query result may not hold NULL (drop them with IGNORE NULLS or a filter)`);
   return items;
 }

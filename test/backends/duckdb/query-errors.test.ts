@@ -9,23 +9,27 @@ import { join } from 'node:path';
 import type { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDuckDb, runDuckDbQuery } from '../../../src/backends/duckdb/backend.js';
+import { openConnections, type Connections } from '../../../src/backends/duckdb/connections.js';
 import type { CanneryError } from '../../../src/core/errors.js';
 
 describe('a DuckDB error that names a file on the server', () => {
   let instance: DuckDBInstance;
+  let connections: Connections;
   let dir: string;
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'cannery-query-errors-'));
     instance = await openDuckDb({ path: ':memory:' });
+    connections = await openConnections(instance, 1);
   });
   afterAll(async () => {
+    connections?.close();
     instance?.closeSync();
     await rm(dir, { recursive: true, force: true });
   });
 
   it('reaches the caller as query_failed with the file name only', async () => {
     const missing = join(dir, 'nowhere', 'events.csv');
-    const failure = await runDuckDbQuery(instance, {
+    const failure = await runDuckDbQuery(connections, {
       sql: `select * from read_csv('${missing}')`,
       parameters: [],
       values: {},
