@@ -89,11 +89,11 @@ describe('beside a running import', () => {
     let stderr = '';
     importing.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     importing.stdin!.write(`${JSON.stringify(EVENTS[0])}\n`);
-    // The file exists once the import has opened it.
-    for (let tries = 0; ; tries += 1) {
-      const probe = await cannery(['run', 'logs.all', 'project=alpha', '--db', other, '--endpoints', SHIPPED_ENDPOINTS], { env });
-      if (probe.stderr.includes('is being written by')) break;
-      if (tries > 300 || importing.exitCode !== null) throw new Error(`the import never held the file: ${probe.stderr} ${stderr}`);
+    // The import names its batch once it holds the file. Probing before that (with `run`) could
+    // take the file first and make the import fail.
+    for (let tries = 0; !stderr.includes(`-> cloudflare.logs.prod in ${other}`); tries += 1) {
+      if (tries > 600 || importing.exitCode !== null) throw new Error(`the import never held the file: ${stderr}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
     }
   });
   afterAll(() => {
