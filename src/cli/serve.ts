@@ -38,8 +38,8 @@ export const serveCommand: Command = {
     const { access, generatedKey, keysReload } = await openAccess(settings, (line) => console.error(`cannery: ${line}`), demo?.demoKeyFile(settings.dbPath));
     const metrics = createMetrics();
     const load = await loadOptionsFor(settings);
-    // The demo database stays writable: this process is the one that may write to it.
-    const demoBackend = demo && demoMarker ? await openDuckDbBackend(settings, true) : undefined;
+    // A live demo database stays writable: this process is the one that writes to it.
+    const demoBackend = demo && demoMarker && settings.demoLive ? await openDuckDbBackend(settings, true) : undefined;
     const service = await openService(settings, { observer: metrics.engine, load, backend: demoBackend });
     const liveFeed = demoBackend && demoMarker ? await demo?.keepDemoCurrent(demoBackend, demoMarker) : undefined;
     for (const problem of service.registry.problems) console.error(`cannery: ${problem.file}:${problem.line}: ${problem.message}`);

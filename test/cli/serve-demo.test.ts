@@ -1,7 +1,9 @@
 /**
  * `serve --demo` on the built CLI: the generated key kept beside the database and printed the same
  * on the next start (CANNERY_API_KEYS still wins), a demo database from days ago topped up to now
- * at start, events arriving while it serves, and a database that is not demo data never written.
+ * at start, events arriving while it serves (and a command beside it told why it cannot open the
+ * file), CANNERY_DEMO_LIVE=false serving it read-only, and a database that is not demo data never
+ * written.
  */
 import { execFileSync } from 'node:child_process';
 import { rmSync, statSync } from 'node:fs';
@@ -11,7 +13,7 @@ import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MAIN_DEMO_PROJECT } from '../../src/demo/seed.js';
-import { CLI } from '../support/cannery-cli.js';
+import { cannery, CLI } from '../support/cannery-cli.js';
 import { startServe, type ServeProcess } from '../support/serve-process.js';
 import { SHIPPED_ENDPOINTS as ENDPOINTS } from '../support/shipped-endpoints.js';
 
@@ -84,6 +86,11 @@ describe('serve --demo', () => {
     expect(minutes.length).toBeGreaterThan(30);
     expect(Date.parse(`${minutes.at(-1)!.timestamp}Z`)).toBeGreaterThan(Date.now() - 10 * 60_000);
 
+    // It writes the file while it serves: a command beside it is told so, in cannery's words.
+    const beside = await cannery(['run', 'logs.all', `project=${MAIN_DEMO_PROJECT}`, '--db', db, '--endpoints', ENDPOINTS]);
+    expect(beside.code).toBe(1);
+    expect(beside.stderr).toContain(`is held by \`cannery serve --demo\` (PID ${first.child.pid}), which writes live demo events to it while it serves`);
+
     const before = await edgeEvents(first, key!);
     await vi.waitFor(async () => expect((await edgeEvents(first, key!)).n).toBeGreaterThan(before.n), { timeout: 120_000, interval: 1_000 });
     expect((await edgeEvents(first, key!)).newest).toBeGreaterThan(before.newest);
@@ -100,6 +107,16 @@ describe('serve --demo', () => {
     expect(printedKey(own)).toBe('<your key>');
     expect((await edgeEvents(own, 'my-own-key')).n).toBeGreaterThan(0);
     await own.stop();
+
+    // CANNERY_DEMO_LIVE=false: served as it is, read-only, so a command beside it reads it too.
+    const still = await serve(db, { CANNERY_DEMO_LIVE: 'false' });
+    expect(still.stdout()).not.toContain('demo events keep arriving');
+    const count = await edgeCount(db);
+    const run = await cannery(['run', 'logs.all', `project=${MAIN_DEMO_PROJECT}`, '--db', db, '--endpoints', ENDPOINTS]);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(await edgeCount(db)).toBe(count);
+    await still.stop();
   });
 
   it('serves a database that cannery seed did not write as it is', async () => {
