@@ -45,11 +45,12 @@ export const importCommand: Command = {
     const totalBytes = fromStdin ? undefined : (await stat(path)).size;
     const input = fromStdin ? process.stdin : createReadStream(path, { highWaterMark: READ_BYTES });
 
-    const batchId = randomUUID();
-    console.error(`import ${batchId}: ${fromStdin ? 'standard input' : path} -> ${source} in ${dbPath}`);
     stopCleanlyOnSignals();
+    // Opened first: a database another process holds is the one thing said, before any batch.
     const instance = await openDuckDb({ path: dbPath, memoryLimit: loadMemoryLimit });
     const connection = await instance.connect();
+    const batchId = randomUUID();
+    console.error(`import ${batchId}: ${fromStdin ? 'standard input' : path} -> ${source} in ${dbPath}`);
     const progress = progressReporter('importing');
     try {
       const previous = fromStdin ? undefined : await findImportOfFile(connection, source, path);

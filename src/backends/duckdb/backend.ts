@@ -30,6 +30,7 @@ import { resultBudget } from '../../engine/serve/result-budget.js';
 import type { ColumnField, ParamType } from '../../core/types.js';
 import { columnTypeOf } from './contract-types.js';
 import { registerHostFunctions } from './host-functions/register.js';
+import { hostFunctionGate } from './host-function-gate.js';
 
 export interface DuckDbOptions {
   /** A database file, or ':memory:'. */
@@ -92,15 +93,16 @@ export async function openDuckDb(options: DuckDbOptions): Promise<DuckDBInstance
   return instance;
 }
 
+export interface DuckDbBackend extends Backend {
+  /** A connection of the serving instance: for writes when opened `writable`. */
+  connect(): Promise<DuckDBConnection>;
+}
+
 /**
  * The serving instance, read-only for a file (but the demo's, `writable`), and sealed: even a
  * query that slipped past the sandbox checks can then read only the database's own tables, and
  * write nothing to a read-only file.
  */
-export interface DuckDbBackend extends Backend {
-  /** A connection of the serving instance: for writes when opened `writable`. */
-  connect(): Promise<DuckDBConnection>;
-}
 
 export async function createDuckDbBackend(options: DuckDbOptions): Promise<DuckDbBackend> {
   const sources = options.sources ?? BUILT_IN_SOURCES;
@@ -122,10 +124,11 @@ export async function createDuckDbBackend(options: DuckDbOptions): Promise<DuckD
     // The generator writes each query for the tables as they are stored (docs/storage.md).
     return readTableColumns(connection, sources.map((source) => source.name));
   });
+  const gate = hostFunctionGate<QueryResult>();
   return {
     name: 'duckdb',
     dialect: duckDbDialect(sources.map((source) => source.name), { sourceColumns, strictNames: true }),
-    run: (request) => runDuckDbQuery(instance, request),
+    run: (request) => gate(request.sql, () => runDuckDbQuery(instance, request)),
     connect: () => instance.connect(),
     async close() {
       instance.closeSync();

@@ -30,7 +30,8 @@ async function get(svc: TestService, path: string): Promise<{ status: number; bo
 describe('sandbox SQL compiled on worker threads', () => {
   let svc: TestService;
   beforeAll(async () => {
-    svc = await startTestService({ fixtures: { 'cloudflare.logs.prod': EDGE }, env: { CANNERY_SANDBOX_COMPILE_MS: '60000' } });
+    // Two threads, whatever the cores: the light query must not wait behind the heavy one's thread.
+    svc = await startTestService({ fixtures: { 'cloudflare.logs.prod': EDGE }, env: { CANNERY_SANDBOX_COMPILE_MS: '60000', CANNERY_SANDBOX_THREADS: '2' } });
   });
   afterAll(() => svc?.close());
 
@@ -73,10 +74,12 @@ describe('sandbox SQL compiled on worker threads', () => {
 describe('the compile budget', () => {
   let svc: TestService;
   beforeAll(async () => {
-    svc = await startTestService({ fixtures: { 'cloudflare.logs.prod': EDGE }, env: { CANNERY_SANDBOX_COMPILE_MS: '300', CANNERY_SANDBOX_THREADS: '1' } });
+    svc = await startTestService({ fixtures: { 'cloudflare.logs.prod': EDGE }, env: { CANNERY_SANDBOX_COMPILE_MS: '1500', CANNERY_SANDBOX_THREADS: '1' } });
   });
   afterAll(() => svc?.close());
 
+  // 1.5 s: a simple query's first compile on a new thread stays well under it on a loaded machine;
+  // 22 nested subqueries take several seconds to parse.
   it('refuses SQL that takes longer to compile, and the next query gets a new thread', async () => {
     const { status, body } = await get(svc, queryPath('logs.all', { project: 'p1', sql: nested(22) }));
     expect(status).toBe(400);

@@ -70,9 +70,11 @@ export const HOST_FUNCTIONS = {
 
 export type HostFunctionName = keyof typeof HOST_FUNCTIONS;
 
-/** The SQL name of a host function: prefixed, so no DuckDB function or macro is shadowed. */
+/** What every host function's SQL name starts with, so no DuckDB function or macro is shadowed. */
+export const HOST_FUNCTION_PREFIX = 'cannery_';
+
 export function hostFunctionName(name: HostFunctionName): string {
-  return `cannery_${name}`;
+  return `${HOST_FUNCTION_PREFIX}${name}`;
 }
 
 /**
