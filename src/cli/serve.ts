@@ -39,9 +39,9 @@ export const serveCommand: Command = {
     const metrics = createMetrics();
     const load = await loadOptionsFor(settings);
     // A live demo database stays writable: this process is the one that writes to it.
-    const demoBackend = demo && demoMarker && settings.demoLive ? await openDuckDbBackend(settings, true) : undefined;
-    const service = await openService(settings, { observer: metrics.engine, load, backend: demoBackend });
-    const liveFeed = demoBackend && demoMarker ? await demo?.keepDemoCurrent(demoBackend, demoMarker) : undefined;
+    const live = demo && demoMarker && settings.demoLive ? { demo, marker: demoMarker, backend: await openDuckDbBackend(settings, true) } : undefined;
+    const service = await openService(settings, { observer: metrics.engine, load, backend: live?.backend });
+    const liveFeed = live ? await live.demo.keepDemoCurrent(live.backend, live.marker) : undefined;
     for (const problem of service.registry.problems) console.error(`cannery: ${problem.file}:${problem.line}: ${problem.message}`);
     const consoleAssets = settings.console ? loadConsoleAssets() : undefined;
     if (settings.console && !consoleAssets) console.error('cannery: the console is not built (`npm run build` builds it into dist/console/); / answers 404');

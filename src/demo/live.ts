@@ -9,7 +9,7 @@
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { quoteIdentifier } from '../sql/dialects/duckdb/quote.js';
-import { SHARE_OF_EDGE, lastHourEdgeEvents, seedDemoData } from './seed.js';
+import { SHARE_OF_EDGE, lastHourEvents, seedDemoData } from './seed.js';
 
 const HOUR_MS = 3_600_000;
 const WEEK_MS = 7 * 24 * HOUR_MS;
@@ -19,7 +19,7 @@ export const LIVE_BATCH_MS = 5_000;
 
 /** Edge events per millisecond: in the last hour, and over the rest of a seeded week. */
 function rates(edgeEvents: number): { live: number; week: number } {
-  const lastHour = lastHourEdgeEvents(edgeEvents);
+  const lastHour = lastHourEvents(edgeEvents);
   return { live: lastHour / HOUR_MS, week: (edgeEvents - lastHour) / (WEEK_MS - HOUR_MS) };
 }
 

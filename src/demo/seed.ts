@@ -12,10 +12,11 @@
  * Time: every event lies in [now - 7 days, now]. The first rows of each source (5%, at least
  * `MIN_TAIL`) are spread evenly over the last hour and cycle through the projects, so a minutely
  * chart of any project has data in every minute; the rest is uniform over the rest of the week,
- * in time order with the row number. With `since`, every row is "tail": spread evenly over
- * (since, now], the way the demo's live feed and its top-up add to a seeded database (live.ts). Rows land in the table in that order, so DuckDB's zone maps
+ * in time order with the row number. Rows land in the table in that order, so DuckDB's zone maps
  * on `timestamp` let a time bound or a newest-first top-N skip most row groups (at 1M edge
- * events, logs.all's top 100 took 14 ms instead of 900 ms).
+ * events, logs.all's top 100 took 14 ms instead of 900 ms). With `since`, every row is "tail":
+ * spread evenly over (since, now], the way the demo's live feed and its top-up add to a seeded
+ * database (live.ts).
  */
 import { INTEGER, LIST, VARCHAR, BIGINT, listValue, type DuckDBConnection, type DuckDBType, type DuckDBValue } from '@duckdb/node-api';
 import { quoteIdentifier } from '../sql/dialects/duckdb/quote.js';
@@ -89,12 +90,8 @@ export function demoEventCounts(edgeEvents: number): Record<string, number> {
   );
 }
 
-/** The edge events a full seed of `edgeEvents` puts in its last hour: the rate the demo goes on at (live.ts). */
-export function lastHourEdgeEvents(edgeEvents: number): number {
-  return tailOf(edgeEvents);
-}
-
-function tailOf(count: number): number {
+/** Of a source's `count` events, those a full seed puts in its last hour: the rate the demo goes on at (live.ts). */
+export function lastHourEvents(count: number): number {
   return Math.min(count, Math.max(MIN_TAIL, Math.floor(count * TAIL_FRACTION)));
 }
 
@@ -119,7 +116,7 @@ export async function seedDemoData(connection: DuckDBConnection, options: SeedOp
       const { select, params } = build();
       const table = await readSourceTable(connection, source);
       const sql = `INSERT INTO ${quoteIdentifier(source)} BY NAME SELECT * REPLACE (${storedMetadata(source, table)} AS metadata) FROM (${COMMON_CTES} ${select})`;
-      const tail = sinceMicros === undefined ? tailOf(count) : count;
+      const tail = sinceMicros === undefined ? lastHourEvents(count) : count;
       for (let start = 0; start < count; start += CHUNK_ROWS) {
         const rows = Math.min(CHUNK_ROWS, count - start);
         await connection.run(

@@ -20,8 +20,9 @@ export interface Chart {
 
 export function drawChart(container: HTMLElement, data: TimeSeries, stacked: boolean): Chart {
   const raw = data.series.map((one) => one.values);
-  let ticks: number[] = [];
   const drawn = stacked ? cumulative(raw) : raw;
+  // The x-axis ticks last labelled, for data-x-labels.
+  let ticks: number[] = [];
   const utc = (seconds: number) => uPlot.tzDate(new Date(seconds * 1000), 'Etc/UTC');
   const options: uPlot.Options = {
     width: Math.max(320, container.clientWidth),

@@ -103,7 +103,6 @@ export interface DuckDbBackend extends Backend {
  * query that slipped past the sandbox checks can then read only the database's own tables, and
  * write nothing to a read-only file.
  */
-
 export async function createDuckDbBackend(options: DuckDbOptions): Promise<DuckDbBackend> {
   const sources = options.sources ?? BUILT_IN_SOURCES;
   const instance = await openReadable(options, sources);
