@@ -1,12 +1,13 @@
 /**
- * The build's stamp: a hash of everything `npm run build` reads (src/, grammar/, web/, the package
- * and TypeScript settings), kept in dist/.build-stamp. `npm start` builds only when the stamp is
+ * The build's stamp: a hash of everything the build reads (src/, grammar/, web/, the package and
+ * TypeScript settings), kept in dist/.build-stamp. `npm start` builds only when the stamp is
  * missing or differs, so a second start with nothing changed serves in seconds, not after a
- * ~20 s rebuild. Contents, not modification times: a fresh clone or a checkout sets every file's
- * time, and an unchanged file must not count as a change.
+ * rebuild. Contents, not modification times: a fresh clone or a checkout sets every file's time,
+ * and an unchanged file must not count as a change.
  *
- *   node build-stamp.mjs write    the last step of `npm run build`
- *   node build-stamp.mjs ensure   builds (npm run build) unless the stamp matches the sources
+ *   node build-stamp.mjs write    the last step of `npm run build` and `npm run build:start`
+ *   node build-stamp.mjs ensure   builds (npm run build:start: without type checks, transpile.mjs)
+ *                                 unless the stamp matches the sources
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -17,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 const ROOT = dirname(fileURLToPath(import.meta.url));
 const STAMP = join(ROOT, 'dist', '.build-stamp');
 const FOLDERS = ['src', 'grammar', 'web'];
-const FILES = ['package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json'];
+const FILES = ['package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json', 'transpile.mjs'];
 
 function inputs() {
   const files = FILES.filter((file) => existsSync(join(ROOT, file)));
@@ -43,8 +44,8 @@ if (command === 'write') {
 } else if (command === 'ensure') {
   const stamp = existsSync(STAMP) ? readFileSync(STAMP, 'utf8').trim() : undefined;
   if (stamp !== sourceHash()) {
-    console.log(stamp === undefined ? 'cannery: building (npm run build) ...' : 'cannery: the sources changed since the last build; building (npm run build) ...');
-    const build = spawnSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'inherit' });
+    console.log(stamp === undefined ? 'cannery: building (npm run build:start) ...' : 'cannery: the sources changed since the last build; building (npm run build:start) ...');
+    const build = spawnSync('npm', ['run', 'build:start', '--silent'], { cwd: ROOT, stdio: 'inherit' });
     process.exit(build.status ?? 1);
   }
 } else {

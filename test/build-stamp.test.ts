@@ -20,7 +20,7 @@ beforeAll(async () => {
   copyFileSync(SCRIPT, join(dir, 'build-stamp.mjs'));
   // A build that counts its runs, and ends as the real one does.
   const build = `node -e "const fs=require('fs');fs.appendFileSync('builds.txt','x')" && node build-stamp.mjs write`;
-  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'stamp-probe', private: true, scripts: { build } }));
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'stamp-probe', private: true, scripts: { 'build:start': build } }));
   for (const folder of ['src', 'grammar', 'web/src']) mkdirSync(join(dir, folder), { recursive: true });
   writeFileSync(join(dir, 'src', 'cli.ts'), 'export {};\n');
   writeFileSync(join(dir, 'web', 'src', 'main.ts'), 'export {};\n');
@@ -34,7 +34,7 @@ const builds = () => readFileSync(join(dir, 'builds.txt'), 'utf8').length;
 
 describe('build-stamp.mjs ensure', () => {
   it('builds without a stamp, then not again until a source changes', () => {
-    expect(ensure()).toContain('cannery: building (npm run build) ...');
+    expect(ensure()).toContain('cannery: building (npm run build:start) ...');
     expect(builds()).toBe(1);
     expect(ensure()).toBe('');
     expect(builds()).toBe(1);
@@ -46,7 +46,7 @@ describe('build-stamp.mjs ensure', () => {
     expect(builds()).toBe(1);
 
     writeFileSync(join(dir, 'web', 'src', 'main.ts'), 'export const changed = true;\n');
-    expect(ensure()).toContain('cannery: the sources changed since the last build; building (npm run build) ...');
+    expect(ensure()).toContain('cannery: the sources changed since the last build; building (npm run build:start) ...');
     expect(builds()).toBe(2);
     expect(ensure()).toBe('');
 
