@@ -58,6 +58,8 @@ export async function measureParsing(): Promise<{ parsing: ParseCost[]; loading:
     { name: 'repository corpus', sql: corpus.map((entry) => entry.sql) },
     // Each level made the stock grammar parse the inner ones twice (docs/sql-parser.md).
     { name: 'eight nested CASTs', sql: [`select ${'cast('.repeat(8)}x${' as string)'.repeat(8)} from t`] },
+    // The same, twice per level, for scalar subqueries (patch 14).
+    { name: 'scalar subqueries nested 8 deep', sql: [`${'select ('.repeat(8)}select 1 as x${') as x'.repeat(8)}`] },
   ];
   const parsing = sets.map(({ name, sql }) => ({ name, statements: sql.length, ...pairedRounds(() => sql.map(stockParse), () => sql.map(parseBigQuery)) }));
   return { parsing, loading: measureLoading() };

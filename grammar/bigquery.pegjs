@@ -31,6 +31,7 @@
 //     arguments after a call's positional ones (`MAKE_INTERVAL(1, day => 2)`: a `named_argument`
 //     in its list); a call of two arguments may carry IGNORE | RESPECT NULLS and the other
 //     aggregate modifiers (`NTH_VALUE(x, 2 IGNORE NULLS)`), not STRING_AGG alone.
+// 14. An expression never starts with SELECT: a nested subquery is parsed once, not twice per level.
 
 {
   const reservedMap = {
@@ -2201,8 +2202,11 @@ _expr
   / unary_expr
   / array_expr
 
+// cannery: an expression never starts with SELECT, so a query is not first read as one: the call
+// rule took `select (...)` for a call of a function named SELECT, parsed its argument and failed
+// after it, and the query was parsed again, twice per level of nested subquery (2^n).
 expr
-  = _expr / union_stmt
+  = !KW_SELECT e:_expr { return e } / union_stmt
 
 parentheses_list_expr
   = head:parentheses_expr tail:(__ COMMA __ parentheses_expr)* {

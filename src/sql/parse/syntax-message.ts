@@ -133,6 +133,8 @@ export function syntaxErrorText(text: string, at: { offset: number; line: number
       return { word, keyword: closestSpelling(word, first ? [...keywords, ...STATEMENT_WORDS] : keywords) };
     })
     .find((candidate) => candidate.keyword !== undefined);
-  const hint = typo ? ` (did you mean ${CLAUSE_NAMES[typo.keyword!] ?? typo.keyword} for "${typo.word}"?)` : '';
+  // UNPIVOT, which the grammar does not know, reads as a table alias, and reading stops after it.
+  const unsupported = /\bunpivot\s*(\(\s*)?$/i.test(before) ? ' (UNPIVOT is not supported; docs/sql.md lists what is)' : '';
+  const hint = typo ? ` (did you mean ${CLAUSE_NAMES[typo.keyword!] ?? typo.keyword} for "${typo.word}"?)` : unsupported;
   return `SQL syntax error at line ${at.line}, column ${at.column}: found ${found}, expected ${wanted}${hint}`;
 }

@@ -13,6 +13,12 @@ describe('a SQL syntax error', () => {
     expect(refused('select id from x order id').location).toEqual({ line: 1, column: 24 });
   });
 
+  it('says UNPIVOT is not supported where the grammar read it as an alias', () => {
+    expect(message('select * from (select 1 as q1, 2 as q2) unpivot (sales for quarter in (q1, q2))')).toBe(
+      'SQL syntax error at line 1, column 50: found "sales", expected "(", WITH or SELECT (UNPIVOT is not supported; docs/sql.md lists what is)',
+    );
+  });
+
   it('says when the query ends too soon, and which quote never closed', () => {
     expect(message('select id from x where')).toBe('SQL syntax error at line 1, column 23: found the end of the query, expected an expression');
     expect(message("select 'abc from x")).toBe("SQL syntax error at line 1, column 19: found the end of the query, expected the closing ' of a string");
