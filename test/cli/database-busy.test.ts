@@ -4,6 +4,7 @@
  * that serve holds the file and what to do, never DuckDB's advice about its own CLI.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -89,7 +90,8 @@ describe('beside a running import', () => {
     let stderr = '';
     importing.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     importing.stdin!.write(`${JSON.stringify(EVENTS[0])}\n`);
-    // The file exists once the import has opened it.
+    // The file exists once the import has opened it; a probe before then would create it itself.
+    for (let waits = 0; !existsSync(other) && importing.exitCode === null && waits < 1200; waits += 1) await new Promise((resolve) => setTimeout(resolve, 50));
     for (let tries = 0; ; tries += 1) {
       const probe = await cannery(['run', 'logs.all', 'project=alpha', '--db', other, '--endpoints', SHIPPED_ENDPOINTS], { env });
       if (probe.stderr.includes('is being written by')) break;
