@@ -8,7 +8,8 @@ const USAGE = `usage: cannery <command> [options]
 
 commands:
   serve    [--endpoints DIR] [--db FILE] [--port N] [--host H] [--demo]
-           serve every endpoint over HTTP (--demo: seed the database first if it does not exist)
+           serve every endpoint over HTTP (--demo: seed the database first if it does not exist,
+           keep its demo data current while serving, and keep a generated key beside it)
   check    [--endpoints DIR] [--backend all|duckdb|bigquery] [--format text|json|github] [--dry-run]
            validate every endpoint file and compile its SQL for each backend, and the endpoint
            tests; exit 1 on any problem
@@ -34,8 +35,9 @@ commands:
            rewrite every source table in the current storage layout, in time order (server stopped)
   openapi  [--endpoints DIR]
            print the OpenAPI 3.1 description of the endpoints
-  seed     --db FILE [--events N] [--memory-limit SIZE]
-           write realistic demo data for all nine sources (N edge events, default 50000)
+  seed     --db FILE [--events N] [--now TIME] [--memory-limit SIZE]
+           write realistic demo data for all nine sources (N edge events, default 50000, over
+           the week before TIME, default now)
   keys     new NAME [--endpoint E]... [--param name=value]... [--expires TIME|30d] [--rate N]
            print a fresh random key once, and its entry for the keys file (CANNERY_KEYS_FILE)
   token    [--endpoint E]... [--param name=value]... [--ttl 1h] [--name N] [--rate N]

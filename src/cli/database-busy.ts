@@ -22,6 +22,13 @@ function canneryCommandOf(pid: number): string | undefined {
 export function databaseBusyText(busy: DatabaseBusy, command: string): string {
   const known = busy.holder === undefined ? undefined : canneryCommandOf(busy.holder);
   const pid = busy.holder === undefined ? '' : ` (PID ${busy.holder})`;
+  // Only `serve --demo` serves a file it writes: the demo's live events, for as long as it serves.
+  if (busy.holderWrites && known === 'cannery serve') {
+    return (
+      `${busy.path} is held by \`cannery serve --demo\`${pid}, which writes live demo events to it while it serves: ` +
+      'ask the server over HTTP instead, or start it with CANNERY_DEMO_LIVE=false to serve the demo data read-only, beside other commands.'
+    );
+  }
   if (busy.holderWrites) return `${busy.path} is being written by ${known ? `\`${known}\`` : 'another process'}${pid}: run this command again once that has finished.`;
   // Only a writer meets a reader's lock; serve keeps the file open for reading as long as it serves.
   const kill = busy.holder === undefined ? '' : `, or \`kill ${busy.holder}\``;

@@ -1,5 +1,6 @@
 /** Assembles a running service from settings: backend, registry, service. Used by `serve` and `run`. */
 import type { Backend } from '../engine/backend.js';
+import type { DuckDbBackend } from '../backends/duckdb/backend.js';
 import type { Settings } from '../config/settings.js';
 import { BUILT_IN_SOURCES, sourceNames } from '../config/sources.js';
 import type { CompileContext } from '../engine/compile/compile.js';
@@ -14,8 +15,14 @@ export async function openBackend(settings: Settings): Promise<Backend> {
     const { bigQueryBackendOptions, createBigQueryBackend } = await import('../backends/bigquery/backend.js');
     return createBigQueryBackend(bigQueryBackendOptions(settings.bigquery, sourceNames(BUILT_IN_SOURCES)));
   }
+  return openDuckDbBackend(settings);
+}
+
+/** The DuckDB backend of the settings; `writable` for the demo database, which serve keeps current. */
+export async function openDuckDbBackend(settings: Settings, writable = false): Promise<DuckDbBackend> {
   const { createDuckDbBackend } = await import('../backends/duckdb/backend.js');
   return createDuckDbBackend({
+    writable,
     path: settings.dbPath,
     sources: BUILT_IN_SOURCES,
     memoryLimit: settings.duckdbMemoryLimit,
@@ -37,6 +44,8 @@ export interface OpenServiceOptions {
   clock?: () => Date;
   /** Told about backend queries and cache warming (the metrics' engine observer). */
   observer?: EngineObserver;
+  /** The backend to serve from, opened by the caller (default: openBackend of the settings). */
+  backend?: Backend;
 }
 
 /** The shared cache store of CANNERY_CACHE_URL; one that does not answer yet is used once it does. */
@@ -49,7 +58,7 @@ async function openSharedCache(settings: Settings): Promise<SharedCacheSettings 
 }
 
 export async function openService(settings: Settings, options: OpenServiceOptions = {}): Promise<Service> {
-  const backend = await openBackend(settings);
+  const backend = options.backend ?? (await openBackend(settings));
   let sharedCache: SharedCacheSettings | undefined;
   try {
     sharedCache = await openSharedCache(settings);

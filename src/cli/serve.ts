@@ -1,4 +1,4 @@
-/** `cannery serve`: the HTTP service. With --demo, seeds the database on first run. */
+/** `cannery serve`: the HTTP service. With --demo, on demo data that it seeds and keeps current (demo-data.ts). */
 import { existsSync } from 'node:fs';
 import { duckDbScratchEngine } from '../backends/duckdb/scratch.js';
 import { BUILT_IN_SOURCES } from '../config/sources.js';
@@ -13,7 +13,7 @@ import { createLogger } from '../core/logger.js';
 import { lowerOtherThreads } from '../core/thread-priority.js';
 import { loadOptionsFor } from './load-options.js';
 import { openAccess } from './open-access.js';
-import { compileContextFor, openService } from './open-service.js';
+import { compileContextFor, openDuckDbBackend, openService } from './open-service.js';
 import { startHotReload } from '../engine/serve/hot-reload.js';
 import type { Command } from './command.js';
 import { settingsWithFlags } from './flags.js';
@@ -29,19 +29,19 @@ export const serveCommand: Command = {
   },
   async run(flags) {
     const settings = settingsWithFlags(flags);
-    if (flags.demo && settings.backend === 'duckdb' && !existsSync(settings.dbPath)) {
-      console.log(`cannery: first run, seeding demo data into ${settings.dbPath} ...`);
-      const { DEMO_EDGE_EVENTS, seedDatabase } = await import('./seed.js');
-      await seedDatabase(settings.dbPath, DEMO_EDGE_EVENTS, settings.loadMemoryLimit);
-    }
+    const demo = flags.demo && settings.backend === 'duckdb' && settings.dbPath !== ':memory:' ? await import('./demo-data.js') : undefined;
+    const demoMarker = await demo?.prepareDemoDatabase(settings);
     // Opening would create an empty database, and a mistyped path would serve empty results.
     if (settings.backend === 'duckdb' && settings.dbPath !== ':memory:' && !existsSync(settings.dbPath)) {
       throw new Error(`no DuckDB database at ${settings.dbPath}: create one with \`cannery seed\` or \`cannery import\`, or run \`cannery serve --demo\``);
     }
-    const { access, generatedKey, keysReload } = await openAccess(settings, (line) => console.error(`cannery: ${line}`));
+    const { access, generatedKey, keysReload } = await openAccess(settings, (line) => console.error(`cannery: ${line}`), demo?.demoKeyFile(settings.dbPath));
     const metrics = createMetrics();
     const load = await loadOptionsFor(settings);
-    const service = await openService(settings, { observer: metrics.engine, load });
+    // A live demo database stays writable: this process is the one that writes to it.
+    const live = demo && demoMarker && settings.demoLive ? { demo, marker: demoMarker, backend: await openDuckDbBackend(settings, true) } : undefined;
+    const service = await openService(settings, { observer: metrics.engine, load, backend: live?.backend });
+    const liveFeed = live ? await live.demo.keepDemoCurrent(live.backend, live.marker) : undefined;
     for (const problem of service.registry.problems) console.error(`cannery: ${problem.file}:${problem.line}: ${problem.message}`);
     const consoleAssets = settings.console ? loadConsoleAssets() : undefined;
     if (settings.console && !consoleAssets) console.error('cannery: the console is not built (`npm run build` builds it into dist/console/); / answers 404');
@@ -62,7 +62,10 @@ export const serveCommand: Command = {
     console.log(`cannery: serving ${service.registry.endpoints.length} endpoint(s) from ${settings.endpointsDir} on ${server.url} (${service.backend.name})`);
     // On demo data, the page opens with the demo project filled in (`#?name=value` fills fields; never the key).
     if (consoleAssets) console.log(`cannery: console: ${server.url}/${flags.demo ? `#?project=${MAIN_DEMO_PROJECT}` : ''} (CANNERY_CONSOLE=false turns it off)`);
-    if (generatedKey) console.log(`cannery: CANNERY_API_KEYS is unset; generated API key for this run: ${generatedKey}`);
+    if (generatedKey) {
+      const kept = demo ? `kept in ${demo.demoKeyFile(settings.dbPath)}` : 'for this run';
+      console.log(`cannery: CANNERY_API_KEYS is unset; generated API key ${kept}: ${generatedKey}`);
+    }
     const key = generatedKey ?? '<your key>';
     for (const endpoint of service.registry.endpoints) console.log(curlExample(server.url, key, endpoint));
 
@@ -78,6 +81,7 @@ export const serveCommand: Command = {
       console.error(`cannery: ${signal}: no new connections; finishing requests in flight (at most ${settings.shutdownGraceMs} ms)`);
       reload.close();
       keysReload?.close();
+      await liveFeed?.close();
       await server.close(settings.shutdownGraceMs);
       await service.close();
       await service.backend.close();

@@ -59,6 +59,8 @@ export interface Settings {
   corsOrigins: string[];
   /** Serve the browser console at `/`. */
   console: boolean;
+  /** With `serve --demo`: top the demo data up to now at start and write live events while serving. */
+  demoLive: boolean;
   /** CANNERY_BQ_*; project and dataset are checked present when the backend is bigquery. */
   bigquery: BigQuerySettings;
   /** The folder of the compile cache (docs/operations.md); undefined: every start compiles every file. */
@@ -136,6 +138,7 @@ export function readSettings(env: Env = process.env): Settings {
     metricsPublic: boolean(env, 'CANNERY_METRICS_PUBLIC', false),
     corsOrigins: corsOrigins(env.CANNERY_CORS_ORIGINS),
     console: boolean(env, 'CANNERY_CONSOLE', true),
+    demoLive: boolean(env, 'CANNERY_DEMO_LIVE', true),
     bigquery: readBigQuerySettings(env, env.CANNERY_BACKEND === 'bigquery'),
     compileCache: compileCacheDir(env),
   };

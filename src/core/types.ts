@@ -68,6 +68,11 @@ export interface CatalogEndpoint {
   name: string;
   description: string;
   max_rows: number;
+  /**
+   * The LIMIT the endpoint's own query writes, when it is below max_rows: the most rows that query
+   * answers (a sandbox query of the caller's own is held to max_rows alone). Absent otherwise.
+   */
+  query_limit?: number;
   cache: CacheSettings;
   sandbox: boolean;
   redact_pii: boolean;

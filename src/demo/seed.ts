@@ -14,7 +14,9 @@
  * chart of any project has data in every minute; the rest is uniform over the rest of the week,
  * in time order with the row number. Rows land in the table in that order, so DuckDB's zone maps
  * on `timestamp` let a time bound or a newest-first top-N skip most row groups (at 1M edge
- * events, logs.all's top 100 took 14 ms instead of 900 ms).
+ * events, logs.all's top 100 took 14 ms instead of 900 ms). With `since`, every row is "tail":
+ * spread evenly over (since, now], the way the demo's live feed and its top-up add to a seeded
+ * database (live.ts).
  */
 import { INTEGER, LIST, VARCHAR, BIGINT, listValue, type DuckDBConnection, type DuckDBType, type DuckDBValue } from '@duckdb/node-api';
 import { quoteIdentifier } from '../sql/dialects/duckdb/quote.js';
@@ -34,6 +36,18 @@ export interface SeedOptions {
   edgeEvents: number;
   /** The end of the seeded week; defaults to the current time. */
   now?: Date;
+  /**
+   * When set, every event lies in (since, now], spread evenly and cycling through the projects as
+   * the last hour of a full seed does.
+   */
+  since?: Date;
+  /**
+   * Where the tail's rotation through the projects starts (default 0): the live feed carries it
+   * from batch to batch, so batches of one or two events do not all go to the first project.
+   */
+  rotation?: number;
+  /** Events per source instead of `demoEventCounts(edgeEvents)`; a source left out gets none. */
+  counts?: Readonly<Record<string, number>>;
   /** Called after every chunk with events written so far and the total, across all sources. */
   onProgress?: (done: number, total: number) => void;
 }
@@ -46,6 +60,7 @@ export interface SeedResult {
 /** Rows per INSERT: a few row groups, so a chunk uses every core and progress moves every couple of seconds. */
 const CHUNK_ROWS = 4 * 122_880;
 const TAIL_FRACTION = 0.05;
+const HOUR_US = 3_600_000_000n;
 /**
  * Twelve rows a minute: however the jitter lands, each minute gets at least ten consecutive rows
  * of the tail, and any six consecutive rows cover the project rotation below.
@@ -53,7 +68,7 @@ const TAIL_FRACTION = 0.05;
 const MIN_TAIL = 12 * 60;
 
 /** Other sources relative to the edge, roughly as in a busy project: every request hits the edge first. */
-const SHARE_OF_EDGE: Readonly<Record<string, number>> = {
+export const SHARE_OF_EDGE: Readonly<Record<string, number>> = {
   'cloudflare.logs.prod': 1,
   'postgres.logs': 1 / 5,
   'deno-relay-logs': 1 / 20,
@@ -75,15 +90,23 @@ export function demoEventCounts(edgeEvents: number): Record<string, number> {
   );
 }
 
+/** Of a source's `count` events, those a full seed puts in its last hour: the rate the demo goes on at (live.ts). */
+export function lastHourEvents(count: number): number {
+  return Math.min(count, Math.max(MIN_TAIL, Math.floor(count * TAIL_FRACTION)));
+}
+
 export async function seedDemoData(connection: DuckDBConnection, options: SeedOptions): Promise<SeedResult> {
   const { edgeEvents } = options;
   if (!Number.isSafeInteger(edgeEvents) || edgeEvents < 0) throw new RangeError(`edgeEvents must be a non-negative integer, got ${edgeEvents}`);
   const nowMicros = BigInt((options.now ?? new Date()).getTime()) * 1000n;
-  const counts = demoEventCounts(edgeEvents);
+  const sinceMicros = options.since === undefined ? undefined : BigInt(options.since.getTime()) * 1000n;
+  if (sinceMicros !== undefined && sinceMicros >= nowMicros) throw new RangeError('since must be before now');
+  const counts = options.counts ?? demoEventCounts(edgeEvents);
   const total = Object.values(counts).reduce((sum, count) => sum + count, 0);
+  const indexRows = Math.min(CHUNK_ROWS, Math.max(0, ...Object.values(counts)));
 
   await ensureSourceTables(connection);
-  await connection.run(`CREATE OR REPLACE TEMP TABLE ${INDEX_TABLE} AS SELECT range AS j FROM range(${CHUNK_ROWS})`);
+  await connection.run(`CREATE OR REPLACE TEMP TABLE ${INDEX_TABLE} AS SELECT range AS j FROM range(${indexRows})`);
   await connection.run(VISITOR_TABLE_SQL, ...bind(VISITOR_PARAMS));
   try {
     let done = 0;
@@ -93,7 +116,7 @@ export async function seedDemoData(connection: DuckDBConnection, options: SeedOp
       const { select, params } = build();
       const table = await readSourceTable(connection, source);
       const sql = `INSERT INTO ${quoteIdentifier(source)} BY NAME SELECT * REPLACE (${storedMetadata(source, table)} AS metadata) FROM (${COMMON_CTES} ${select})`;
-      const tail = Math.min(count, Math.max(MIN_TAIL, Math.floor(count * TAIL_FRACTION)));
+      const tail = sinceMicros === undefined ? lastHourEvents(count) : count;
       for (let start = 0; start < count; start += CHUNK_ROWS) {
         const rows = Math.min(CHUNK_ROWS, count - start);
         await connection.run(
@@ -106,6 +129,8 @@ export async function seedDemoData(connection: DuckDBConnection, options: SeedOp
             start: BigInt(start),
             rows: BigInt(rows),
             tail: BigInt(tail),
+            rotation: BigInt(options.rotation ?? 0),
+            tail_span: sinceMicros === undefined ? HOUR_US : nowMicros - sinceMicros,
             count: BigInt(count),
           }),
         );

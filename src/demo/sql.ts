@@ -142,9 +142,9 @@ export const COMMON_PARAMS: Record<string, ParamValue> = { projects: pools.DEMO_
 
 /**
  * Time: every event lies in [now - 7 days, now]. The first rows of each source (`$tail`) are
- * spread evenly over the last hour and cycle through the projects, so a minutely chart of any
- * project has data in every minute; the rest is uniform over the rest of the week, in time order
- * with the row number.
+ * spread evenly over the last `$tail_span` microseconds (an hour, or a live batch's interval) and
+ * cycle through the projects, so a minutely chart of any project has data in every minute; the
+ * rest is uniform over the rest of the week, in time order with the row number.
  *
  * Columns every source can use: `i` (row number), independent hashes h0..h3, `ts`, `project`
  * (and `project_index`, 0 for the main project), `id`, the visitor's columns (see
@@ -162,12 +162,12 @@ WITH numbered AS (
 ), placed AS (
   SELECT *,
     make_timestamptz($now - CASE
-      WHEN i < $tail THEN (i * 3600000000 + (h_time % 3600000000)::BIGINT) // $tail
+      WHEN i < $tail THEN (i * $tail_span + (h_time % $tail_span)::BIGINT) // $tail
       ELSE 604800000000 - ((i - $tail) * 601200000000) // ($count - $tail)
         - (h_time % greatest(1, 601200000000 // ($count - $tail)))::BIGINT
     END) AS ts,
     CASE
-      WHEN i < $tail THEN [0, 0, 0, 1, 2, 3][1 + i % 6]
+      WHEN i < $tail THEN [0, 0, 0, 1, 2, 3][1 + (i + $rotation) % 6]
       WHEN h_project % 20 < 11 THEN 0
       ELSE 1 + (h_project >> 8) % 3
     END::INTEGER AS project_index,

@@ -292,6 +292,7 @@ export function openApiDocument(
                   name: { type: 'string' },
                   description: { type: 'string' },
                   max_rows: { type: 'integer' },
+                  query_limit: { type: 'integer', description: "The LIMIT the endpoint's own query writes, when below max_rows." },
                   cache: { oneOf: [{ const: false }, { type: 'object', properties: { ttl_seconds: { type: 'integer' }, warm_every_seconds: { type: 'integer' } } }] },
                   sandbox: { type: 'boolean' },
                   redact_pii: { type: 'boolean' },

@@ -5,7 +5,7 @@ import { readSettings } from '../../src/config/settings.js';
 
 describe('operations settings', () => {
   it('defaults: 16 queries at once and 64 waiting, info logs, /metrics behind a key, no CORS, the console on', () => {
-    expect(readSettings({})).toMatchObject({ maxConcurrentQueries: 16, maxQueuedQueries: 64, logLevel: 'info', metricsPublic: false, corsOrigins: [], console: true });
+    expect(readSettings({})).toMatchObject({ maxConcurrentQueries: 16, maxQueuedQueries: 64, logLevel: 'info', metricsPublic: false, corsOrigins: [], console: true, demoLive: true });
   });
 
   it("defaults: DuckDB and the sandbox compiles on every core but the event loop's (one at the least), a 1 GB memory limit", () => {
@@ -23,6 +23,7 @@ describe('operations settings', () => {
       CANNERY_METRICS_PUBLIC: 'true',
       CANNERY_CORS_ORIGINS: ' https://app.example.com , http://localhost:3000,,*',
       CANNERY_CONSOLE: 'false',
+      CANNERY_DEMO_LIVE: 'false',
     });
     expect(settings).toMatchObject({
       maxConcurrentQueries: 4,
@@ -31,6 +32,7 @@ describe('operations settings', () => {
       metricsPublic: true,
       corsOrigins: ['https://app.example.com', 'http://localhost:3000', '*'],
       console: false,
+      demoLive: false,
     });
   });
 
@@ -48,6 +50,7 @@ describe('operations settings', () => {
     [{ CANNERY_LOG_LEVEL: 'verbose' }, 'CANNERY_LOG_LEVEL must be one of debug, info, warn, error, silent (got "verbose")'],
     [{ CANNERY_METRICS_PUBLIC: 'yes' }, 'CANNERY_METRICS_PUBLIC must be true or false (got "yes")'],
     [{ CANNERY_CONSOLE: 'off' }, 'CANNERY_CONSOLE must be true or false (got "off")'],
+    [{ CANNERY_DEMO_LIVE: 'no' }, 'CANNERY_DEMO_LIVE must be true or false (got "no")'],
     [{ CANNERY_CORS_ORIGINS: 'https://app.example.com/' }, '"https://app.example.com/" is not an origin'],
     [{ CANNERY_CORS_ORIGINS: 'app.example.com' }, '"app.example.com" is not an origin'],
     [{ CANNERY_CORS_ORIGINS: 'https://APP.example.com' }, '"https://APP.example.com" is not an origin'],

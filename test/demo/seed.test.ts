@@ -201,4 +201,24 @@ describe('seedDemoData into imported tables', () => {
       close();
     }
   });
+
+  it('writes a live span: the counts given, every event in (since, now], the projects in turn from the rotation given', async () => {
+    const { connection, close } = await connectDuckDB();
+    try {
+      const since = new Date(NOW.getTime() - 5_000);
+      const counts = { 'cloudflare.logs.prod': 3, 'postgres.logs': 1 };
+      const result = await seedDemoData(connection, { edgeEvents: 3, counts, since, now: NOW, rotation: 2 });
+      expect(result.total).toBe(4);
+      expect(await rows(connection, 'SELECT count(*) AS n FROM "deno-relay-logs"')).toEqual([{ n: 0n }]);
+      const edge = await rows(connection, `SELECT project, epoch_us("timestamp") AS at FROM "cloudflare.logs.prod" ORDER BY "timestamp" DESC`);
+      // Rows 0..2 of the tail, rotation 2: projects [0, 0, 0, 1, 2, 3] at 2, 3 and 4.
+      expect(edge.map((row) => row.project)).toEqual([DEMO_PROJECTS[0], DEMO_PROJECTS[1], DEMO_PROJECTS[2]]);
+      for (const row of edge) {
+        expect(row.at as bigint).toBeGreaterThan(BigInt(since.getTime()) * 1000n);
+        expect(row.at as bigint).toBeLessThanOrEqual(NOW_US);
+      }
+    } finally {
+      close();
+    }
+  });
 });

@@ -47,7 +47,9 @@ describe('GET /api/endpoints', () => {
       },
     });
     expect(usage.description).toMatch(/^Per-bucket API request counts/);
-    expect(named('logs.all')).toMatchObject({ cache: false, params: { iso_timestamp_start: { format: 'date-time', required: false } } });
+    expect(named('logs.all')).toMatchObject({ cache: false, max_rows: 1000, query_limit: 100, params: { iso_timestamp_start: { format: 'date-time', required: false } } });
+    // usage.api-counts writes no LIMIT of its own.
+    expect(usage).not.toHaveProperty('query_limit');
   });
 
   it('gives a sandbox endpoint its CTEs, each with the columns and nested fields of the source it reads', () => {

@@ -34,7 +34,8 @@ describe.skipIf(!HAS_CHROMIUM)('the console in Chromium', () => {
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'cannery-console-browser-'));
-    serve = await startServe(['--demo', '--db', join(dir, 'demo.duckdb'), '--endpoints', ENDPOINTS], { CANNERY_API_KEYS: KEY });
+    // Without live events: the tests compare what the page shows with the service's own answer to the same request.
+    serve = await startServe(['--demo', '--db', join(dir, 'demo.duckdb'), '--endpoints', ENDPOINTS], { CANNERY_API_KEYS: KEY, CANNERY_DEMO_LIVE: 'false' });
     browser = await openBrowser({ downloads: dir });
   });
   afterAll(async () => {
@@ -119,6 +120,64 @@ describe.skipIf(!HAS_CHROMIUM)('the console in Chromium', () => {
     await page.reload();
     await page.waitForSelector('.endpoint h2');
     expect(await page.textContent('.endpoint h2')).toBe('logs.all');
+  });
+
+  /** Nothing wider than the window: the page never scrolls sideways. */
+  const expectNoHorizontalOverflow = async () => {
+    const [scrollWidth, innerWidth] = await page.evaluate(() => [(globalThis as any).document.documentElement.scrollWidth, (globalThis as any).innerWidth]);
+    expect(scrollWidth).toBeLessThanOrEqual(innerWidth);
+  };
+
+  /** The chart's x-axis labels (data-x-labels: [left, right] from its left edge): apart from each other, and inside it. */
+  const expectLabelsApart = async () => {
+    const chart = page.locator('.chart');
+    await chart.locator('canvas').waitFor();
+    const boxes = JSON.parse((await chart.getAttribute('data-x-labels'))!) as [number, number][];
+    expect(boxes.length).toBeGreaterThan(1);
+    const width = (await chart.boundingBox())!.width;
+    for (const [index, [left, right]] of boxes.entries()) {
+      expect(left).toBeGreaterThanOrEqual(0);
+      expect(right).toBeLessThanOrEqual(width);
+      if (index > 0) expect(left).toBeGreaterThan(boxes[index - 1]![1]);
+    }
+  };
+
+  it.each([1280, 390])('at %i px: no sideways scrolling, a compact key form, x-axis labels apart, and rows with the query\'s own LIMIT', async (width) => {
+    page = await browser.context.newPage();
+    problems = await watchForProblems(page);
+    await page.setViewportSize({ width, height: 900 });
+    await page.goto(`${serve.url}/`);
+    // An input and a button of their own height, not stretched to fill the page.
+    for (const height of await page.locator('.key-form input, .key-form button').evaluateAll((items) => items.map((item: any) => item.getBoundingClientRect().height))) {
+      expect(height).toBeGreaterThan(20);
+      expect(height).toBeLessThan(48);
+    }
+    await expectNoHorizontalOverflow();
+    await screenshot(page, `console-layout-${width}-key`);
+    await page.fill('#api-key', KEY);
+    await page.click('form.key-form button[type=submit]');
+    await page.waitForSelector('.endpoint h2');
+
+    await openEndpoint('logs.all');
+    expect(await page.locator('.settings div', { hasText: 'rows' }).textContent()).toBe('rowsat most 100 (its query’s LIMIT); your own sql: at most 1,000');
+    await page.fill('#param-project', MAIN_DEMO_PROJECT);
+    // A line longer than any phone is wide scrolls inside the editor.
+    await setSql(`select id, timestamp, event_message, metadata from edge_logs where event_message like '%${'x'.repeat(120)}%' or true order by timestamp desc`);
+    await run();
+    await expectNoHorizontalOverflow();
+    await screenshot(page, `console-layout-${width}-logs`);
+
+    await openEndpoint('usage.api-counts');
+    expect(await page.locator('.settings div', { hasText: 'rows' }).textContent()).toBe('rowsat most 1,000');
+    await page.fill('#param-project', MAIN_DEMO_PROJECT);
+    // Daily ticks carry the date, the widest labels; minutely the most ticks.
+    for (const interval of ['daily', 'minutely']) {
+      await page.selectOption('#param-interval', interval);
+      await run();
+      await expectLabelsApart();
+      await expectNoHorizontalOverflow();
+      await screenshot(page, `console-layout-${width}-${interval}`);
+    }
   });
 
   it('runs logs.all from its form: the rows the service answers, TIMESTAMPs in UTC with the raw value on hover, metadata expandable', async () => {

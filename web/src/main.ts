@@ -13,6 +13,7 @@ import { forgetKey, storedKey, storeKey } from './key.js';
 import { showAnswer } from './results.js';
 import { sqlEditor } from './sql-editor.js';
 import { templatesFor } from './templates.js';
+import { rowsText } from './row-limits.js';
 
 const root = document.getElementById('app')!;
 void start();
@@ -192,7 +193,7 @@ function showEndpoint(panel: HTMLElement, key: string, endpoint: CatalogEndpoint
       { class: 'settings' },
       ...([
         ['id', h('code', {}, endpoint.id)],
-        ['rows', `at most ${endpoint.max_rows.toLocaleString('en-US')}`],
+        ['rows', rowsText(endpoint)],
         ['cache', cacheText(endpoint.cache)],
         ['sandbox', endpoint.sandbox ? 'your own SELECT over its CTEs, in sql' : 'off'],
         ['PII redaction', endpoint.redact_pii ? 'always' : 'on request'],

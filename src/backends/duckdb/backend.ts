@@ -45,6 +45,11 @@ export interface DuckDbOptions {
   connections?: number;
   /** Open without write access (what the service does once the tables exist). */
   readOnly?: boolean;
+  /**
+   * Serve with write access kept: the demo database, which the serving process itself keeps
+   * current (src/demo/live.ts); DuckDB lets only one process open a file for writing.
+   */
+  writable?: boolean;
   /** Told what the operator should know about the database (a table in an older layout). */
   notice?: (message: string) => void;
 }
@@ -92,11 +97,17 @@ export async function openDuckDb(options: DuckDbOptions): Promise<DuckDBInstance
   return instance;
 }
 
+export interface DuckDbBackend extends Backend {
+  /** A connection of the serving instance: for writes when opened `writable`. */
+  connect(): Promise<DuckDBConnection>;
+}
+
 /**
- * The serving instance, read-only for a file, and sealed: even a query that slipped past the
- * sandbox checks can then read only the database's own tables and write nothing.
+ * The serving instance, read-only for a file (but the demo's, `writable`), and sealed: even a
+ * query that slipped past the sandbox checks can then read only the database's own tables, and
+ * write nothing to a read-only file.
  */
-export async function createDuckDbBackend(options: DuckDbOptions): Promise<Backend> {
+export async function createDuckDbBackend(options: DuckDbOptions): Promise<DuckDbBackend> {
   const sources = options.sources ?? BUILT_IN_SOURCES;
   const instance = await openReadable(options, sources);
   await withConnection(instance, async (connection) => {
@@ -132,6 +143,7 @@ export async function createDuckDbBackend(options: DuckDbOptions): Promise<Backe
     name: 'duckdb',
     dialect: duckDbDialect(sources.map((source) => source.name), { sourceColumns, strictNames: true }),
     run: (request) => gate(request.sql, () => runDuckDbQuery(serving, request)),
+    connect: () => instance.connect(),
     async close() {
       serving.close();
       instance.closeSync();
@@ -142,7 +154,7 @@ export async function createDuckDbBackend(options: DuckDbOptions): Promise<Backe
 /**
  * A file whose tables are all there, as this version needs them, is opened read-only at once: so
  * a second reader (`cannery run` beside a running `serve`) opens it too. Otherwise the tables are
- * made or widened with write access first, and the file then reopened read-only.
+ * made or widened with write access first, and the file then reopened read-only (unless `writable`).
  */
 async function openReadable(options: DuckDbOptions, sources: readonly SourceDescriptor[]): Promise<DuckDBInstance> {
   if (options.path === ':memory:') {
@@ -150,7 +162,7 @@ async function openReadable(options: DuckDbOptions, sources: readonly SourceDesc
     await withConnection(instance, (connection) => ensureSourceTables(connection, sources));
     return instance;
   }
-  if (existsSync(options.path)) {
+  if (existsSync(options.path) && !options.writable) {
     const reader = await openDuckDb({ ...options, readOnly: true });
     let current = false;
     try {
@@ -163,9 +175,12 @@ async function openReadable(options: DuckDbOptions, sources: readonly SourceDesc
   const writer = await openDuckDb(options);
   try {
     await withConnection(writer, (connection) => ensureSourceTables(connection, sources));
-  } finally {
+  } catch (error) {
     writer.closeSync();
+    throw error;
   }
+  if (options.writable) return writer;
+  writer.closeSync();
   return openDuckDb({ ...options, readOnly: true });
 }
 

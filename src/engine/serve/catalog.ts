@@ -7,6 +7,7 @@
 import { BUILT_IN_SOURCES, topLevelColumns, type FieldShape, type RecordShape, type SourceDescriptor } from '../../config/sources.js';
 import type { CatalogEndpoint, CatalogField } from '../../core/types.js';
 import { cteColumns, type SourceShapes } from '../../sql/analyse/cte-columns.js';
+import type { Query } from '../../sql/parse/tree.js';
 import type { CompiledEndpoint } from '../compiled-endpoint.js';
 
 /** The columns of a source's table (sources.ts), metadata with the source's fields. */
@@ -31,6 +32,8 @@ export function catalogEndpoint(endpoint: CompiledEndpoint, sources: SourceShape
     redact_pii: definition.redact_pii,
     params: definition.params,
   };
+  const limit = literalLimit(endpoint.statement);
+  if (limit !== undefined && limit < definition.max_rows) entry.query_limit = limit;
   if (fixed) entry.fixed = fixed;
   if (definition.sandbox) {
     entry.ctes = cteColumns(endpoint.statement, sources).map((cte) => ({
@@ -39,6 +42,12 @@ export function catalogEndpoint(endpoint: CompiledEndpoint, sources: SourceShape
     }));
   }
   return entry;
+}
+
+/** The outermost LIMIT when it is a whole-number literal (a LIMIT of a parameter has no fixed value). */
+function literalLimit(statement: Query): number | undefined {
+  const count = statement.limit?.count;
+  return count?.kind === 'literal' && count.type === 'int64' && /^\d+$/.test(String(count.value)) ? Number(count.value) : undefined;
 }
 
 function catalogField(name: string, shape: FieldShape | undefined): CatalogField {
