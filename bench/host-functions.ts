@@ -11,37 +11,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { API_KEY, DEMO_PROJECT, describeMachine, markdownTable, ms, percentile, seed, serve } from './support.js';
+import { describeMachine, healthWhile, markdownTable, ms, percentile, sandboxQuery, seed, serve } from './support.js';
 
 /** The same scan and filter, through a host function (INITCAP) or DuckDB's own (UPPER of ASCII). */
 const QUERIES = {
   'INITCAP (host function)': "select count(*) as n from edge_logs where initcap(event_message) != ''",
   'UPPER (native)': "select count(*) as n from edge_logs where upper(event_message) != ''",
 };
-
-async function sandbox(url: string, sql: string): Promise<number> {
-  const response = await fetch(`${url}/api/endpoints/query/logs.all`, {
-    method: 'POST',
-    headers: { 'x-api-key': API_KEY, 'content-type': 'application/json' },
-    body: JSON.stringify({ project: DEMO_PROJECT, sql }),
-  });
-  await response.arrayBuffer();
-  return response.status;
-}
-
-/** /health, one request after another, until `until` settles. */
-async function health(url: string, until: Promise<unknown>): Promise<number[]> {
-  let finished = false;
-  void until.finally(() => (finished = true));
-  const latencies: number[] = [];
-  while (!finished) {
-    const started = performance.now();
-    await (await fetch(`${url}/health`)).arrayBuffer();
-    latencies.push(performance.now() - started);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  return latencies;
-}
 
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { events: { type: 'string', default: '50000' }, concurrent: { type: 'string', default: '4' }, rounds: { type: 'string', default: '3' } } });
@@ -57,8 +33,8 @@ async function main(): Promise<void> {
         for (const [name, sql] of Object.entries(QUERIES)) {
           const result = results.get(name)!;
           const started = performance.now();
-          const queries = Promise.all(Array.from({ length: Number(values.concurrent) }, (_, index) => sandbox(served.url, `${sql} -- ${round}.${index}`)));
-          const [statuses, latencies] = await Promise.all([queries, health(served.url, queries)]);
+          const queries = Promise.all(Array.from({ length: Number(values.concurrent) }, (_, index) => sandboxQuery(served.url, `${sql} -- ${round}.${index}`)));
+          const [statuses, latencies] = await Promise.all([queries, healthWhile(served.url, queries)]);
           result.walls.push(performance.now() - started);
           result.health.push(...latencies);
           for (const status of statuses) result.statuses.add(status);

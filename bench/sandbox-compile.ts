@@ -13,7 +13,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { API_KEY, DEMO_PROJECT, describeMachine, markdownTable, ms, percentile, seed, serve } from './support.js';
+import { describeMachine, healthWhile, markdownTable, ms, percentile, sandboxQuery, seed, serve } from './support.js';
 
 /** STRING_AGG calls nested through scalar subqueries: the grammar parses them in time exponential in the depth. */
 function nestedAggregates(depth: number): string {
@@ -28,30 +28,6 @@ const HEAVY: Record<string, string> = {
   'STRING_AGGs nested 9 deep': nestedAggregates(9),
 };
 
-async function sandbox(url: string, sql: string): Promise<number> {
-  const response = await fetch(`${url}/api/endpoints/query/logs.all`, {
-    method: 'POST',
-    headers: { 'x-api-key': API_KEY, 'content-type': 'application/json' },
-    body: JSON.stringify({ project: DEMO_PROJECT, sql }),
-  });
-  await response.arrayBuffer();
-  return response.status;
-}
-
-/** /health, one request after another, while `until` is unsettled (or `count` times). */
-async function health(url: string, until: Promise<unknown> | number): Promise<number[]> {
-  let finished = false;
-  if (typeof until !== 'number') void until.finally(() => (finished = true));
-  const latencies: number[] = [];
-  while (typeof until === 'number' ? latencies.length < until : !finished) {
-    const started = performance.now();
-    await (await fetch(`${url}/health`)).arrayBuffer();
-    latencies.push(performance.now() - started);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-  return latencies;
-}
-
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { rounds: { type: 'string', default: '3' } } });
   const dir = await mkdtemp(join(tmpdir(), 'cannery-bench-compile-'));
@@ -65,10 +41,10 @@ async function main(): Promise<void> {
       const statuses: number[] = [];
       const started = performance.now();
       for (let round = 0; round < Number(values.rounds); round++) {
-        idle.push(...(await health(served.url, 200)));
+        idle.push(...(await healthWhile(served.url, 200)));
         // A different literal each round: a cached answer would not be compiled again.
-        const queries = Promise.all(Object.values(HEAVY).map((sql) => sandbox(served.url, `${sql} -- ${round}`)));
-        const [answers, latencies] = await Promise.all([queries, health(served.url, queries)]);
+        const queries = Promise.all(Object.values(HEAVY).map((sql) => sandboxQuery(served.url, `${sql} -- ${round}`)));
+        const [answers, latencies] = await Promise.all([queries, healthWhile(served.url, queries)]);
         statuses.push(...answers);
         busy.push(...latencies);
       }

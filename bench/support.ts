@@ -182,3 +182,28 @@ const CLOCK_TICKS = (() => {
 export function isMain(moduleUrl: string): boolean {
   return process.argv[1] !== undefined && fileURLToPath(moduleUrl) === process.argv[1];
 }
+
+/** A sandbox query on logs.all for the demo project, by POST: its status, the body read and dropped. */
+export async function sandboxQuery(url: string, sql: string): Promise<number> {
+  const response = await fetch(`${url}/api/endpoints/query/logs.all`, {
+    method: 'POST',
+    headers: { 'x-api-key': API_KEY, 'content-type': 'application/json' },
+    body: JSON.stringify({ project: DEMO_PROJECT, sql }),
+  });
+  await response.arrayBuffer();
+  return response.status;
+}
+
+/** /health, one request after another, while `until` is unsettled (or `count` times). */
+export async function healthWhile(url: string, until: Promise<unknown> | number): Promise<number[]> {
+  let finished = false;
+  if (typeof until !== 'number') void until.finally(() => (finished = true));
+  const latencies: number[] = [];
+  while (typeof until === 'number' ? latencies.length < until : !finished) {
+    const started = performance.now();
+    await (await fetch(`${url}/health`)).arrayBuffer();
+    latencies.push(performance.now() - started);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  return latencies;
+}
