@@ -29,7 +29,7 @@ import { measureCacheHits, TARGET_CPU_RATIO as CACHE_TARGET } from './cache-hits
 import { measureQueryCost, type CaseCost } from './query-cost.js';
 import { peerTable, runPeersReporting, type PeerRun } from './peers.js';
 import { measureRedaction } from './redaction.js';
-import { measureStartup, startupTable } from './startup.js';
+import { measureStartup, startupTable, type StartupCost } from './startup.js';
 import { describeMachine, markdownTable, mib, ms, parseSize, processMemory, seed, serve, SHIPPED_ENDPOINTS } from './support.js';
 
 /** The cache-hit rounds of a full run (bench:cache alone runs more). */
@@ -69,7 +69,7 @@ async function main(): Promise<void> {
   try {
     const runs: SizeRun[] = [];
     const peerRuns: PeerRun[] = [];
-    let startup: { size: string; costs: Awaited<ReturnType<typeof measureStartup>> } | undefined;
+    let startup: { size: string; costs: StartupCost[] } | undefined;
     for (const [index, size] of sizes.entries()) {
       const db = join(dir, `${size.label}.duckdb`);
       progress(`seeding ${size.edgeEvents.toLocaleString('en-US')} edge events`);
@@ -100,7 +100,7 @@ async function main(): Promise<void> {
       runs.push({ ...size, seedSeconds, costs, peakRss });
       if (index === 0) {
         progress(`start-up with 2 and 500 endpoint files (on the ${size.label} database)`);
-        startup = { size: size.label, costs: await measureStartup(db, dir, 5) };
+        startup = { size: size.label, costs: (await measureStartup(db, dir, 5))[0]! };
       }
       if (!values['no-peers']) {
         const peers = await runPeersReporting(db, size.label, { dir, now: seededAt, postgres: !values['no-postgres'], imports: !values['no-imports'], maxSamples: Math.min(maxSamples, 15), progress });

@@ -5,7 +5,10 @@
  * the 500, cold and warm, which CI runs on every push. Wall time and the process's CPU time: on a
  * busy machine the CPU time is the steadier figure.
  *
- *   npm run bench:startup [-- --runs 5]
+ *   npm run bench:startup [-- --runs 5 --baseline DIST/cli.js]
+ *
+ * `--baseline` measures another build's CLI (say the previous commit's) in the same run, turn
+ * about with this one, on the same files and database.
  */
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -250,8 +253,8 @@ async function shippedFiles(): Promise<number> {
 }
 
 /** Spawn to the first 200 on /health: wall and CPU milliseconds; checks every endpoint loaded. */
-async function startOnce(db: string, endpoints: string, files: number, cache: string): Promise<{ wall: number; cpu: number }> {
-  const served = await serve({ db, endpoints, env: { CANNERY_COMPILE_CACHE: cache, CANNERY_CONSOLE: 'false' } });
+async function startOnce(cli: string, db: string, endpoints: string, files: number, cache: string): Promise<{ wall: number; cpu: number }> {
+  const served = await serve({ cli, db, endpoints, env: { CANNERY_COMPILE_CACHE: cache, CANNERY_CONSOLE: 'false' } });
   try {
     const cpu = cpuSeconds(served.child.pid!) * 1000;
     const body = (await (await fetch(`${served.url}/health`)).json()) as { endpoints: string[]; problems: unknown[] };
@@ -265,10 +268,10 @@ async function startOnce(db: string, endpoints: string, files: number, cache: st
 }
 
 /** `cannery check` to its exit: wall and CPU milliseconds (the CPU of a child that exited, from getrusage-like accounting). */
-function checkOnce(endpoints: string, cache: string): Promise<{ wall: number; cpu: number }> {
+function checkOnce(cli: string, endpoints: string, cache: string): Promise<{ wall: number; cpu: number }> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = spawn(process.execPath, [CLI, 'check', '--endpoints', endpoints], {
+    const child = spawn(process.execPath, [cli, 'check', '--endpoints', endpoints], {
       env: { PATH: process.env.PATH ?? '', CANNERY_COMPILE_CACHE: cache },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
@@ -294,30 +297,35 @@ function summary(label: string, files: number, samples: { wall: number; cpu: num
   return { label, files, runs: samples.length, medianMs: median(walls), maxMs: Math.max(...walls), medianCpuMs: median(samples.map((sample) => sample.cpu)) };
 }
 
-export async function measureStartup(db: string, workDir: string, runs: number): Promise<StartupCost[]> {
+type Sample = { wall: number; cpu: number };
+
+/** Each build's start-up costs; with more than one build, their runs take turns. */
+export async function measureStartup(db: string, workDir: string, runs: number, clis: readonly string[] = [CLI]): Promise<StartupCost[][]> {
   const generated = join(workDir, 'endpoints-500');
   await generateEndpoints(generated, 500);
-  const cacheOf = (name: string) => join(workDir, `compile-cache-${name}`);
   const shipped = await shippedFiles();
-  const rows = { shipped: [] as { wall: number; cpu: number }[], cold: [] as { wall: number; cpu: number }[], warm: [] as { wall: number; cpu: number }[] };
-  const checks = { cold: [] as { wall: number; cpu: number }[], warm: [] as { wall: number; cpu: number }[] };
-  // Each run: shipped (warm), 500 cold, 500 warm (on what the cold run wrote), check cold and warm.
+  const samples = clis.map(() => ({ shipped: [] as Sample[], cold: [] as Sample[], warm: [] as Sample[], checkCold: [] as Sample[], checkWarm: [] as Sample[] }));
+  // Each run, each build: shipped (warm), 500 cold, 500 warm (on what the cold run wrote), check cold and warm.
   for (let run = 0; run < runs; run += 1) {
-    rows.shipped.push(await startOnce(db, SHIPPED_ENDPOINTS, shipped, cacheOf('shipped')));
-    await rm(cacheOf('serve'), { recursive: true, force: true });
-    rows.cold.push(await startOnce(db, generated, 500, cacheOf('serve')));
-    rows.warm.push(await startOnce(db, generated, 500, cacheOf('serve')));
-    await rm(cacheOf('check'), { recursive: true, force: true });
-    checks.cold.push(await checkOnce(generated, cacheOf('check')));
-    checks.warm.push(await checkOnce(generated, cacheOf('check')));
+    for (const [index, cli] of clis.entries()) {
+      const rows = samples[index]!;
+      const cacheOf = (name: string) => join(workDir, `compile-cache-${index}-${name}`);
+      rows.shipped.push(await startOnce(cli, db, SHIPPED_ENDPOINTS, shipped, cacheOf('shipped')));
+      await rm(cacheOf('serve'), { recursive: true, force: true });
+      rows.cold.push(await startOnce(cli, db, generated, 500, cacheOf('serve')));
+      rows.warm.push(await startOnce(cli, db, generated, 500, cacheOf('serve')));
+      await rm(cacheOf('check'), { recursive: true, force: true });
+      rows.checkCold.push(await checkOnce(cli, generated, cacheOf('check')));
+      rows.checkWarm.push(await checkOnce(cli, generated, cacheOf('check')));
+    }
   }
-  return [
+  return samples.map((rows) => [
     summary('serve, shipped files, warm', shipped, rows.shipped),
     summary('serve, cold (empty compile cache)', 500, rows.cold),
     summary('serve, warm', 500, rows.warm),
-    summary('check (DuckDB and BigQuery), cold', 500, checks.cold),
-    summary('check, warm', 500, checks.warm),
-  ];
+    summary('check (DuckDB and BigQuery), cold', 500, rows.checkCold),
+    summary('check, warm', 500, rows.checkWarm),
+  ]);
 }
 
 export function startupTable(costs: readonly StartupCost[]): string {
@@ -328,15 +336,16 @@ export function startupTable(costs: readonly StartupCost[]): string {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' } } });
+  const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' }, baseline: { type: 'string' } } });
   const machine = describeMachine();
   const dir = await mkdtemp(join(tmpdir(), 'cannery-bench-startup-'));
   try {
     const db = join(dir, 'bench.duckdb');
     seed(db, 10_000);
-    const costs = await measureStartup(db, dir, Number(values.runs));
+    const clis = values.baseline ? [values.baseline, CLI] : [CLI];
+    const costs = await measureStartup(db, dir, Number(values.runs), clis);
     console.log(`Start-up, ${values.runs} runs, ${machine.cores} cores, load ${machine.load} -> ${describeMachine().load}\n`);
-    console.log(startupTable(costs));
+    for (const [index, cli] of clis.entries()) console.log(`${clis.length > 1 ? `${cli === CLI ? 'this build' : `baseline ${cli}`}:\n\n` : ''}${startupTable(costs[index]!)}\n`);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
