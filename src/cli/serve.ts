@@ -85,6 +85,8 @@ export const serveCommand: Command = {
       await server.close(settings.shutdownGraceMs);
       await service.close();
       await service.backend.close();
+      // A start's compile cache entries are written after it serves; a quick stop keeps them.
+      await load.cache?.settled();
       console.error('cannery: stopped');
       process.exit(0);
     };

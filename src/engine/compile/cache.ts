@@ -48,6 +48,13 @@ export interface CompileCache {
   write(context: string, text: string, compiled: FileCompile): Promise<void>;
   /** Bounds the folder after a load that used the entries of `texts`. */
   prune(context: string, texts: readonly string[]): Promise<void>;
+  /**
+   * Keeps `work` (a load's writes and pruning) going after the load has returned: a cold start
+   * serves without waiting for its entries to reach the disk. Never rejects.
+   */
+  later(work: Promise<void>): void;
+  /** Resolves once every write handed to `later` has ended (the next load reads what they wrote). */
+  settled(): Promise<void>;
 }
 
 /** What is stored: the endpoint without its file path (the same text may live at any path). */
@@ -83,6 +90,14 @@ export async function openCompileCache(dir: string, log: (line: string) => void)
   }
   let writable = true;
   const pathOf = (context: string, content: string) => join(dir, context, `${content}.json`);
+  // One mkdir per context folder, not one per entry.
+  const folders = new Map<string, Promise<unknown>>();
+  const folderOf = (context: string) => {
+    let made = folders.get(context);
+    if (!made) folders.set(context, (made = mkdir(join(dir, context), { recursive: true, mode: 0o700 })));
+    return made;
+  };
+  const pending = new Set<Promise<void>>();
   return {
     dir,
     async contextKey(settings) {
@@ -113,7 +128,7 @@ export async function openCompileCache(dir: string, log: (line: string) => void)
       const path = pathOf(context, content);
       const temporary = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
       try {
-        await mkdir(join(dir, context), { recursive: true, mode: 0o700 });
+        await folderOf(context);
         await writeFile(temporary, JSON.stringify(entry), { mode: 0o600 });
         await rename(temporary, path);
       } catch (error) {
@@ -123,7 +138,18 @@ export async function openCompileCache(dir: string, log: (line: string) => void)
         await rm(temporary, { force: true }).catch(() => undefined);
       }
     },
+    later(work) {
+      const tracked: Promise<void> = work
+        .catch((error: unknown) => log(`compile cache: ${(error as Error).message}`))
+        .finally(() => pending.delete(tracked));
+      pending.add(tracked);
+    },
+    async settled() {
+      while (pending.size > 0) await Promise.all(pending);
+    },
     async prune(context, texts) {
+      // The next load makes the folder again (someone may have emptied the cache in between).
+      folders.delete(context);
       if (!writable) return;
       try {
         await pruneFolder(dir, context, new Set(texts.map((text) => `${contentKey(text)}.json`)));

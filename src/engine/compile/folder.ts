@@ -31,6 +31,8 @@ export async function compileTexts(
   options: CompileFolderOptions = {},
 ): Promise<{ results: FileCompile[]; stats: LoadStats }> {
   const { cache } = options;
+  // What an earlier load of this process still writes is read by this one.
+  await cache?.settled();
   const settings = compileSettings(context);
   const contextKey = cache && (await cache.contextKey(settings));
   let cached = 0;
@@ -61,7 +63,10 @@ export async function compileTexts(
     const { compileFile } = await import('./file.js');
     for (const [index, { file, text }] of missing.entries()) compiled(index, compileFile(file, text, context));
   }
-  await Promise.all(writes);
-  if (contextKey !== undefined) await cache!.prune(contextKey, texts.flatMap((entry) => (entry.text === undefined ? [] : [entry.text])));
+  // The entries reach the disk after the load returns: a cold start does not wait for them.
+  if (contextKey !== undefined) {
+    const used = texts.flatMap((entry) => (entry.text === undefined ? [] : [entry.text]));
+    cache!.later(Promise.all(writes).then(() => cache!.prune(contextKey, used)));
+  }
   return { results: results as FileCompile[], stats: { cached, compiled: missing.length, threads: fromThreads ? threads : 0 } };
 }

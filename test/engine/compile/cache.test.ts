@@ -206,6 +206,7 @@ describe('a damaged entry', () => {
     const cacheDir = await temporary('cannery-cc-');
     const cache = await cacheIn(cacheDir);
     const cold = await loadRegistry(folder, CONTEXT, undefined, { cache });
+    await cache.settled();
     const context = await cache.contextKey(compileSettings(CONTEXT));
     const entryOf = async (file: string) => join(cacheDir, context, `${contentKey(await readFile(join(folder, file), 'utf8'))}.json`);
     const intact = await readFile(await entryOf('logs.all.yaml'), 'utf8');
@@ -273,6 +274,7 @@ describe('the folder', () => {
     const caches = await Promise.all([cacheIn(cacheDir), cacheIn(cacheDir), cacheIn(cacheDir)]);
     const loads = await Promise.all(caches.map((cache) => loadRegistry(folder, CONTEXT, undefined, { cache })));
     for (const load of loads) expect(served(load)).toEqual(served(loads[0]!));
+    await Promise.all(caches.map((cache) => cache.settled()));
     const names = await entries(cacheDir);
     expect(names.filter((name) => name.endsWith('.tmp'))).toEqual([]);
     expect(names.filter((name) => name.endsWith('.json'))).toHaveLength(5);
@@ -306,6 +308,7 @@ describe('the folder', () => {
       await utimes(path, when, when);
     }
     await loadRegistry(folder, CONTEXT, undefined, { cache });
+    await cache.settled();
     const left = await readdir(join(cacheDir, context));
     expect(left.filter((name) => name.endsWith('.json'))).toHaveLength(2000);
     // The five of this load are kept; the five oldest of the others went.
