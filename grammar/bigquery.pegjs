@@ -32,6 +32,8 @@
 //     in its list); a call of two arguments may carry IGNORE | RESPECT NULLS and the other
 //     aggregate modifiers (`NTH_VALUE(x, 2 IGNORE NULLS)`), not STRING_AGG alone.
 // 14. An expression never starts with SELECT: a nested subquery is parsed once, not twice per level.
+// 15. tableList and columnList stay empty (cannery never reads them; keeping them cost a tenth of
+//     a parse).
 
 {
   const reservedMap = {
@@ -287,8 +289,11 @@
   // used for dependency analysis
   let varList = [];
 
-  const tableList = new Set();
-  const columnList = new Set();
+  // cannery: node-sql-parser's table and column bookkeeping, which cannery never reads, is kept
+  // empty: it rewrote the whole column list at every FROM item, a tenth of a parse's time (15).
+  class Unkept extends Set { add() { return this } }
+  const tableList = new Unkept();
+  const columnList = new Unkept();
   const tableAlias = {};
 }
 
