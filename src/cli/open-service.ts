@@ -58,11 +58,16 @@ async function openSharedCache(settings: Settings): Promise<SharedCacheSettings 
 }
 
 export async function openService(settings: Settings, options: OpenServiceOptions = {}): Promise<Service> {
-  const backend = options.backend ?? (await openBackend(settings));
+  const load = options.load ?? (await loadOptionsFor(settings));
+  const opening = options.backend ? Promise.resolve(options.backend) : openBackend(settings);
+  // The endpoint files are read, and the compiler loaded, while the database opens.
+  const loading = loadRegistry(settings.endpointsDir, opening.then(compileContextFor), undefined, load);
+  loading.catch(() => undefined); // awaited below, once the backend is open (or its failure is thrown)
+  const backend = await opening;
   let sharedCache: SharedCacheSettings | undefined;
   try {
     sharedCache = await openSharedCache(settings);
-    const registry = await loadRegistry(settings.endpointsDir, compileContextFor(backend), undefined, options.load ?? (await loadOptionsFor(settings)));
+    const registry = await loading;
     return createService({
       registry,
       backend,

@@ -42,6 +42,8 @@ export interface CompileCache {
   readonly dir: string;
   /** The key of everything a compile depends on besides the file's text. */
   contextKey(settings: CompileSettings): Promise<string>;
+  /** Reads the code the keys are made of ahead of contextKey (a start does it while its database opens). */
+  prepare(): Promise<void>;
   /** The compile of `text` kept under `context`, or undefined. */
   read(context: string, file: string, text: string): Promise<FileCompile | undefined>;
   /** Keeps a clean compile of `text` (others are not kept). */
@@ -100,6 +102,9 @@ export async function openCompileCache(dir: string, log: (line: string) => void)
   const pending = new Set<Promise<void>>();
   return {
     dir,
+    async prepare() {
+      await codeFingerprint();
+    },
     async contextKey(settings) {
       const hash = createHash('sha256');
       hash.update(JSON.stringify({ format: FORMAT, code: await codeFingerprint(), settings }));

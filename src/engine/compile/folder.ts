@@ -25,14 +25,25 @@ export interface LoadStats {
   threads: number;
 }
 
+/**
+ * `context` may still be on its way (a start opens its database meanwhile): until it comes, the
+ * cache reads what its keys are made of, and the compiler's modules load, on an otherwise idle
+ * event loop.
+ */
 export async function compileTexts(
   texts: readonly EndpointText[],
-  context: CompileContext,
+  contextOrOpening: CompileContext | Promise<CompileContext>,
   options: CompileFolderOptions = {},
 ): Promise<{ results: FileCompile[]; stats: LoadStats }> {
   const { cache } = options;
-  // What an earlier load of this process still writes is read by this one.
-  await cache?.settled();
+  const opening = contextOrOpening instanceof Promise;
+  const [context] = await Promise.all([
+    contextOrOpening,
+    // What an earlier load of this process still writes is read by this one.
+    cache?.settled(),
+    opening ? cache?.prepare() : undefined,
+    opening && texts.length > 0 ? import('./file.js') : undefined,
+  ]);
   const settings = compileSettings(context);
   const contextKey = cache && (await cache.contextKey(settings));
   let cached = 0;
@@ -51,7 +62,7 @@ export async function compileTexts(
     if (contextKey !== undefined) writes.push(cache!.write(contextKey, text, result));
   };
   let fromThreads = false;
-  if (threads > 1) {
+  if (threads > 1 || (threads === 1 && options.workers?.serving)) {
     try {
       await compileInWorkers(missing, settings, threads, compiled, options.workers);
       fromThreads = true;

@@ -22,12 +22,17 @@ export interface WorkerTask {
 export type WorkerReply = { results: FileCompile[]; error?: undefined } | { results?: undefined; error: string };
 
 export interface WorkerOptions {
-  /** Most threads to start (default: the machine's cores). */
+  /** Most threads to start (default: the machine's cores less the one the event loop keeps). */
   max?: number;
   /** Fewest files worth a thread of its own: a thread's start (its modules) costs about this many files' compiles. */
   filesPerThread?: number;
   /** Node flags for the threads (tests start threads that fail, to see the files compiled here). */
   execArgv?: string[];
+  /**
+   * The event loop is serving meanwhile (a reload): one thread's worth of files is compiled on a
+   * thread too, so requests never wait behind a compile.
+   */
+  serving?: boolean;
 }
 
 /** About what a thread's start costs (loading the YAML, schema and SQL parser modules), in files compiled. */
@@ -37,9 +42,13 @@ const BATCH = 8;
 /** The worker's module: beside this one, with the same extension (.js built, .ts under test). */
 const WORKER = new URL(`./worker${extname(fileURLToPath(import.meta.url))}`, import.meta.url);
 
-/** How many threads `files` files are worth; 0 or 1 means compiling them here is as quick. */
+/**
+ * How many threads `files` files are worth. One thread is no quicker than the main thread: each
+ * thread loads the compiler and warms its code up on its own files (its first few hundred
+ * compile at half the speed of later ones), so a start with one thread's worth compiles here.
+ */
 export function threadsFor(files: number, options: WorkerOptions = {}): number {
-  const max = options.max ?? availableParallelism();
+  const max = options.max ?? Math.max(1, availableParallelism() - 1);
   return Math.min(max, Math.floor(files / (options.filesPerThread ?? FILES_PER_THREAD)));
 }
 

@@ -32,7 +32,7 @@ export function startHotReload(options: HotReloadOptions): HotReload {
   let running: Promise<void> = Promise.resolve();
   const reloadOnce = async () => {
     try {
-      const next = await loadRegistry(dir, context, service.registry, options.load);
+      const next = await loadRegistry(dir, context, service.registry, { ...options.load, workers: { ...options.load?.workers, serving: true } });
       service.replaceRegistry(next);
       for (const problem of next.problems) log(`reload: ${formatProblem(problem)}`);
       log(`reload: serving ${next.endpoints.length} endpoint(s) from ${dir}`);

@@ -20,15 +20,16 @@ export type LoadOptions = CompileFolderOptions;
 
 /**
  * Loads and compiles every file of `dir`, through the compile cache and worker threads of
- * `options`. On a reload, a file that now fails keeps serving its last good version from
- * `previous`: a typo in one file never takes its endpoint down.
+ * `options`; the files are read while `context` is on its way (its backend opening). On a
+ * reload, a file that now fails keeps serving its last good version from `previous`: a typo in
+ * one file never takes its endpoint down.
  */
-export async function loadRegistry(dir: string, context: CompileContext, previous?: Registry, options: LoadOptions = {}): Promise<Registry> {
+export async function loadRegistry(dir: string, context: CompileContext | Promise<CompileContext>, previous?: Registry, options: LoadOptions = {}): Promise<Registry> {
   return (await loadEndpoints(dir, context, previous, options)).registry;
 }
 
 /** As loadRegistry, with the folder as loaded too (every file that parsed has its definition: what endpoint tests are checked against). */
-export async function loadEndpoints(dir: string, context: CompileContext, previous?: Registry, options: LoadOptions = {}): Promise<{ folder: EndpointFolder; registry: Registry }> {
+export async function loadEndpoints(dir: string, context: CompileContext | Promise<CompileContext>, previous?: Registry, options: LoadOptions = {}): Promise<{ folder: EndpointFolder; registry: Registry }> {
   const texts = await Promise.all((await listEndpointFiles(dir)).map(readEndpointText));
   const { results, stats } = await compileTexts(texts, context, options);
   const files = results.map((result) => result.loaded);

@@ -333,6 +333,15 @@ describe('with worker threads', () => {
     expect((await loadRegistry(folder, CONTEXT, undefined, { cache })).stats).toMatchObject({ cached: 5 });
   });
 
+  it('one thread compiles a start here, and a reload (the event loop serving) on the thread', async () => {
+    const folder = await endpointFolder();
+    const start = await loadRegistry(folder, CONTEXT, undefined, { workers: { max: 1, filesPerThread: 2 } });
+    expect(start.stats).toEqual({ cached: 0, compiled: 5, threads: 0 });
+    const reload = await loadRegistry(folder, CONTEXT, start, { workers: { max: 1, filesPerThread: 2, serving: true } });
+    expect(reload.stats).toEqual({ cached: 0, compiled: 5, threads: 1 });
+    expect(served(reload)).toEqual(served(start));
+  });
+
   it('threads that fail are reported once, and the files compiled on this thread', async () => {
     const folder = await endpointFolder();
     const log: string[] = [];

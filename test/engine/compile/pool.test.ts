@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { BUILT_IN_SOURCES, sourceNames } from '../../../src/config/sources.js';
 import { compileFile } from '../../../src/engine/compile/file.js';
 import { compileSettings } from '../../../src/engine/compile/settings.js';
+import { availableParallelism } from 'node:os';
 import { compileInWorkers, threadsFor } from '../../../src/engine/compile/pool.js';
 import { bigQueryDialect } from '../../../src/sql/dialects/bigquery/dialect.js';
 import { sourceTables } from '../../../src/sql/dialects/bigquery/tables.js';
@@ -52,5 +53,9 @@ describe('threadsFor', () => {
     expect(threadsFor(64, { max: 8 })).toBe(2);
     expect(threadsFor(500, { max: 2 })).toBe(2);
     expect(threadsFor(500, { max: 1 })).toBe(1);
+  });
+
+  it('leaves the event loop a core: at most one thread fewer than the cores, and never none', () => {
+    expect(threadsFor(100_000)).toBe(Math.max(1, availableParallelism() - 1));
   });
 });
