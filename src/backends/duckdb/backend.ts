@@ -15,18 +15,18 @@ import { EXECUTION_TIME_PARAM } from '../../sql/language.js';
 import type { Dialect } from '../../sql/generator/dialect.js';
 import { duckDbDialect } from '../../sql/dialects/duckdb/dialect.js';
 import { quoteIdentifier } from '../../sql/dialects/duckdb/quote.js';
-import { sourceColumnsLookup } from '../../sql/analyse/shapes.js';
+import { sourceColumnsLookup, type Columns } from '../../sql/analyse/shapes.js';
 import { BUILT_IN_SOURCES, type SourceDescriptor } from '../../config/sources.js';
 import { DEFAULTS } from '../../config/settings.js';
 import { CURRENT_LAYOUT } from './layout-version.js';
-import { ensureSourceTables, readSourceTable, sourceTablesCurrent } from './source-tables.js';
+import { ensureSourceTables, readSourceTables, sourceTablesCurrent } from './source-tables.js';
 import { databaseBusy } from './lock.js';
 import { readWireRows } from './result-rows.js';
 import { openConnections, type Connections } from './connections.js';
 import { NULL_ELEMENT } from './values.js';
 import { writeBackType } from './write-back.js';
 import { checkFileLength, readEveryTable } from './database-file.js';
-import { readTableColumns } from './table-columns.js';
+import { tableColumns } from './table-columns.js';
 import type { Backend, QueryRequest, QueryResult } from '../../engine/backend.js';
 import { resultBudget } from '../../engine/serve/result-budget.js';
 import type { ColumnField, ParamType } from '../../core/types.js';
@@ -110,27 +110,26 @@ export interface DuckDbBackend extends Backend {
 export async function createDuckDbBackend(options: DuckDbOptions): Promise<DuckDbBackend> {
   const sources = options.sources ?? BUILT_IN_SOURCES;
   const instance = await openReadable(options, sources);
-  await withConnection(instance, async (connection) => {
-    for (const source of sources) {
-      const table = await readSourceTable(connection, source.name);
-      if (table !== undefined && table.layout < CURRENT_LAYOUT && (await hasRows(connection, table.name))) {
-        options.notice?.(
-          `table "${table.name}" is in storage layout ${table.layout} (every nested record a list), which reads correctly but slower; ` +
-            `\`cannery compact --db ${options.path}\` rewrites it in layout ${CURRENT_LAYOUT} (with the server stopped)`,
-        );
-      }
-    }
-  });
+  const names = sources.map((source) => source.name);
   let connections: Connections | undefined;
-  let sourceColumns: Awaited<ReturnType<typeof readTableColumns>>;
+  let sourceColumns: (source: string) => Columns;
   try {
     sourceColumns = await withConnection(instance, async (connection) => {
-      if (options.path !== ':memory:') await readEveryTable(connection, options.path, sources.map((source) => source.name));
+      if (options.path !== ':memory:') await readEveryTable(connection, options.path, names);
+      const tables = await readSourceTables(connection, names);
+      for (const table of tables.values()) {
+        if (table.layout < CURRENT_LAYOUT && (await hasRows(connection, table.name))) {
+          options.notice?.(
+            `table "${table.name}" is in storage layout ${table.layout} (every nested record a list), which reads correctly but slower; ` +
+              `\`cannery compact --db ${options.path}\` rewrites it in layout ${CURRENT_LAYOUT} (with the server stopped)`,
+          );
+        }
+      }
       // Before the seal: they are set up with a setting the sealed instance no longer takes.
       connections = await openConnections(instance, options.connections ?? DEFAULTS.maxConcurrentQueries);
       await seal(connection);
       // The generator writes each query for the tables as they are stored (docs/storage.md).
-      return readTableColumns(connection, sources.map((source) => source.name));
+      return tableColumns(tables);
     });
   } catch (error) {
     connections?.close();

@@ -6,7 +6,7 @@
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { SCALAR, structShape, UNKNOWN, type Columns, type Shape } from '../../sql/analyse/shapes.js';
-import { readSourceTable } from './source-tables.js';
+import { readSourceTables, type SourceTable } from './source-tables.js';
 import { hasColumns, type ValueShape } from './value-shape.js';
 
 /**
@@ -30,10 +30,13 @@ function storedShape(shape: ValueShape): Shape {
 
 /** The columns of the named sources' tables, as the dialect's `sourceColumns` takes them. */
 export async function readTableColumns(connection: DuckDBConnection, sources: readonly string[]): Promise<(source: string) => Columns> {
+  return tableColumns(await readSourceTables(connection, sources));
+}
+
+/** The columns of tables already read, by source name, as the dialect's `sourceColumns` takes them. */
+export function tableColumns(tables: ReadonlyMap<string, SourceTable>): (source: string) => Columns {
   const bySource = new Map<string, Columns>();
-  for (const source of sources) {
-    const table = await readSourceTable(connection, source);
-    if (table === undefined) continue;
+  for (const [source, table] of tables) {
     const columns = new Map<string, Shape>();
     for (const [name] of table.columns) columns.set(name, name === 'metadata' ? storedShape(table.metadata) : SCALAR);
     bySource.set(source, columns);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BUILT_IN_SOURCES, sourceNames } from '../../../src/config/sources.js';
-import { ensureSourceTables, readSourceTable, sourceTablesCurrent } from '../../../src/backends/duckdb/source-tables.js';
+import { ensureSourceTables, readSourceTable, readSourceTables, sourceTablesCurrent } from '../../../src/backends/duckdb/source-tables.js';
 import { CURRENT_LAYOUT } from '../../../src/backends/duckdb/layout-version.js';
 import { bigQueryRows, connectDuckDB, rows } from '../../support/duckdb.js';
 
@@ -46,6 +46,22 @@ describe('ensureSourceTables', () => {
       expect((await readSourceTable(connection, 'postgres.logs'))?.layout).toBe(1);
       await connection.run(`COMMENT ON TABLE "postgres.logs" IS '{"cannery_layout": ${CURRENT_LAYOUT + 1}}'`);
       await expect(readSourceTable(connection, 'postgres.logs')).rejects.toThrow(/layout \d+, which only a newer cannery reads/);
+    } finally {
+      close();
+    }
+  });
+
+  it('reads many tables in one go as it reads each alone, by the names asked for, and names a table whose metadata is not a record', async () => {
+    const { connection, close } = await connectDuckDB();
+    try {
+      await ensureSourceTables(connection);
+      const asked = [...sourceNames(), 'no.such.table', 'POSTGRES.LOGS'];
+      const together = await readSourceTables(connection, asked);
+      expect([...together.keys()]).toEqual(asked.filter((name) => name !== 'no.such.table'));
+      for (const name of asked) expect(together.get(name)).toEqual(await readSourceTable(connection, name));
+      expect(together.get('POSTGRES.LOGS')?.name).toBe('postgres.logs');
+      await connection.run(`CREATE TABLE "odd" (id VARCHAR, metadata VARCHAR)`);
+      await expect(readSourceTables(connection, ['postgres.logs', 'odd'])).rejects.toThrow(/table "?odd"? has a metadata column of type VARCHAR/);
     } finally {
       close();
     }
