@@ -1,20 +1,14 @@
 /** `cannery serve`: the HTTP service. With --demo, on demo data that it seeds and keeps current (demo-data.ts). */
 import { existsSync } from 'node:fs';
-import { duckDbScratchEngine } from '../backends/duckdb/scratch.js';
 import { BUILT_IN_SOURCES } from '../config/sources.js';
-import { createContractBook } from '../engine/contracts/contract.js';
 import type { CompiledEndpoint } from '../engine/compiled-endpoint.js';
-import { createApp } from '../http/app.js';
-import { loadConsoleAssets } from '../http/console.js';
 import { createMetrics } from '../http/metrics.js';
 import { QUERY_PATH } from '../http/paths.js';
-import { listen } from '../http/server.js';
 import { createLogger } from '../core/logger.js';
 import { lowerOtherThreads } from '../core/thread-priority.js';
 import { loadOptionsFor } from './load-options.js';
 import { openAccess } from './open-access.js';
 import { compileContextFor, openDuckDbBackend, openService } from './open-service.js';
-import { startHotReload } from '../engine/serve/hot-reload.js';
 import type { Command } from './command.js';
 import { settingsWithFlags } from './flags.js';
 import { MAIN_DEMO_PROJECT } from '../demo/pools.js';
@@ -40,7 +34,12 @@ export const serveCommand: Command = {
     const load = await loadOptionsFor(settings);
     // A live demo database stays writable: this process is the one that writes to it.
     const live = demo && demoMarker && settings.demoLive ? { demo, marker: demoMarker, backend: await openDuckDbBackend(settings, true) } : undefined;
-    const service = await openService(settings, { observer: metrics.engine, load, backend: live?.backend });
+    // The HTTP side loads while the database opens (time otherwise spent waiting on it).
+    const opening = openService(settings, { observer: metrics.engine, load, backend: live?.backend });
+    const httpSide = loadHttpSide();
+    httpSide.catch(() => undefined); // awaited below, once the service is open
+    const service = await opening;
+    const { createApp, listen, loadConsoleAssets, createContractBook, duckDbScratchEngine, startHotReload } = await httpSide;
     const liveFeed = live ? await live.demo.keepDemoCurrent(live.backend, live.marker) : undefined;
     for (const problem of service.registry.problems) console.error(`cannery: ${problem.file}:${problem.line}: ${problem.message}`);
     const consoleAssets = settings.console ? loadConsoleAssets() : undefined;
@@ -95,6 +94,26 @@ export const serveCommand: Command = {
     return -1;
   },
 };
+
+/** What serving needs beyond the service: the app, its server, its console, contracts and reloads. */
+async function loadHttpSide() {
+  const [app, server, consolePage, contracts, scratch, reload] = await Promise.all([
+    import('../http/app.js'),
+    import('../http/server.js'),
+    import('../http/console.js'),
+    import('../engine/contracts/contract.js'),
+    import('../backends/duckdb/scratch.js'),
+    import('../engine/serve/hot-reload.js'),
+  ]);
+  return {
+    createApp: app.createApp,
+    listen: server.listen,
+    loadConsoleAssets: consolePage.loadConsoleAssets,
+    createContractBook: contracts.createContractBook,
+    duckDbScratchEngine: scratch.duckDbScratchEngine,
+    startHotReload: reload.startHotReload,
+  };
+}
 
 /** A ready-to-paste call with plausible values for the required parameters. */
 function curlExample(baseUrl: string, key: string, endpoint: CompiledEndpoint): string {
