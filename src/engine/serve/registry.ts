@@ -30,6 +30,8 @@ export async function loadRegistry(dir: string, context: CompileContext | Promis
 
 /** As loadRegistry, with the folder as loaded too (every file that parsed has its definition: what endpoint tests are checked against). */
 export async function loadEndpoints(dir: string, context: CompileContext | Promise<CompileContext>, previous?: Registry, options: LoadOptions = {}): Promise<{ folder: EndpointFolder; registry: Registry }> {
+  // Awaited once the files are read: a context that fails meanwhile is no unhandled rejection.
+  if (context instanceof Promise) context.catch(() => undefined);
   const texts = await Promise.all((await listEndpointFiles(dir)).map(readEndpointText));
   const { results, stats } = await compileTexts(texts, context, options);
   const files = results.map((result) => result.loaded);

@@ -351,3 +351,20 @@ describe('with worker threads', () => {
     expect(log).toEqual([expect.stringMatching(/^compiling on 2 threads failed \(.+\); compiling on the main thread$/)]);
   });
 });
+
+describe('a context still on its way (a start opening its database)', () => {
+  it('serves what a load with the context at hand serves, cold and warm, and fails as the context fails', async () => {
+    const folder = await endpointFolder();
+    const cache = await cacheIn(await temporary('cannery-cc-'));
+    let open!: (context: CompileContext) => void;
+    const opening = new Promise<CompileContext>((resolve) => (open = resolve));
+    const cold = loadRegistry(folder, opening, undefined, { cache });
+    // The files are read and the compiler loaded meanwhile; nothing is compiled without the context.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    open(CONTEXT);
+    expect(served(await cold)).toEqual(served(await loadRegistry(folder, CONTEXT)));
+    const warm = await loadRegistry(folder, Promise.resolve(CONTEXT), undefined, { cache });
+    expect(warm.stats).toMatchObject({ cached: 5, compiled: 0 });
+    await expect(loadRegistry(folder, Promise.reject(new Error('the database cannot be read')), undefined, { cache })).rejects.toThrow('the database cannot be read');
+  });
+});
