@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = dirname(fileURLToPath(import.meta.url));
 const STAMP = join(ROOT, 'dist', '.build-stamp');
-const FOLDERS = ['src', 'grammar', 'web'];
+const FOLDERS = ['src', 'grammar', 'web', 'schemas'];
 const FILES = ['package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json', 'transpile.mjs'];
 
 function inputs() {

@@ -1,12 +1,12 @@
 /**
  * vitest's global setup: the tests run the built code (dist/, see vitest.config.ts), so it must be
- * the code in src/. When any source of the build (src/, the grammar, the console) is newer than
+ * the code in src/. When any source of the build (src/, the grammar, the console, the schemas' validators) is newer than
  * what it built, this builds once before any test file starts, and says so; `npm test` has built
  * already (pretest), and finds nothing to do.
  */
 import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { basename, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -35,6 +35,9 @@ export function staleSource(): string | undefined {
   const console = modified('dist/console/index.html');
   for (const source of filesUnder('grammar')) if (modified(source) > grammar) return source;
   for (const source of filesUnder('web')) if (modified(source) > console) return source;
+  for (const source of filesUnder('schemas')) {
+    if (source.endsWith('.schema.json') && modified(source) > modified(`dist/config/validators/${basename(source, '.json')}.cjs`)) return source;
+  }
   return undefined;
 }
 
