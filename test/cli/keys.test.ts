@@ -129,8 +129,14 @@ describe('cannery serve with a keys file', () => {
     expect(await status('tenant-xyz')).toBe(200);
 
     await writeFile(keysFile, `keys:\n${entry('tenant-xyz', '    params: { project: xyz }\n    rate_per_second: nope\n')}`);
-    await vi.waitFor(() => expect(serve.stderr()).toContain(`${keysFile}:5: keys[0].rate_per_second must be a number`), { timeout: 10_000, interval: 50 });
-    expect(serve.stderr()).toContain('not reloaded; the keys read last stay in force');
+    // Two lines, two writes: the second may arrive a moment after the first.
+    await vi.waitFor(
+      () => {
+        expect(serve.stderr()).toContain(`${keysFile}:5: keys[0].rate_per_second must be a number`);
+        expect(serve.stderr()).toContain('not reloaded; the keys read last stay in force');
+      },
+      { timeout: 10_000, interval: 50 },
+    );
     expect(await status('tenant-xyz')).toBe(200);
     for (const key of Object.values(keys)) expect(serve.stdout() + serve.stderr()).not.toContain(key);
   });
