@@ -4,7 +4,7 @@
  * read from the token, so `alg: none` and a token signed with a public key as an HMAC secret are
  * refused. `exp` is required. Every refusal is a 401 that says why without repeating the token.
  */
-import { createLocalJWKSet, errors, jwtVerify, SignJWT, type JSONWebKeySet, type JWTPayload, type JWTVerifyGetKey } from 'jose';
+import type { JSONWebKeySet, JWTPayload, JWTVerifyGetKey } from 'jose';
 import { CREDENTIAL_NAME } from '../config/keys-file.js';
 import type { JsonWebKeys } from '../config/jwks-file.js';
 import { CanneryError } from '../core/errors.js';
@@ -30,28 +30,42 @@ export function looksLikeToken(presented: string): boolean {
   return /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/.test(presented);
 }
 
+type Jose = typeof import('jose');
+let jose: Promise<Jose> | undefined;
+
+/** jose, loaded once a token can be checked or signed: a service without tokens never loads it (about 50 ms of every start). */
+function loadJose(): Promise<Jose> {
+  return (jose ??= import('jose'));
+}
+
 /** The check of the configured keys; undefined when none is configured (tokens are then invalid keys). */
 export function tokenCheck(keys: TokenKeys): TokenCheck | undefined {
   const algorithms: string[] = [];
   const secret = keys.secret === undefined ? undefined : new TextEncoder().encode(keys.secret);
   if (secret) algorithms.push('HS256');
-  const jwks = keys.jwks === undefined ? undefined : createLocalJWKSet(keys.jwks as JSONWebKeySet);
-  if (jwks) algorithms.push('RS256', 'ES256');
+  if (keys.jwks !== undefined) algorithms.push('RS256', 'ES256');
   if (algorithms.length === 0) return undefined;
-  // jose checks the header's alg against `algorithms` before it asks for a key.
-  const key: JWTVerifyGetKey = (header, token) => (header.alg === 'HS256' ? secret! : jwks!(header, token));
+  // Loaded as the service starts, not at its first token.
+  const ready = loadJose().then((lib) => {
+    const jwks = keys.jwks === undefined ? undefined : lib.createLocalJWKSet(keys.jwks as JSONWebKeySet);
+    // jose checks the header's alg against `algorithms` before it asks for a key.
+    const key: JWTVerifyGetKey = (header, token) => (header.alg === 'HS256' ? secret! : jwks!(header, token));
+    return { lib, key };
+  });
+  ready.catch(() => undefined); // a failure is the first check's to throw
   return async (token, nowMs) => {
+    const { lib, key } = await ready;
     let payload: JWTPayload;
     try {
-      ({ payload } = await jwtVerify(token, key, { algorithms, requiredClaims: ['exp'], currentDate: new Date(nowMs) }));
+      ({ payload } = await lib.jwtVerify(token, key, { algorithms, requiredClaims: ['exp'], currentDate: new Date(nowMs) }));
     } catch (error) {
-      throw refusal(error, algorithms);
+      throw refusal(lib.errors, error, algorithms);
     }
     return { grant: grantOfClaims(payload, token), expiresAt: payload.exp! * 1000 };
   };
 }
 
-function refusal(error: unknown, algorithms: readonly string[]): CanneryError {
+function refusal(errors: Jose['errors'], error: unknown, algorithms: readonly string[]): CanneryError {
   const refused = (message: string) => new CanneryError('unauthorized', message, { cause: error });
   if (error instanceof errors.JWTExpired) return refused('token expired');
   if (error instanceof errors.JWTClaimValidationFailed) return refused(`token claim "${error.claim}" is ${error.reason === 'missing' ? 'missing' : 'not valid'}`);
@@ -99,7 +113,8 @@ export interface TokenClaims {
 }
 
 /** An HS256 token with these claims, as an app's backend would mint one (docs/access.md); `cannery token` prints it. */
-export function signToken(secret: string, claims: TokenClaims, nowMs: number = Date.now()): Promise<string> {
+export async function signToken(secret: string, claims: TokenClaims, nowMs: number = Date.now()): Promise<string> {
+  const { SignJWT } = await loadJose();
   const payload: JWTPayload = { scopes: claims.scopes };
   if (claims.name !== undefined) payload.name = claims.name;
   if (claims.ratePerSecond !== undefined) payload.rate_per_second = claims.ratePerSecond;
