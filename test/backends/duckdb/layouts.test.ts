@@ -263,8 +263,9 @@ describe('storage layouts', () => {
 
   it('answer every question alike', async () => {
     const { differingSql } = await compareAll(QUESTIONS);
-    // Most questions read stored records, so the two compiled differently.
-    expect(differingSql).toBeGreaterThan(QUESTIONS.length / 2);
+    // Many questions read stored records, so the two compiled differently (227 of 573 when
+    // written; a sandbox query compiles only the endpoint CTEs it reads).
+    expect(differingSql).toBeGreaterThan(QUESTIONS.length / 3);
   }, 300_000);
 
   it('answer alike after the old database is compacted into the current layout', async () => {

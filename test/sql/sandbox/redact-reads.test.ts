@@ -20,17 +20,15 @@ import { redactedExpr, REDACTION_RULES } from '../../../src/sql/sandbox/redactio
 import type { Expr, Query } from '../../../src/sql/parse/tree.js';
 import { parseQuery } from '../../../src/sql/parse/to-tree.js';
 import { endpointRelations } from '../../../src/sql/sandbox/redact-reads.js';
+import { endpointCtesRead, endpointCtesText } from '../../support/sandbox-ctes.js';
 import { SHIPPED_ENDPOINTS } from '../../support/service.js';
 
 const bigquery = bigQueryDialect(sourceTables(sourceNames(), { project: 'p', dataset: 'd' }));
 let logsAll: CompiledEndpoint;
-let ctes: string;
 
 beforeAll(async () => {
   const registry = await loadRegistry(SHIPPED_ENDPOINTS, { dialect: bigquery, sources: sourceNames() });
   logsAll = registry.find('logs.all')!;
-  const probe = compileSandboxQuery(logsAll, 'select 1 as one', bigquery, { redact: true }).sql;
-  ctes = probe.slice(0, probe.lastIndexOf(' SELECT 1 AS `one`'));
 });
 
 /** The BigQuery text of `expr` as a SELECT item, from a query of that one item. */
@@ -63,6 +61,7 @@ function expand(expected: string): string {
 /** The caller's part of the BigQuery text with redaction on. */
 function compiled(sql: string): string {
   const text = compileSandboxQuery(logsAll, sql, bigquery, { redact: true }).sql;
+  const ctes = endpointCtesText(logsAll, endpointCtesRead(logsAll, sql), bigquery, { redact: true });
   expect(text.startsWith(ctes)).toBe(true);
   return text.slice(ctes.length).trim().replace(/ LIMIT 1000$/, '');
 }
