@@ -3,8 +3,9 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import type { ErrorObject, Options, ValidateFunction } from 'ajv/dist/2020.js';
+import type { Ajv2020, ErrorObject, Options, ValidateFunction } from 'ajv/dist/2020.js';
+
+const require = createRequire(import.meta.url);
 
 /**
  * A validator for one of the schemas in schemas/, made on first use. The schemas are read at run
@@ -22,8 +23,12 @@ export function schemaValidator(url: URL): (data: unknown) => ErrorObject[] {
   };
 }
 
-/** The one ajv set-up every schema is compiled with, here and by schemas/build.mjs ahead of time. */
+/**
+ * The one ajv set-up every schema is compiled with, here and by schemas/build.mjs ahead of time.
+ * ajv itself is loaded only here: a build's validators need only its small runtime helpers.
+ */
 export function schemaAjv(options: Options = {}): Ajv2020 {
+  const { Ajv2020 } = require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
   // Union types (`type: [string, integer]`) are plain JSON Schema; strict mode only asks to allow them.
   const ajv = new Ajv2020({ allErrors: true, verbose: true, useDefaults: true, strict: true, allowUnionTypes: true, ...options });
   // Message annotations that the YAML language server shows in editors; we show the same text.
@@ -52,7 +57,7 @@ function validatorOf(url: URL): ValidateFunction {
 function precompiled(schemaFile: string, text: string): ValidateFunction | undefined {
   let validate: (ValidateFunction & { schemaHash?: unknown }) | undefined;
   try {
-    validate = createRequire(import.meta.url)(precompiledPath(schemaFile)) as ValidateFunction & { schemaHash?: unknown };
+    validate = require(precompiledPath(schemaFile)) as ValidateFunction & { schemaHash?: unknown };
   } catch {
     return undefined;
   }
