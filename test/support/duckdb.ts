@@ -1,6 +1,7 @@
 import { DuckDBInstance, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
 import { writeBackRows } from '../../src/backends/duckdb/write-back.js';
 import type { WireRow } from '../../src/core/types.js';
+import type { QueryRequest } from '../../src/engine/backend.js';
 import { readTableColumns } from '../../src/backends/duckdb/table-columns.js';
 import { duckDbDialect } from '../../src/sql/dialects/duckdb/dialect.js';
 import { generate } from '../../src/sql/generator/generate.js';
@@ -38,4 +39,20 @@ export async function bigQueryRows(connection: DuckDBConnection, sql: string, va
   const reader = await connection.runAndReadAll(compiled.sql, bound);
   // As the backend answers: stored records written back into BigQuery's lists.
   return writeBackRows(reader.getRowObjectsJS() as WireRow[], compiled.writeBack) as Record<string, unknown>[];
+}
+
+/** A backend query of `sql` with no parameters, the service's default byte budget and a minute to run; `options` override. */
+export function queryRequest(sql: string, options: Partial<QueryRequest> = {}): QueryRequest {
+  return {
+    sql,
+    parameters: [],
+    values: {},
+    specs: {},
+    now: new Date(),
+    maxRows: 1000,
+    maxBytes: 32 * 1024 * 1024,
+    timeoutMs: 60_000,
+    endpointName: 'test',
+    ...options,
+  };
 }

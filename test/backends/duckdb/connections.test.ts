@@ -10,22 +10,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDuckDb, runDuckDbQuery, seal, withConnection } from '../../../src/backends/duckdb/backend.js';
 import { openConnections, type Connections } from '../../../src/backends/duckdb/connections.js';
 import type { QueryRequest } from '../../../src/engine/backend.js';
+import { queryRequest } from '../../support/duckdb.js';
 
 /** DuckDB's rows per vector. */
 const VECTOR = 2048;
 
-const request = (sql: string, options: Partial<QueryRequest> = {}): QueryRequest => ({
-  sql,
-  parameters: [],
-  values: {},
-  specs: {},
-  now: new Date(),
-  maxRows: 1000,
-  maxBytes: 32 * 1024 * 1024,
-  timeoutMs: 60_000,
-  endpointName: 'connections.test',
-  ...options,
-});
+const request = (sql: string, options: Partial<QueryRequest> = {}): QueryRequest => queryRequest(sql, { endpointName: 'connections.test', ...options });
 
 describe('the serving connections', () => {
   let instance: DuckDBInstance;

@@ -9,7 +9,7 @@ import { readWireRows } from '../../../src/backends/duckdb/result-rows.js';
 import type { WireValue } from '../../../src/core/types.js';
 import type { Backend, QueryRequest } from '../../../src/engine/backend.js';
 import { resultBudget, type ResultBudget } from '../../../src/engine/serve/result-budget.js';
-import { connectDuckDB } from '../../support/duckdb.js';
+import { connectDuckDB, queryRequest } from '../../support/duckdb.js';
 
 const MIB = 1024 * 1024;
 
@@ -70,17 +70,7 @@ describe('the DuckDB backend', () => {
   });
   afterAll(() => backend.close());
 
-  const request = (sql: string, maxBytes: number): QueryRequest => ({
-    sql,
-    parameters: [],
-    values: {},
-    specs: {},
-    now: new Date(),
-    maxRows: 1000,
-    maxBytes,
-    timeoutMs: 10_000,
-    endpointName: 'budget.test',
-  });
+  const request = (sql: string, maxBytes: number): QueryRequest => queryRequest(sql, { maxBytes, timeoutMs: 10_000, endpointName: 'budget.test' });
 
   it('answers result_too_large for rows over the budget, naming the limit', async () => {
     const failure = backend.run(request("select repeat('x', 1000) as s from range(1000)", 256 * 1024));
