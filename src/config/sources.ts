@@ -41,6 +41,12 @@ export const COMMON_COLUMNS: Readonly<Record<string, ScalarType>> = {
   project: 'string',
 };
 
+/**
+ * The column every source's table declares NOT NULL: every event has its time (import refuses one
+ * without). The DuckDB dialect bounds the newest rows by it (dialects/duckdb/rewrites/top-n-bound.ts).
+ */
+export const NOT_NULL_COLUMN = 'timestamp';
+
 export interface SourceDescriptor {
   /** Logical name, as written in SQL: `cloudflare.logs.prod`. */
   name: string;

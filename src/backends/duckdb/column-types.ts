@@ -5,7 +5,7 @@
  * which is which from the table's types, and writes BigQuery's `unnest(metadata)` for either.
  */
 import { DuckDBListType, DuckDBStructType, DuckDBTypeId, type DuckDBType } from '@duckdb/node-api';
-import { topLevelColumns, type FieldShape, type RecordShape } from '../../config/sources.js';
+import { NOT_NULL_COLUMN, topLevelColumns, type FieldShape, type RecordShape } from '../../config/sources.js';
 import { quoteIdentifier } from '../../sql/dialects/duckdb/quote.js';
 import { DataError } from './data-error.js';
 import {
@@ -68,6 +68,8 @@ export function recordShapeType(shape: RecordShape): string | undefined {
 export interface SourceColumn {
   name: string;
   type: string;
+  /** Declared NOT NULL when the table is created: `timestamp` (every event has its time). */
+  notNull?: boolean;
 }
 
 /**
@@ -77,13 +79,17 @@ export interface SourceColumn {
  * added as soon as a field is known.
  */
 export function sourceColumns(metadata: RecordValueShape, own: Readonly<Record<string, ScalarType>> = {}): SourceColumn[] {
-  const columns: SourceColumn[] = Object.entries(topLevelColumns({ columns: own })).map(([name, type]) => ({ name, type: SCALAR_SQL[type] }));
+  const columns: SourceColumn[] = Object.entries(topLevelColumns({ columns: own })).map(([name, type]) => ({
+    name,
+    type: SCALAR_SQL[type],
+    notNull: name === NOT_NULL_COLUMN,
+  }));
   const metadataType = duckdbType(metadata);
   return metadataType === undefined ? columns : [...columns, { name: 'metadata', type: metadataType }];
 }
 
 export function columnDefinitions(columns: readonly SourceColumn[]): string {
-  return columns.map((column) => `${quoteIdentifier(column.name)} ${column.type}`).join(', ');
+  return columns.map((column) => `${quoteIdentifier(column.name)} ${column.type}${column.notNull ? ' NOT NULL' : ''}`).join(', ');
 }
 
 function scalarOf(type: DuckDBType): ScalarType | undefined {

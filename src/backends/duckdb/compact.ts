@@ -11,7 +11,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { quoteIdentifier, quoteString } from '../../sql/dialects/duckdb/quote.js';
 import { convertLayout } from './layout-sql.js';
 import { CURRENT_LAYOUT, layoutComment } from './layout-version.js';
-import { readSourceTable, type SourceTable } from './source-tables.js';
+import { readSourceTable, requireTimes, type SourceTable } from './source-tables.js';
 import { cloneShape, hasColumns, type RecordValueShape } from './value-shape.js';
 
 export interface CompactOutcome {
@@ -86,6 +86,8 @@ export async function compactSourceTable(connection: DuckDBConnection, name: str
     await connection.run(`DROP TABLE ${quoteIdentifier(table.name)}`);
     await connection.run(`ALTER TABLE ${staging} RENAME TO ${quoteIdentifier(table.name)}`);
     await connection.run(`COMMENT ON TABLE ${quoteIdentifier(table.name)} IS ${quoteString(layoutComment(CURRENT_LAYOUT))}`);
+    // CREATE TABLE AS declares no constraint: the time is NOT NULL again (and now, on a table from before it was).
+    await requireTimes(connection, { name: table.name, columns: new Map([...table.columns].map(([key, column]) => [key, { ...column, notNull: false }])) });
     await connection.run('COMMIT');
   } catch (error) {
     await connection.run('ROLLBACK');

@@ -4,7 +4,7 @@
  * widened, so data already loaded, and SQL already written, keep working.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { BUILT_IN_SOURCES, type SourceDescriptor } from '../../config/sources.js';
+import { BUILT_IN_SOURCES, NOT_NULL_COLUMN, type SourceDescriptor } from '../../config/sources.js';
 import { quoteIdentifier, quoteString } from '../../sql/dialects/duckdb/quote.js';
 import { columnDefinitions, duckdbType, shapeFromDuckDBType, sourceColumns } from './column-types.js';
 import { DataError } from './data-error.js';
@@ -15,8 +15,8 @@ import { cloneShape, emptyRecord, fieldKey, mergeRecord, recordShapeToValueShape
 export interface SourceTable {
   /** The table's name as stored (DuckDB resolves identifiers case-insensitively). */
   name: string;
-  /** Top-level columns by `fieldKey`, with DuckDB's own spelling of their types. */
-  columns: Map<string, { name: string; type: string }>;
+  /** Top-level columns by `fieldKey`, with DuckDB's own spelling of their types, and whether declared NOT NULL. */
+  columns: Map<string, { name: string; type: string; notNull: boolean }>;
   metadata: RecordValueShape;
   /** The storage layout the table was created or last compacted in (layout-version.ts). */
   layout: number;
@@ -38,13 +38,13 @@ export async function readSourceTables(connection: DuckDBConnection, names: read
   const tables = new Map<string, SourceTable>();
   if (names.length === 0) return tables;
   const reader = await connection.runAndReadAll(
-    `SELECT lower(c.table_name) AS asked, c.table_name, c.column_name, c.data_type, t.comment FROM duckdb_columns() AS c
+    `SELECT lower(c.table_name) AS asked, c.table_name, c.column_name, c.data_type, c.is_nullable, t.comment FROM duckdb_columns() AS c
      JOIN duckdb_tables() AS t ON t.table_oid = c.table_oid
      WHERE c.database_name = current_database() AND c.schema_name = current_schema() AND lower(c.table_name) IN (${names.map((_, index) => `$n${index}`).join(', ')})
      ORDER BY c.table_name, c.column_index`,
     Object.fromEntries(names.map((name, index) => [`n${index}`, name.toLowerCase()])),
   );
-  const rows = reader.getRowObjectsJS() as { asked: string; table_name: string; column_name: string; data_type: string; comment: string | null }[];
+  const rows = reader.getRowObjectsJS() as { asked: string; table_name: string; column_name: string; data_type: string; is_nullable: boolean; comment: string | null }[];
   const byTable = new Map<string, typeof rows>();
   for (const row of rows) {
     const list = byTable.get(row.asked);
@@ -63,7 +63,7 @@ export async function readSourceTables(connection: DuckDBConnection, names: read
         `table ${quoteIdentifier(first.table_name)} is stored in layout ${layout}, which only a newer cannery reads (this one reads up to ${CURRENT_LAYOUT})`,
       );
     }
-    const columns = new Map(columnsOf!.map((row) => [fieldKey(row.column_name), { name: row.column_name, type: row.data_type }]));
+    const columns = new Map(columnsOf!.map((row) => [fieldKey(row.column_name), { name: row.column_name, type: row.data_type, notNull: !row.is_nullable }]));
     tables.set(name, { name: first.table_name, columns, metadata: emptyRecord(), layout });
     const metadataColumn = columns.get('metadata');
     if (metadataColumn !== undefined) withMetadata.push({ name, table: first.table_name, column: metadataColumn.name });
@@ -122,7 +122,8 @@ export async function ensureSourceTable(
       `ALTER TABLE ${quoteIdentifier(existing.name)} ALTER COLUMN ${metadataColumn} TYPE ${duckdbType(widened)}${using}`,
     );
   }
-  const outcome: EnsureOutcome = missing.length > 0 || widened !== undefined ? 'widened' : 'unchanged';
+  const constrained = await requireTimes(connection, existing);
+  const outcome: EnsureOutcome = missing.length > 0 || widened !== undefined || constrained ? 'widened' : 'unchanged';
   return { outcome, table: outcome === 'unchanged' ? existing : await requireSourceTable(connection, name) };
 }
 
@@ -136,6 +137,21 @@ function widening(
   const metadataChanged = mergeRecord(wanted, metadata, 'metadata');
   const missing = sourceColumns(wanted, columns).filter((column) => !existing.columns.has(fieldKey(column.name)));
   return { missing, metadata: metadataChanged && existing.columns.has('metadata') ? wanted : undefined };
+}
+
+/**
+ * Declares `timestamp` NOT NULL on a table made before cannery declared it. A table holding a NULL
+ * time (not one cannery loaded) keeps the column as it is, and the dialect then does not rely on it.
+ * Whether the table changed.
+ */
+export async function requireTimes(connection: DuckDBConnection, table: Pick<SourceTable, 'name' | 'columns'>): Promise<boolean> {
+  const column = table.columns.get(NOT_NULL_COLUMN);
+  if (column === undefined || column.notNull) return false;
+  // Counted first: a failed ALTER would end the transaction an import or compact runs in.
+  const reader = await connection.runAndReadAll(`SELECT count(*) AS n FROM ${quoteIdentifier(table.name)} WHERE ${quoteIdentifier(column.name)} IS NULL`);
+  if (Number((reader.getRowObjectsJS()[0] as { n: bigint }).n) > 0) return false;
+  await connection.run(`ALTER TABLE ${quoteIdentifier(table.name)} ALTER COLUMN ${quoteIdentifier(column.name)} SET NOT NULL`);
+  return true;
 }
 
 async function requireSourceTable(connection: DuckDBConnection, name: string): Promise<SourceTable> {

@@ -5,7 +5,7 @@
  * read-only), so a name no table has can be refused as BigQuery refuses it.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { SCALAR, structShape, UNKNOWN, type Columns, type Shape } from '../../sql/analyse/shapes.js';
+import { NOT_NULL_SCALAR, SCALAR, structShape, UNKNOWN, type Columns, type Shape } from '../../sql/analyse/shapes.js';
 import { readSourceTables, type SourceTable } from './source-tables.js';
 import { hasColumns, type ValueShape } from './value-shape.js';
 
@@ -38,7 +38,7 @@ export function tableColumns(tables: ReadonlyMap<string, SourceTable>): (source:
   const bySource = new Map<string, Columns>();
   for (const [source, table] of tables) {
     const columns = new Map<string, Shape>();
-    for (const [name] of table.columns) columns.set(name, name === 'metadata' ? storedShape(table.metadata) : SCALAR);
+    for (const [name, column] of table.columns) columns.set(name, name === 'metadata' ? storedShape(table.metadata) : column.notNull ? NOT_NULL_SCALAR : SCALAR);
     bySource.set(source, columns);
   }
   return (source) => bySource.get(source);

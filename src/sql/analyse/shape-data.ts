@@ -4,7 +4,7 @@ import { structShape, type Columns, type Shape } from './shapes.js';
 /** A Shape as JSON: a struct's fields as [name as spelt, shape] pairs, in their order. */
 export type ShapeData =
   | { kind: 'unknown' }
-  | { kind: 'scalar' }
+  | { kind: 'scalar'; notNull?: true }
   | { kind: 'array'; element: ShapeData; stored?: 'struct' | undefined }
   | { kind: 'struct'; fields: [string, ShapeData][] };
 
@@ -27,8 +27,9 @@ export function columnsLookup(data: Readonly<Record<string, [string, ShapeData][
 function shapeData(shape: Shape): ShapeData {
   switch (shape.kind) {
     case 'unknown':
-    case 'scalar':
       return { kind: shape.kind };
+    case 'scalar':
+      return shape.notNull ? { kind: 'scalar', notNull: true } : { kind: 'scalar' };
     case 'array':
       return shape.stored ? { kind: 'array', element: shapeData(shape.element), stored: shape.stored } : { kind: 'array', element: shapeData(shape.element) };
     case 'struct':
@@ -39,8 +40,9 @@ function shapeData(shape: Shape): ShapeData {
 function shapeOf(data: ShapeData): Shape {
   switch (data.kind) {
     case 'unknown':
-    case 'scalar':
       return { kind: data.kind };
+    case 'scalar':
+      return data.notNull ? { kind: 'scalar', notNull: true } : { kind: 'scalar' };
     case 'array':
       return { kind: 'array', element: shapeOf(data.element), stored: data.stored };
     case 'struct':

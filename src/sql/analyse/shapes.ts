@@ -8,11 +8,12 @@
  * BigQuery types it: an array `stored: 'struct'` is a repeated record kept as its one element
  * (a STRUCT; NULL for none), which the DuckDB dialect reads as such (dialects/duckdb/rewrites/stored-records.ts).
  */
-import { listElement, topLevelColumns, type FieldShape, type RecordShape, type SourceDescriptor } from '../../config/sources.js';
+import { listElement, NOT_NULL_COLUMN, topLevelColumns, type FieldShape, type RecordShape, type SourceDescriptor } from '../../config/sources.js';
 
 export type Shape =
   | { kind: 'unknown' }
-  | { kind: 'scalar' }
+  /** `notNull`: a column its table declares NOT NULL (a source's `timestamp`). */
+  | { kind: 'scalar'; notNull?: true | undefined }
   | { kind: 'array'; element: Shape; stored?: 'struct' | undefined }
   /** `fields` by lower-case name; `names` the fields' own spellings, in order. */
   | { kind: 'struct'; fields: ReadonlyMap<string, Shape>; names: readonly string[] };
@@ -22,6 +23,8 @@ export type Columns = ReadonlyMap<string, Shape> | undefined;
 
 export const UNKNOWN: Shape = { kind: 'unknown' };
 export const SCALAR: Shape = { kind: 'scalar' };
+export const NOT_NULL_SCALAR: Shape = { kind: 'scalar', notNull: true };
+
 
 export function structShape(fields: readonly (readonly [string, Shape])[]): Shape {
   return { kind: 'struct', fields: new Map(fields.map(([name, shape]) => [name.toLowerCase(), shape])), names: fields.map(([name]) => name) };
@@ -43,7 +46,7 @@ function fieldShape(field: FieldShape): Shape {
 /** The columns every table of a source has, as a newly created table stores them. */
 export function sourceColumns(source: SourceDescriptor): ReadonlyMap<string, Shape> {
   return new Map<string, Shape>([
-    ...Object.keys(topLevelColumns(source)).map((name): [string, Shape] => [name.toLowerCase(), SCALAR]),
+    ...Object.keys(topLevelColumns(source)).map((name): [string, Shape] => [name.toLowerCase(), name === NOT_NULL_COLUMN ? NOT_NULL_SCALAR : SCALAR]),
     ['metadata', recordShape(source.metadata)],
   ]);
 }

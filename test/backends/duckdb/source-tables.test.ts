@@ -22,6 +22,8 @@ describe('ensureSourceTables', () => {
       );
       expect(columns.map((column) => column.column_name)).toEqual(['id', 'timestamp', 'event_message', 'project', 'identifier', 'metadata']);
       expect(columns[1]?.data_type).toBe('TIMESTAMP WITH TIME ZONE');
+      // Every event has its time: declared, so the DuckDB dialect may bound the newest rows by it.
+      expect((await readSourceTable(connection, 'cloudflare.logs.prod'))?.columns.get('timestamp')?.notNull).toBe(true);
       // Declared records hold one object each: STRUCTs, in the current layout.
       expect(String(columns[5]?.data_type)).toMatch(/^STRUCT\(.*"?request"? STRUCT\(.*"?method"? VARCHAR, .*\), "?response"? STRUCT\(.*\)\)$/);
       expect((await readSourceTable(connection, 'cloudflare.logs.prod'))?.layout).toBe(CURRENT_LAYOUT);
@@ -118,6 +120,27 @@ describe('ensureSourceTables', () => {
       expect([...(table?.metadata.fields.keys() ?? [])]).toEqual(['request', 'load_balancer_redirect_identifier', 'logflare_worker', 'response']);
       const [again] = await ensureSourceTables(connection, BUILT_IN_SOURCES.slice(0, 1));
       expect(again?.outcome).toBe('unchanged');
+    } finally {
+      close();
+    }
+  });
+
+  it('declares the time NOT NULL on a table from before it did, unless the table holds a NULL time', async () => {
+    const { connection, close } = await connectDuckDB();
+    try {
+      const [edge, postgres] = BUILT_IN_SOURCES.filter((source) => source.name === 'cloudflare.logs.prod' || source.name === 'postgres.logs');
+      for (const name of [edge!.name, postgres!.name]) {
+        await connection.run(`CREATE TABLE "${name}" (id VARCHAR, "timestamp" TIMESTAMPTZ, event_message VARCHAR, project VARCHAR)`);
+      }
+      await connection.run(`INSERT INTO "cloudflare.logs.prod" VALUES ('a', '2024-01-01T00:00:00Z', 'GET /', 'p')`);
+      await connection.run(`INSERT INTO "postgres.logs" VALUES ('b', NULL, 'no time', 'p')`);
+      const outcomes = await ensureSourceTables(connection, [edge!, postgres!]);
+      expect(outcomes.map((outcome) => outcome.outcome)).toEqual(['widened', 'widened']);
+      const tables = await readSourceTables(connection, [edge!.name, postgres!.name]);
+      expect(tables.get(edge!.name)?.columns.get('timestamp')?.notNull).toBe(true);
+      // Not cannery's data (an import refuses an event without a time): left as it is, and read as it is.
+      expect(tables.get(postgres!.name)?.columns.get('timestamp')?.notNull).toBe(false);
+      expect(await rows(connection, 'SELECT id FROM "postgres.logs"')).toEqual([{ id: 'b' }]);
     } finally {
       close();
     }
