@@ -17,6 +17,7 @@ import { EXTRACT_PARTS, extractKey } from '../../language.js';
 import { nameAnonymousColumns } from './rewrites/anonymous-columns.js';
 import { prefilterRegularExpressions } from './rewrites/regex-prefilter.js';
 import { resolveNames } from './rewrites/resolve-names.js';
+import { boundTopRows } from './rewrites/top-n-bound.js';
 import { readStoredRecords } from './rewrites/stored-records.js';
 import { unnestAsProjections } from './rewrites/unnest-projections.js';
 import { usingColumnsFirst } from './rewrites/using-columns.js';
@@ -80,6 +81,8 @@ export function duckDbDialect(sources: readonly string[], options: DuckDbDialect
     rewrites: [
       usingColumnsFirst,
       resolveNames({ sourceColumns, strict: settings.strictNames, qualify: KEYWORD_NAMES }),
+      // Before the stored records are read: the bound's copy of FROM and WHERE is read the same way.
+      boundTopRows(sourceColumns),
       readStoredRecords(sourceColumns),
       unnestAsProjections,
       nameAnonymousColumns,
