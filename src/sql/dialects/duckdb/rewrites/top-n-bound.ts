@@ -91,7 +91,10 @@ function notNullColumn(column: ColumnRef, select: Select, scope: Scope, depth = 
   const first = select.from[0];
   if (depth > 8 || column.fields.length || first?.kind !== 'table' || !firstItemKeepsValues(select.from)) return false;
   const names = first.alias !== undefined ? [first.alias] : [first.name, first.name.split('.').at(-1)!];
-  if (column.table !== undefined ? !names.some((name) => sameName(name, column.table!)) : select.from.length !== 1) return false;
+  // Unqualified, it is the first item's when the others are UNNESTs: name resolution qualifies an
+  // element's field that no FROM relation has with the UNNEST's alias.
+  const onlyRelation = select.from.every((item, index) => index === 0 || item.kind === 'unnest');
+  if (column.table !== undefined ? !names.some((name) => sameName(name, column.table!)) : !onlyRelation) return false;
   const cte = first.qualified ? undefined : scope.ctes.find((candidate) => sameName(candidate.name, first.name));
   if (cte === undefined) {
     const shape = scope.sourceColumns?.(first.name)?.get(column.name.toLowerCase());
@@ -105,7 +108,7 @@ function notNullColumn(column: ColumnRef, select: Select, scope: Scope, depth = 
     if (item.kind === 'star') {
       if (item.except.some((name) => sameName(name, column.name)) || item.replace.some((entry) => sameName(entry.alias, column.name))) return false;
       const passed: ColumnRef = { kind: 'column', table: item.table, name: column.name, fields: [] };
-      if (item.table === undefined && body.from.length !== 1) return false;
+      if (item.table === undefined && !body.from.every((from, index) => index === 0 || from.kind === 'unnest')) return false;
       return notNullColumn(passed, body, inner, depth + 1);
     }
     const named = item.alias ?? (item.expr.kind === 'column' && item.expr.fields.length === 0 ? item.expr.name : undefined);
