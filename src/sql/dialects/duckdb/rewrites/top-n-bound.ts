@@ -50,12 +50,13 @@ function rowsKept(limit: Limit | undefined): number | undefined {
   return count + offset;
 }
 
-function filtersOnly(select: Select): boolean {
+/** The SELECT (and its ORDER BY's other keys) only filters and sorts: nothing is computed over its rows. */
+function filtersOnly(select: Select, orderBy: readonly OrderItem[]): boolean {
   if (select.distinct || select.groupBy.length || select.having || select.qualify || select.windows.length) return false;
   let computes = false;
-  for (const item of select.items) {
-    if (item.kind !== 'item') continue;
-    walkTree(item.expr, (node) => {
+  const exprs = [...select.items.flatMap((item) => (item.kind === 'item' ? [item.expr] : [])), ...orderBy.map((item) => item.expr)];
+  for (const expr of exprs) {
+    walkTree(expr, (node) => {
       if (node.kind !== 'call') return;
       if (node.over !== undefined || resolveFunction(node.name)?.spec.kind === 'aggregate') computes = true;
     });
@@ -127,7 +128,7 @@ function bounded(query: Query, scope: Scope): Query {
   // An item named like the column would be what ORDER BY means (name resolution replaces it with
   // its expression, but only where it knows the names): only the column itself may carry it.
   const shadowed = select.items.some((item) => item.kind === 'item' && item.alias !== undefined && sameName(item.alias, column.name) && !(item.expr.kind === 'column' && sameName(item.expr.name, column.name) && item.expr.fields.length === 0));
-  if (shadowed || !filtersOnly(select) || !notNullColumn(column, select, scope)) return query;
+  if (shadowed || !filtersOnly(select, query.orderBy) || !notNullColumn(column, select, scope)) return query;
   const descending = key.direction === 'DESC';
   const topRows: Query = {
     kind: 'query',

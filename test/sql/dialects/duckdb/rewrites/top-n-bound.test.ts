@@ -106,6 +106,7 @@ describe('the newest rows bounded by time', () => {
 
   it.each([
     ['a window function', 'select id, row_number() over (order by timestamp) as n from events order by timestamp desc limit 2'],
+    ['a window function breaking the ties', 'select id from events order by timestamp desc, row_number() over (order by id) limit 2'],
     ['an aggregate', 'select count(*) as n from events order by max(timestamp) desc limit 1'],
     ['DISTINCT', 'select distinct project, timestamp from events order by timestamp desc limit 2'],
     ['GROUP BY', 'select project, timestamp from events group by project, timestamp order by timestamp desc limit 2'],
