@@ -26,7 +26,7 @@ import { openConnections, type Connections } from './connections.js';
 import { NULL_ELEMENT } from './values.js';
 import { writeBackType } from './write-back.js';
 import { checkFileLength, readEveryTable } from './database-file.js';
-import { tableColumns } from './table-columns.js';
+import { readPresentRecords, tableColumns } from './table-columns.js';
 import type { Backend, QueryRequest, QueryResult } from '../../engine/backend.js';
 import { resultBudget } from '../../engine/serve/result-budget.js';
 import type { ColumnField, ParamType } from '../../core/types.js';
@@ -128,8 +128,10 @@ export async function createDuckDbBackend(options: DuckDbOptions): Promise<DuckD
       // Before the seal: they are set up with a setting the sealed instance no longer takes.
       connections = await openConnections(instance, options.connections ?? DEFAULTS.maxConcurrentQueries);
       await seal(connection);
-      // The generator writes each query for the tables as they are stored (docs/storage.md).
-      return tableColumns(tables);
+      // The generator writes each query for the tables as they are stored (docs/storage.md), and,
+      // for a file no one writes while it is served, for the records every row holds.
+      const present = options.path !== ':memory:' && !options.writable ? await readPresentRecords(connection, tables) : undefined;
+      return tableColumns(tables, present);
     });
   } catch (error) {
     connections?.close();

@@ -6,6 +6,7 @@
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { NOT_NULL_SCALAR, SCALAR, structShape, UNKNOWN, type Columns, type Shape } from '../../sql/analyse/shapes.js';
+import { quoteIdentifier } from '../../sql/dialects/duckdb/quote.js';
 import { readSourceTables, type SourceTable } from './source-tables.js';
 import { hasColumns, type ValueShape } from './value-shape.js';
 
@@ -13,7 +14,7 @@ import { hasColumns, type ValueShape } from './value-shape.js';
  * A stored value's shape: as BigQuery types it (a record is a repeated record, an array of
  * structs), and how it is stored (`stored: 'struct'`: as its one element; storage.md).
  */
-function storedShape(shape: ValueShape): Shape {
+function storedShape(shape: ValueShape, present: ReadonlySet<string> = NONE, path = ''): Shape {
   switch (shape.kind) {
     case 'scalar':
       return SCALAR;
@@ -22,10 +23,55 @@ function storedShape(shape: ValueShape): Shape {
     case 'native':
       return UNKNOWN;
     case 'record': {
-      const element = structShape([...shape.fields.values()].filter((field) => hasColumns(field.shape)).map((field) => [field.name, storedShape(field.shape)] as const));
-      return shape.repeated ? { kind: 'array', element } : { kind: 'array', stored: 'struct', element };
+      const element = structShape(
+        [...shape.fields.values()].filter((field) => hasColumns(field.shape)).map((field) => [field.name, storedShape(field.shape, present, `${path}${SEPARATOR}${field.name}`)] as const),
+      );
+      if (shape.repeated) return { kind: 'array', element };
+      return present.has(path) ? { kind: 'array', stored: 'struct', element, present: true } : { kind: 'array', stored: 'struct', element };
     }
   }
+}
+
+const NONE: ReadonlySet<string> = new Set();
+
+/** Joins a record's field names into its key in a set of present records (no field name holds it). */
+const SEPARATOR = '\u0000';
+
+/** The field paths under `metadata` (`[]` for itself, `['request']`) of the records stored as one STRUCT, parents first. */
+function structPaths(record: ValueShape, path: readonly string[] = []): string[][] {
+  if (record.kind !== 'record' || record.repeated) return [];
+  return [[...path], ...[...record.fields.values()].flatMap((field) => structPaths(field.shape, [...path, field.name]))];
+}
+
+/** DuckDB's statistics of an expression end with its own validity: `...[Has Null: false, Has No Null: true]`. */
+const VALIDITY = /\[Has Null: (true|false), Has No Null: (true|false)\]$/;
+
+/**
+ * The records of each table stored as one STRUCT that hold their object in every row, by source:
+ * a record whose STRUCT is never NULL, under parents that are never NULL either. DuckDB's own
+ * statistics say so (the validity it keeps per row group, which its optimizer trusts to drop
+ * `IS NOT NULL`), read with `stats()` over one row, not a scan. Only for a file opened read-only
+ * (nothing adds a row while it is served); an empty table has none.
+ */
+export async function readPresentRecords(connection: DuckDBConnection, tables: ReadonlyMap<string, SourceTable>): Promise<Map<string, Set<string>>> {
+  const present = new Map<string, Set<string>>();
+  for (const [source, table] of tables) {
+    const column = table.columns.get('metadata')?.name;
+    const paths = column === undefined ? [] : structPaths(table.metadata);
+    if (column === undefined || paths.length === 0) continue;
+    const expressions = paths.map((fields) => `stats(${[table.name, column, ...fields].map(quoteIdentifier).join('.')})`);
+    const reader = await connection.runAndReadAll(`SELECT ${expressions.join(', ')} FROM ${quoteIdentifier(table.name)} LIMIT 1`);
+    const row = reader.getRows()[0];
+    if (row === undefined) continue;
+    const found = new Set<string>();
+    paths.forEach((fields, index) => {
+      const validity = VALIDITY.exec(String(row[index]));
+      const parent = fields.slice(0, -1).map((name) => SEPARATOR + name).join('');
+      if (validity?.[1] === 'false' && (fields.length === 0 || found.has(parent))) found.add(fields.map((name) => SEPARATOR + name).join(''));
+    });
+    present.set(source, found);
+  }
+  return present;
 }
 
 /** The columns of the named sources' tables, as the dialect's `sourceColumns` takes them. */
@@ -34,11 +80,13 @@ export async function readTableColumns(connection: DuckDBConnection, sources: re
 }
 
 /** The columns of tables already read, by source name, as the dialect's `sourceColumns` takes them. */
-export function tableColumns(tables: ReadonlyMap<string, SourceTable>): (source: string) => Columns {
+export function tableColumns(tables: ReadonlyMap<string, SourceTable>, present?: ReadonlyMap<string, ReadonlySet<string>>): (source: string) => Columns {
   const bySource = new Map<string, Columns>();
   for (const [source, table] of tables) {
     const columns = new Map<string, Shape>();
-    for (const [name, column] of table.columns) columns.set(name, name === 'metadata' ? storedShape(table.metadata) : column.notNull ? NOT_NULL_SCALAR : SCALAR);
+    for (const [name, column] of table.columns) {
+      columns.set(name, name === 'metadata' ? storedShape(table.metadata, present?.get(source)) : column.notNull ? NOT_NULL_SCALAR : SCALAR);
+    }
     bySource.set(source, columns);
   }
   return (source) => bySource.get(source);

@@ -5,7 +5,7 @@ import { structShape, type Columns, type Shape } from './shapes.js';
 export type ShapeData =
   | { kind: 'unknown' }
   | { kind: 'scalar'; notNull?: true }
-  | { kind: 'array'; element: ShapeData; stored?: 'struct' | undefined }
+  | { kind: 'array'; element: ShapeData; stored?: 'struct' | undefined; present?: true }
   | { kind: 'struct'; fields: [string, ShapeData][] };
 
 /** The columns of each of `sources` that `lookup` knows, as data. */
@@ -31,7 +31,8 @@ function shapeData(shape: Shape): ShapeData {
     case 'scalar':
       return shape.notNull ? { kind: 'scalar', notNull: true } : { kind: 'scalar' };
     case 'array':
-      return shape.stored ? { kind: 'array', element: shapeData(shape.element), stored: shape.stored } : { kind: 'array', element: shapeData(shape.element) };
+      if (!shape.stored) return { kind: 'array', element: shapeData(shape.element) };
+      return shape.present ? { kind: 'array', element: shapeData(shape.element), stored: shape.stored, present: true } : { kind: 'array', element: shapeData(shape.element), stored: shape.stored };
     case 'struct':
       return { kind: 'struct', fields: shape.names.map((name) => [name, shapeData(shape.fields.get(name.toLowerCase())!)]) };
   }
@@ -44,7 +45,7 @@ function shapeOf(data: ShapeData): Shape {
     case 'scalar':
       return data.notNull ? { kind: 'scalar', notNull: true } : { kind: 'scalar' };
     case 'array':
-      return { kind: 'array', element: shapeOf(data.element), stored: data.stored };
+      return data.present ? { kind: 'array', element: shapeOf(data.element), stored: data.stored, present: true } : { kind: 'array', element: shapeOf(data.element), stored: data.stored };
     case 'struct':
       return structShape(data.fields.map(([name, field]) => [name, shapeOf(field)]));
   }

@@ -14,7 +14,11 @@ export type Shape =
   | { kind: 'unknown' }
   /** `notNull`: a column its table declares NOT NULL (a source's `timestamp`). */
   | { kind: 'scalar'; notNull?: true | undefined }
-  | { kind: 'array'; element: Shape; stored?: 'struct' | undefined }
+  /**
+   * `present`: a record stored as its one STRUCT that holds its object in every row of the table
+   * (DuckDB's statistics say so, read when a file is opened read-only: backends/duckdb/table-columns.ts).
+   */
+  | { kind: 'array'; element: Shape; stored?: 'struct' | undefined; present?: true | undefined }
   /** `fields` by lower-case name; `names` the fields' own spellings, in order. */
   | { kind: 'struct'; fields: ReadonlyMap<string, Shape>; names: readonly string[] };
 

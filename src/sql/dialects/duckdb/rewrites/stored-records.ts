@@ -119,6 +119,25 @@ function writeBackOf(shape: Shape): WriteBack {
   return { list: isStored(shape), fields };
 }
 
+/**
+ * `shape` without the claim that its stored records hold an object in every row: true of the
+ * table's rows, not of a relation an outer join pads with NULLs, nor of a subscript's element.
+ */
+function mayBeNull(shape: Shape): Shape {
+  switch (shape.kind) {
+    case 'array':
+      return { kind: 'array', element: mayBeNull(shape.element), stored: shape.stored };
+    case 'struct':
+      return { ...shape, fields: new Map([...shape.fields].map(([key, field]) => [key, mayBeNull(field)])) };
+    default:
+      return shape;
+  }
+}
+
+function relationMayBeNull(relation: Relation): Relation {
+  return relation && new Map([...relation].map(([key, column]) => [key, { ...column, shape: mayBeNull(column.shape) }]));
+}
+
 function relationOf(columns: Columns): Relation {
   return columns && new Map([...columns].map(([key, shape]) => [key, { name: key, shape }]));
 }
@@ -238,9 +257,9 @@ export function readStoredRecords(sourceColumns?: (source: string) => Columns): 
           // NULL for none is subscripted as [] (an error past its end, as in the other layout).
           const list = written(array.expr, array.shape);
           const never: Expr = shape.kind === 'array' ? { kind: 'native', name: 'coalesce', args: [list, { kind: 'array', elements: [] }] } : list;
-          return { expr: { ...expr, array: never, index }, shape: elementOf(array.shape) };
+          return { expr: { ...expr, array: never, index }, shape: mayBeNull(elementOf(array.shape)) };
         }
-        const element = array.shape.element;
+        const element = mayBeNull(array.shape.element);
         // The first element of a stored record is the record itself, when there is one (a SAFE_
         // form: NULL when there is none); any other position, or no record, is the subscript of
         // the one-element (or empty) list, which says it as BigQuery does.
@@ -348,6 +367,12 @@ export function readStoredRecords(sourceColumns?: (source: string) => Columns): 
     // An element read in place of a join is only a filter on the rows before it while no RIGHT or
     // FULL join can bring rows without them.
     const outerJoin = select.from.some((item) => item.kind !== 'unknown' && /^(RIGHT|FULL)/.test(item.join?.type ?? ''));
+    // A relation an outer join may pad with NULLs: joined LEFT or FULL, before a RIGHT or FULL
+    // join, or inside parentheses (taken as may-be-NULL whatever the joins there).
+    const padded = (index: number | undefined): boolean =>
+      index === undefined ||
+      (index > 0 && /^(LEFT|FULL)/.test((select.from[index] as { join?: { type: string } }).join?.type ?? '')) ||
+      select.from.slice(index + 1).some((item) => item.kind !== 'unknown' && /^(RIGHT|FULL)/.test(item.join?.type ?? ''));
     const from: FromItem[] = [];
     const filters: Expr[] = [];
     const aliases: { alias: string; element?: Resolved }[] = [];
@@ -371,7 +396,8 @@ export function readStoredRecords(sourceColumns?: (source: string) => Columns): 
         const inner: GroupScope = { ctes: EMPTY_SCOPE_PART, relations: new Map(), elements: EMPTY_SCOPE_PART, lists: new Set(), parent };
         return { ...item, items: item.items.map((entry, position) => add(entry, position, inner)!) };
       }
-      const relation = (alias: string, columns: Relation) => {
+      const relation = (alias: string, found: Relation) => {
+        const columns = padded(group === undefined ? index : undefined) ? relationMayBeNull(found) : found;
         relations.set(alias.toLowerCase(), columns);
         group?.relations.set(alias.toLowerCase(), columns);
       };
@@ -382,7 +408,8 @@ export function readStoredRecords(sourceColumns?: (source: string) => Columns): 
           const element = { expr: array.expr, shape: array.shape.element };
           elements.set(item.alias!.toLowerCase(), element);
           aliases.push({ alias: item.alias!, element });
-          if (join === 'cross') filters.push({ kind: 'binary', operator: 'IS NOT', left: array.expr, right: NULL });
+          // No element, no row, as BigQuery's join; no test where every row holds the record.
+          if (join === 'cross' && !array.shape.present) filters.push({ kind: 'binary', operator: 'IS NOT', left: array.expr, right: NULL });
           return undefined;
         }
         if (item.alias !== undefined) {
