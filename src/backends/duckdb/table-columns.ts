@@ -39,7 +39,7 @@ const SEPARATOR = '\u0000';
 
 /** The field paths under `metadata` (`[]` for itself, `['request']`) of the records stored as one STRUCT, parents first. */
 function structPaths(record: ValueShape, path: readonly string[] = []): string[][] {
-  if (record.kind !== 'record' || record.repeated) return [];
+  if (record.kind !== 'record' || record.repeated || !hasColumns(record)) return [];
   return [[...path], ...[...record.fields.values()].flatMap((field) => structPaths(field.shape, [...path, field.name]))];
 }
 
@@ -51,7 +51,8 @@ const VALIDITY = /\[Has Null: (true|false), Has No Null: (true|false)\]$/;
  * a record whose STRUCT is never NULL, under parents that are never NULL either. DuckDB's own
  * statistics say so (the validity it keeps per row group, which its optimizer trusts to drop
  * `IS NOT NULL`), read with `stats()` over one row, not a scan. Only for a file opened read-only
- * (nothing adds a row while it is served); an empty table has none.
+ * (nothing adds a row while it is served); an empty table has none, and so has a table whose
+ * statistics cannot be read or say something else.
  */
 export async function readPresentRecords(connection: DuckDBConnection, tables: ReadonlyMap<string, SourceTable>): Promise<Map<string, Set<string>>> {
   const present = new Map<string, Set<string>>();
@@ -60,8 +61,13 @@ export async function readPresentRecords(connection: DuckDBConnection, tables: R
     const paths = column === undefined ? [] : structPaths(table.metadata);
     if (column === undefined || paths.length === 0) continue;
     const expressions = paths.map((fields) => `stats(${[table.name, column, ...fields].map(quoteIdentifier).join('.')})`);
-    const reader = await connection.runAndReadAll(`SELECT ${expressions.join(', ')} FROM ${quoteIdentifier(table.name)} LIMIT 1`);
-    const row = reader.getRows()[0];
+    let row: unknown[] | undefined;
+    try {
+      row = (await connection.runAndReadAll(`SELECT ${expressions.join(', ')} FROM ${quoteIdentifier(table.name)} LIMIT 1`)).getRows()[0];
+    } catch {
+      // Knowing none only costs the NULL tests: nothing to stop a start for.
+      continue;
+    }
     if (row === undefined) continue;
     const found = new Set<string>();
     paths.forEach((fields, index) => {
