@@ -9,11 +9,8 @@
  *
  * The built CLI seeds a small DuckDB file and serves it (dist/, compiled by tsconfig.bench.json).
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { describeMachine, healthWhile, markdownTable, ms, percentile, sandboxQuery, seed, serve } from './support.js';
+import { describeMachine, healthWhile, markdownTable, ms, percentile, sandboxQuery, withSeededServer } from './support.js';
 
 /** STRING_AGG calls nested through scalar subqueries: the grammar parses them in time exponential in the depth. */
 function nestedAggregates(depth: number): string {
@@ -30,39 +27,29 @@ const HEAVY: Record<string, string> = {
 
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { rounds: { type: 'string', default: '3' } } });
-  const dir = await mkdtemp(join(tmpdir(), 'cannery-bench-compile-'));
-  try {
-    const db = join(dir, 'bench.duckdb');
-    seed(db, 5_000);
-    const served = await serve({ db, env: { CANNERY_LOG_LEVEL: 'warn' } });
-    try {
-      const idle: number[] = [];
-      const busy: number[] = [];
-      const statuses: number[] = [];
-      const started = performance.now();
-      for (let round = 0; round < Number(values.rounds); round++) {
-        idle.push(...(await healthWhile(served.url, 200)));
-        // A different literal each round: a cached answer would not be compiled again.
-        const queries = Promise.all(Object.values(HEAVY).map((sql) => sandboxQuery(served.url, `${sql} -- ${round}`)));
-        const [answers, latencies] = await Promise.all([queries, healthWhile(served.url, queries)]);
-        statuses.push(...answers);
-        busy.push(...latencies);
-      }
-      const row = (label: string, list: number[]) => [label, String(list.length), ms(percentile(list, 50)), ms(percentile(list, 99)), ms(Math.max(...list))];
-      const machine = describeMachine();
-      console.log(
-        [
-          `Measured on ${machine.date}, ${machine.cores} cores, load ${machine.load}; ${values.rounds} rounds in ${ms(performance.now() - started)}; heavy queries' statuses: ${[...new Set(statuses)].join(', ')}.`,
-          '',
-          markdownTable(['/health', 'requests', 'p50', 'p99', 'max'], [row('idle server', idle), row('while the three heavy queries compile', busy)]),
-        ].join('\n'),
-      );
-    } finally {
-      await served.stop();
+  await withSeededServer('cannery-bench-compile-', 5_000, { env: { CANNERY_LOG_LEVEL: 'warn' } }, async (served) => {
+    const idle: number[] = [];
+    const busy: number[] = [];
+    const statuses: number[] = [];
+    const started = performance.now();
+    for (let round = 0; round < Number(values.rounds); round++) {
+      idle.push(...(await healthWhile(served.url, 200)));
+      // A different literal each round: a cached answer would not be compiled again.
+      const queries = Promise.all(Object.values(HEAVY).map((sql) => sandboxQuery(served.url, `${sql} -- ${round}`)));
+      const [answers, latencies] = await Promise.all([queries, healthWhile(served.url, queries)]);
+      statuses.push(...answers);
+      busy.push(...latencies);
     }
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+    const row = (label: string, list: number[]) => [label, String(list.length), ms(percentile(list, 50)), ms(percentile(list, 99)), ms(Math.max(...list))];
+    const machine = describeMachine();
+    console.log(
+      [
+        `Measured on ${machine.date}, ${machine.cores} cores, load ${machine.load}; ${values.rounds} rounds in ${ms(performance.now() - started)}; heavy queries' statuses: ${[...new Set(statuses)].join(', ')}.`,
+        '',
+        markdownTable(['/health', 'requests', 'p50', 'p99', 'max'], [row('idle server', idle), row('while the three heavy queries compile', busy)]),
+      ].join('\n'),
+    );
+  });
 }
 
 await main();

@@ -7,7 +7,9 @@
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { cpus, freemem, loadavg, release, totalmem } from 'node:os';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { cpus, freemem, loadavg, release, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from './free-port.js';
 
@@ -111,6 +113,27 @@ export function processMemory(pid: number, field: 'VmRSS' | 'VmHWM'): number {
 }
 
 /** The p-th percentile (0..100) of the values, by nearest rank. */
+/**
+ * `work` on the built `serve` of a database `cannery seed` writes with `edgeEvents` edge events,
+ * in a temporary folder named from `prefix`; the server is stopped and the folder removed
+ * however `work` ends.
+ */
+export async function withSeededServer<T>(prefix: string, edgeEvents: number, options: Omit<ServeOptions, 'db'>, work: (served: Served) => Promise<T>): Promise<T> {
+  const dir = await mkdtemp(join(tmpdir(), prefix));
+  try {
+    const db = join(dir, 'bench.duckdb');
+    seed(db, edgeEvents);
+    const served = await serve({ ...options, db });
+    try {
+      return await work(served);
+    } finally {
+      await served.stop();
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
 export function percentile(values: readonly number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   const rank = Math.ceil((p / 100) * sorted.length);
