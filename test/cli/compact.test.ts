@@ -69,6 +69,8 @@ describe('cannery compact', () => {
       const table = await readSourceTable(connection, 'postgres.logs');
       // The service widened it with the declared fields first; no list is left.
       expect(table?.columns.get('metadata')?.type).toMatch(/^STRUCT\(host VARCHAR, parsed STRUCT\(error_severity VARCHAR, [^[\]]*\)\)$/);
+      // Rewritten by CREATE TABLE AS, which declares no constraint: the time is NOT NULL again.
+      expect(table?.columns.get('timestamp')?.notNull).toBe(true);
       // Rewritten in time order.
       const reader = await connection.runAndReadAll('SELECT id FROM "postgres.logs"');
       expect(reader.getRowObjectsJS()).toEqual([{ id: 'p2' }, { id: 'p1' }]);

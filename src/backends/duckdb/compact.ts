@@ -8,6 +8,7 @@
  * held several objects stays a list.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { NOT_NULL_COLUMN } from '../../config/sources.js';
 import { quoteIdentifier, quoteString } from '../../sql/dialects/duckdb/quote.js';
 import { convertLayout } from './layout-sql.js';
 import { CURRENT_LAYOUT, layoutComment } from './layout-version.js';
@@ -87,7 +88,8 @@ export async function compactSourceTable(connection: DuckDBConnection, name: str
     await connection.run(`ALTER TABLE ${staging} RENAME TO ${quoteIdentifier(table.name)}`);
     await connection.run(`COMMENT ON TABLE ${quoteIdentifier(table.name)} IS ${quoteString(layoutComment(CURRENT_LAYOUT))}`);
     // CREATE TABLE AS declares no constraint: the time is NOT NULL again (and now, on a table from before it was).
-    await requireTimes(connection, { name: table.name, columns: new Map([...table.columns].map(([key, column]) => [key, { ...column, notNull: false }])) });
+    const time = table.columns.get(NOT_NULL_COLUMN);
+    if (time !== undefined) await requireTimes(connection, table.name, time.name);
     await connection.run('COMMIT');
   } catch (error) {
     await connection.run('ROLLBACK');

@@ -122,7 +122,8 @@ export async function ensureSourceTable(
       `ALTER TABLE ${quoteIdentifier(existing.name)} ALTER COLUMN ${metadataColumn} TYPE ${duckdbType(widened)}${using}`,
     );
   }
-  const constrained = await requireTimes(connection, existing);
+  const time = existing.columns.get(NOT_NULL_COLUMN);
+  const constrained = time !== undefined && !time.notNull && (await requireTimes(connection, existing.name, time.name));
   const outcome: EnsureOutcome = missing.length > 0 || widened !== undefined || constrained ? 'widened' : 'unchanged';
   return { outcome, table: outcome === 'unchanged' ? existing : await requireSourceTable(connection, name) };
 }
@@ -140,17 +141,15 @@ function widening(
 }
 
 /**
- * Declares `timestamp` NOT NULL on a table made before cannery declared it. A table holding a NULL
- * time (not one cannery loaded) keeps the column as it is, and the dialect then does not rely on it.
- * Whether the table changed.
+ * Declares the time column NOT NULL (on a table made before cannery declared it, or rewritten by
+ * CREATE TABLE AS). A table holding a NULL time (not one cannery loaded) keeps the column as it is,
+ * and the dialect then does not rely on it. Whether the table changed.
  */
-export async function requireTimes(connection: DuckDBConnection, table: Pick<SourceTable, 'name' | 'columns'>): Promise<boolean> {
-  const column = table.columns.get(NOT_NULL_COLUMN);
-  if (column === undefined || column.notNull) return false;
+export async function requireTimes(connection: DuckDBConnection, table: string, column: string): Promise<boolean> {
   // Counted first: a failed ALTER would end the transaction an import or compact runs in.
-  const reader = await connection.runAndReadAll(`SELECT count(*) AS n FROM ${quoteIdentifier(table.name)} WHERE ${quoteIdentifier(column.name)} IS NULL`);
+  const reader = await connection.runAndReadAll(`SELECT count(*) AS n FROM ${quoteIdentifier(table)} WHERE ${quoteIdentifier(column)} IS NULL`);
   if (Number((reader.getRowObjectsJS()[0] as { n: bigint }).n) > 0) return false;
-  await connection.run(`ALTER TABLE ${quoteIdentifier(table.name)} ALTER COLUMN ${quoteIdentifier(column.name)} SET NOT NULL`);
+  await connection.run(`ALTER TABLE ${quoteIdentifier(table)} ALTER COLUMN ${quoteIdentifier(column)} SET NOT NULL`);
   return true;
 }
 
