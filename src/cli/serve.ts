@@ -66,7 +66,10 @@ export const serveCommand: Command = {
       console.log(`cannery: CANNERY_API_KEYS is unset; generated API key ${kept}: ${generatedKey}`);
     }
     const key = generatedKey ?? '<your key>';
-    for (const endpoint of service.registry.endpoints) console.log(curlExample(server.url, key, endpoint));
+    const { endpoints } = service.registry;
+    for (const endpoint of endpoints.slice(0, CURL_EXAMPLES)) console.log(curlExample(server.url, key, endpoint));
+    // A folder of hundreds of endpoints would otherwise scroll everything above out of sight.
+    if (endpoints.length > CURL_EXAMPLES) console.log(`  ... and ${endpoints.length - CURL_EXAMPLES} more endpoints: ${server.url}/openapi.json lists them all`);
 
     const reload = startHotReload({
       service,
@@ -114,6 +117,9 @@ async function loadHttpSide() {
     startHotReload: reload.startHotReload,
   };
 }
+
+/** How many endpoints a start prints a curl line for. */
+const CURL_EXAMPLES = 10;
 
 /** A ready-to-paste call with plausible values for the required parameters. */
 function curlExample(baseUrl: string, key: string, endpoint: CompiledEndpoint): string {

@@ -1,17 +1,19 @@
 /**
  * The operations settings through the built CLI's `serve`: request lines as JSON on its stdout
  * (all of them out once it has exited), CANNERY_METRICS_PUBLIC and CANNERY_CORS_ORIGINS reaching the
- * app, backend series reaching /metrics (the service and the app share one registry), and the
- * event loop's thread ahead of the others.
+ * app, backend series reaching /metrics (the service and the app share one registry), the
+ * event loop's thread ahead of the others, and a start's curl lines for a folder of many endpoints.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { endpointText } from '../support/endpoint-text.js';
 import { parsePrometheusText } from '../support/prometheus-text.js';
+import { startServe } from '../support/serve-process.js';
 import { SHIPPED_ENDPOINTS as ENDPOINTS } from '../support/shipped-endpoints.js';
 
 const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
@@ -97,5 +99,29 @@ describe('serve', () => {
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
     expect(requestLines().at(-1)).toMatchObject({ path: '/health', status: 200 });
+  });
+});
+
+describe('serve with many endpoint files', () => {
+  it('prints curl lines for the first ten and says where the rest are listed', async () => {
+    const folder = join(dir, 'many');
+    await mkdir(folder);
+    const names = Array.from({ length: 13 }, (_, i) => `many.e${String(i).padStart(2, '0')}`);
+    await Promise.all(names.map((name) => writeFile(join(folder, `${name}.yaml`), endpointText(name, [], ['select 1 as n']))));
+    const served = await startServe(['--db', join(dir, 'db.duckdb'), '--endpoints', folder], { CANNERY_API_KEYS: KEY });
+    try {
+      const tail = await vi.waitFor(
+        () => {
+          const found = /^ {2}\.\.\. and (\d+) more endpoints: (\S+) lists them all$/m.exec(served.stdout());
+          if (!found) throw new Error(`no closing line yet: ${served.stdout()}`);
+          return found;
+        },
+        { timeout: 20_000, interval: 50 },
+      );
+      expect(served.stdout().match(/^ {2}curl .*$/gm)).toEqual(names.slice(0, 10).map((name) => `  curl -H 'X-API-KEY: <your key>' '${served.url}/api/endpoints/query/${name}?'`));
+      expect(tail.slice(1)).toEqual(['3', `${served.url}/openapi.json`]);
+    } finally {
+      await served.stop();
+    }
   });
 });
