@@ -1,6 +1,6 @@
 /**
- * The build's stamp: a hash of everything the build reads (src/, grammar/, web/, the package and
- * TypeScript settings), kept in dist/.build-stamp. `npm start` builds only when the stamp is
+ * The build's stamp: a hash of everything the build reads (src/, grammar/, vendor/, web/, the
+ * package and TypeScript settings), kept in dist/.build-stamp. `npm start` builds only when the stamp is
  * missing or differs, so a second start with nothing changed serves in seconds, not after a
  * rebuild. Contents, not modification times: a fresh clone or a checkout sets every file's time,
  * and an unchanged file must not count as a change.
@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = dirname(fileURLToPath(import.meta.url));
 const STAMP = join(ROOT, 'dist', '.build-stamp');
-const FOLDERS = ['src', 'grammar', 'web', 'schemas'];
+const FOLDERS = ['src', 'grammar', 'vendor', 'web', 'schemas'];
 const FILES = ['package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json', 'transpile.mjs'];
 
 function inputs() {

@@ -21,7 +21,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { DuckDBInstance } from '@duckdb/node-api';
+import { DuckDBInstance } from '#duckdb-api';
 import { CLI, describeMachine, markdownTable, mib, parseSize } from './support.js';
 
 const RUSAGE = fileURLToPath(new URL('rusage.js', import.meta.url));

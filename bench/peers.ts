@@ -20,7 +20,7 @@ import { existsSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { DuckDBInstance, DuckDBValue } from '@duckdb/node-api';
+import type { DuckDBInstance, DuckDBValue } from '#duckdb-api';
 import { freePort } from './free-port.js';
 import { requireOnDemand } from './on-demand.js';
 import { CLI, DEMO_PROJECT, DIST, median, SHIPPED_ENDPOINTS } from './support.js';

@@ -8,7 +8,7 @@
  * caches and background load fall on both alike. usage.api-counts is cached, so each request
  * gets its own key with a `project` pattern that matches the same rows (`<demo>|nomatch<N>`).
  */
-import type { DuckDBInstance, DuckDBValue } from '@duckdb/node-api';
+import type { DuckDBInstance, DuckDBValue } from '#duckdb-api';
 import { API_KEY, DEMO_PROJECT, DIST, median, percentile } from './support.js';
 
 /** The built modules used here, and the parts of their shapes this file reads. */

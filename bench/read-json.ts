@@ -4,7 +4,7 @@
  *
  *   node dist/bench/read-json.js FILE.ndjson DB.duckdb
  */
-import { DuckDBInstance } from '@duckdb/node-api';
+import { DuckDBInstance } from '#duckdb-api';
 
 const [file, db] = process.argv.slice(2);
 if (!file || !db) throw new Error('usage: read-json FILE.ndjson DB.duckdb');

@@ -7,7 +7,7 @@
  * Rates follow the seed: the last hour at the rate of a full seed's last hour, anything older at the
  * rate of the rest of its week. Only a database with the demo marker (marker.ts) comes here.
  */
-import type { DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBConnection } from '#duckdb-api';
 import { quoteIdentifier } from '../sql/dialects/duckdb/quote.js';
 import { SHARE_OF_EDGE, lastHourEvents, seedDemoData } from './seed.js';
 

@@ -18,7 +18,7 @@
  * spread evenly over (since, now], the way the demo's live feed and its top-up add to a seeded
  * database (live.ts).
  */
-import { INTEGER, LIST, VARCHAR, BIGINT, listValue, type DuckDBConnection, type DuckDBType, type DuckDBValue } from '@duckdb/node-api';
+import { INTEGER, LIST, VARCHAR, BIGINT, listValue, type DuckDBConnection, type DuckDBType, type DuckDBValue } from '#duckdb-api';
 import { quoteIdentifier } from '../sql/dialects/duckdb/quote.js';
 import { duckdbType } from '../backends/duckdb/column-types.js';
 import { convertLayout, layoutChanged } from '../backends/duckdb/layout-sql.js';

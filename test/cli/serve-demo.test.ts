@@ -10,7 +10,7 @@ import { rmSync, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DuckDBInstance } from '@duckdb/node-api';
+import { DuckDBInstance } from '#duckdb-api';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MAIN_DEMO_PROJECT } from '../../src/demo/seed.js';
 import { cannery, CLI } from '../support/cannery-cli.js';

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBConnection } from '#duckdb-api';
 import { sourceNames } from '../../src/config/sources.js';
 import { importNdjson } from '../../src/backends/duckdb/import/import.js';
 import { DEMO_PROJECTS, MAIN_DEMO_PROJECT, demoEventCounts, seedDemoData } from '../../src/demo/seed.js';

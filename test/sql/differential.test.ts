@@ -7,7 +7,7 @@
  * GREATEST/LEAST/CONCAT, INTERVAL's canonical text, subscripts that fail past the end).
  * A disagreement is a silent difference; an error where BigQuery has an answer is a failure too.
  */
-import type { DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBConnection } from '#duckdb-api';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toWireValue } from '../../src/backends/duckdb/values.js';

@@ -3,7 +3,7 @@
  * service opens it; the expected values are BigQuery's answers, in cannery's wire format
  * (TIMESTAMP -> Unix microseconds, DATETIME -> "YYYY-MM-DDTHH:MM:SS[.ffffff]").
  */
-import type { DuckDBConnection, DuckDBInstance, DuckDBValue } from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBInstance, DuckDBValue } from '#duckdb-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDuckDb } from '../../src/backends/duckdb/backend.js';
 import { toWireValue } from '../../src/backends/duckdb/values.js';

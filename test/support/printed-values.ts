@@ -4,7 +4,7 @@
  * a NUMERIC as an exact decimal, BYTES as base64, a DATETIME with a `T` or a space, a STRUCT in
  * the reference's `{a, b}` form. A mismatch is described in words; equal values give undefined.
  */
-import { DuckDBDecimalValue, DuckDBListType, DuckDBStructType, DuckDBTypeId, type DuckDBType, type DuckDBValue } from '@duckdb/node-api';
+import { DuckDBDecimalValue, DuckDBListType, DuckDBStructType, DuckDBTypeId, type DuckDBType, type DuckDBValue } from '#duckdb-api';
 import type { WireValue } from '../../src/core/types.js';
 
 export type Printed = string | number | boolean | null | Printed[] | { [key: string]: Printed };

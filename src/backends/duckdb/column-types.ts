@@ -4,7 +4,7 @@
  * list of structs (`STRUCT(...)[]`) once one has not (docs/storage.md). The SQL generator reads
  * which is which from the table's types, and writes BigQuery's `unnest(metadata)` for either.
  */
-import { DuckDBListType, DuckDBStructType, DuckDBTypeId, type DuckDBType } from '@duckdb/node-api';
+import { DuckDBListType, DuckDBStructType, DuckDBTypeId, type DuckDBType } from '#duckdb-api';
 import { NOT_NULL_COLUMN, topLevelColumns, type FieldShape, type RecordShape } from '../../config/sources.js';
 import { quoteIdentifier } from '../../sql/dialects/duckdb/quote.js';
 import { DataError } from './data-error.js';

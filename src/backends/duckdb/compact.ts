@@ -7,7 +7,7 @@
  * span of time again after imports that arrived out of order. What was a list because some value
  * held several objects stays a list.
  */
-import type { DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBConnection } from '#duckdb-api';
 import { NOT_NULL_COLUMN } from '../../config/sources.js';
 import { quoteIdentifier, quoteString } from '../../sql/dialects/duckdb/quote.js';
 import { convertLayout } from './layout-sql.js';

@@ -9,7 +9,7 @@
  * computed some 20 vectors of 2,048 rows before the first reached the byte budget, 900 MB for
  * rows of 20 kB. At 1 KiB it stays a vector ahead (0 KiB would end every answer at once).
  */
-import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBInstance } from '#duckdb-api';
 
 export const STREAMING_BUFFER_SIZE = '1KiB';
 

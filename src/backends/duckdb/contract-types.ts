@@ -3,7 +3,7 @@
  * to DuckDB (TIMESTAMP is TIMESTAMPTZ, DATETIME is TIMESTAMP, ...); this is the way back, so a
  * contract found by describing the query on DuckDB reads as the endpoint's author wrote it.
  */
-import { DuckDBArrayType, DuckDBListType, DuckDBStructType, DuckDBTypeId, type DuckDBType } from '@duckdb/node-api';
+import { DuckDBArrayType, DuckDBListType, DuckDBStructType, DuckDBTypeId, type DuckDBType } from '#duckdb-api';
 import type { ColumnType, ScalarTypeName } from '../../core/types.js';
 
 const SCALARS: Partial<Record<DuckDBTypeId, ScalarTypeName>> = {

@@ -12,7 +12,7 @@
  * anywhere, at the cost of reading the whole file at each start.
  */
 import { stat } from 'node:fs/promises';
-import type { DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBConnection } from '#duckdb-api';
 import { quoteIdentifier } from '../../sql/dialects/duckdb/quote.js';
 
 /** DuckDB's main header and its two database headers, before the first block. */

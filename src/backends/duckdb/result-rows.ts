@@ -4,7 +4,7 @@
  * stops at the value that tips it over: a 100 MB string in the first row is refused without the
  * 999 rows after it ever becoming JS strings, and no answer holds more than about its budget.
  */
-import type { DuckDBResult } from '@duckdb/node-api';
+import type { DuckDBResult } from '#duckdb-api';
 import type { WireRow, WireValue } from '../../core/types.js';
 import type { ResultBudget } from '../../engine/serve/result-budget.js';
 import type { WriteBack } from '../../sql/parse/tree.js';

@@ -11,7 +11,7 @@ import { DataError } from './data-error.js';
 import { importNdjson } from './import/import.js';
 import { createSourceTables } from './source-tables.js';
 import { Readable } from 'node:stream';
-import type { DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBConnection } from '#duckdb-api';
 import { duckDbDialect } from '../../sql/dialects/duckdb/dialect.js';
 import type { Dialect } from '../../sql/generator/dialect.js';
 import { readTableColumns } from './table-columns.js';

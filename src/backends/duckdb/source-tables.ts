@@ -3,7 +3,7 @@
  * the columns of `sourceColumns`. Tables are created when missing and otherwise only ever
  * widened, so data already loaded, and SQL already written, keep working.
  */
-import type { DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBConnection } from '#duckdb-api';
 import { BUILT_IN_SOURCES, NOT_NULL_COLUMN, type SourceDescriptor } from '../../config/sources.js';
 import { quoteIdentifier, quoteString } from '../../sql/dialects/duckdb/quote.js';
 import { columnDefinitions, duckdbType, shapeFromDuckDBType, sourceColumns } from './column-types.js';

@@ -4,7 +4,7 @@
  * dialect writes its SQL for. Read once when the backend opens (the serving instance is
  * read-only), so a name no table has can be refused as BigQuery refuses it.
  */
-import type { DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBConnection } from '#duckdb-api';
 import { NOT_NULL_SCALAR, SCALAR, structShape, UNKNOWN, type Columns, type Shape } from '../../sql/analyse/shapes.js';
 import { quoteIdentifier } from '../../sql/dialects/duckdb/quote.js';
 import { readSourceTables, type SourceTable } from './source-tables.js';

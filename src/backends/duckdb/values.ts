@@ -26,7 +26,7 @@ import {
   stringFromValue,
   doubleFromDecimalValue,
   nullConverter,
-} from '@duckdb/node-api';
+} from '#duckdb-api';
 import type { WireValue } from '../../core/types.js';
 import { wireInteger } from '../../core/wire-integer.js';
 

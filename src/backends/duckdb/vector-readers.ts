@@ -6,7 +6,7 @@
  * object made again from those: two passes and their garbage were most of the service's own CPU
  * per answer.
  */
-import { DuckDBListVector, DuckDBStructVector, type DuckDBVector } from '@duckdb/node-api';
+import { DuckDBListVector, DuckDBStructVector, type DuckDBVector } from '#duckdb-api';
 import type { WireValue } from '../../core/types.js';
 import { toWireValue, withoutNullElements } from './values.js';
 

@@ -5,7 +5,7 @@
  * the next query cleanly after one stopped by max_rows, the byte budget or a timeout, and a query
  * waits for a connection while all are busy.
  */
-import { BIGINT, DuckDBScalarFunction, type DuckDBInstance } from '@duckdb/node-api';
+import { BIGINT, DuckDBScalarFunction, type DuckDBInstance } from '#duckdb-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDuckDb, runDuckDbQuery, seal, withConnection } from '../../../src/backends/duckdb/backend.js';
 import { openConnections, type Connections } from '../../../src/backends/duckdb/connections.js';

@@ -6,7 +6,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { DuckDBInstance } from '@duckdb/node-api';
+import type { DuckDBInstance } from '#duckdb-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDuckDb, runDuckDbQuery } from '../../../src/backends/duckdb/backend.js';
 import { openConnections, type Connections } from '../../../src/backends/duckdb/connections.js';

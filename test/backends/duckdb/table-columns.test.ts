@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DuckDBInstance } from '@duckdb/node-api';
+import { DuckDBInstance } from '#duckdb-api';
 import { createDuckDbBackend } from '../../../src/backends/duckdb/backend.js';
 import { ensureSourceTables, readSourceTables } from '../../../src/backends/duckdb/source-tables.js';
 import { readPresentRecords } from '../../../src/backends/duckdb/table-columns.js';

@@ -4,7 +4,7 @@
  * scalars, the value read from the vectors is the one toWireValue gives for getItem, or the same
  * refusal.
  */
-import type { DuckDBVector } from '@duckdb/node-api';
+import type { DuckDBVector } from '#duckdb-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toWireValue } from '../../../src/backends/duckdb/values.js';
 import { wireReader } from '../../../src/backends/duckdb/vector-readers.js';

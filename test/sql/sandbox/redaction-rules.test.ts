@@ -4,7 +4,7 @@
  * cases (test/engine/serve/redaction-cases.ts): every address the output redactor hides is hidden, and
  * where they differ the SQL rules hide more, only in the cases docs/redaction.md lists.
  */
-import type { DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBConnection } from '#duckdb-api';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { redactString } from '../../../src/engine/serve/redact.js';

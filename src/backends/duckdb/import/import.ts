@@ -12,7 +12,7 @@
 import { randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBConnection } from '#duckdb-api';
 import { BUILT_IN_SOURCES, type SourceDescriptor } from '../../../config/sources.js';
 import { ensureSourceTable, readSourceTable } from '../source-tables.js';
 import { cloneShape, emptyRecord, mergeRecord, recordShapeToValueShape } from '../value-shape.js';

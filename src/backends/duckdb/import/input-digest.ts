@@ -6,7 +6,7 @@
 import { createHash, type Hash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
-import type { DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBConnection } from '#duckdb-api';
 import { findImportsLike, HEAD_BYTES, type LedgerEntry } from './ledger.js';
 
 /** Both digests of a stream of bytes, fed chunk by chunk. */

@@ -3,7 +3,7 @@
  * types, so every value lands in its column as it is, with no expression per row but the timestamp's.
  * The file path and the column types are bound parameters: no data passes through SQL text.
  */
-import { structValue, type DuckDBConnection } from '@duckdb/node-api';
+import { structValue, type DuckDBConnection } from '#duckdb-api';
 import { quoteIdentifier } from '../../../sql/dialects/duckdb/quote.js';
 import { DataError } from '../data-error.js';
 import type { SourceTable } from '../source-tables.js';

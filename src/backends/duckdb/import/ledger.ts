@@ -7,7 +7,7 @@
  * size let a file be recognised before it is read through (input-digest.ts). The table lives in
  * schema `cannery`, apart from the source tables, which are the only tables queries can name.
  */
-import type { DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBConnection } from '#duckdb-api';
 
 export interface LedgerEntry {
   batchId: string;

@@ -5,7 +5,7 @@
  */
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import type { DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBConnection } from '#duckdb-api';
 import { DataError } from '../../../../src/backends/duckdb/data-error.js';
 import { EventNormaliser } from '../../../../src/backends/duckdb/import/event.js';
 import { importNdjson, type ImportOptions } from '../../../../src/backends/duckdb/import/import.js';

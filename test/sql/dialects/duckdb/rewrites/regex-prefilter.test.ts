@@ -3,7 +3,7 @@
  * exactly the answers of DuckDB's own regexp_matches on every text (NULL included); and with the
  * values bound, DuckDB's plan runs no regular expression for a pattern of exact literals.
  */
-import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBInstance } from '#duckdb-api';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDuckDb } from '../../../../../src/backends/duckdb/backend.js';

@@ -4,7 +4,7 @@
  * as the same query compiled without the knowledge; and where the record can still be NULL (a
  * relation an outer join pads, an element picked by a subscript) the knowledge changes nothing.
  */
-import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBInstance } from '#duckdb-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDuckDb } from '../../../../../src/backends/duckdb/backend.js';
 import { NOT_NULL_SCALAR, SCALAR, structShape, type Shape } from '../../../../../src/sql/analyse/shapes.js';

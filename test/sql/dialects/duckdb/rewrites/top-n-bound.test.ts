@@ -5,7 +5,7 @@
  * keeps them: a time column that may be NULL, a window function, an aggregate or a random
  * function keeps the query as it is.
  */
-import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBInstance } from '#duckdb-api';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDuckDb } from '../../../../../src/backends/duckdb/backend.js';

@@ -3,7 +3,7 @@
  * Chains of lateral UNNESTs become nested projections (the fast form in DuckDB); these
  * tests pin that the form keeps BigQuery's semantics.
  */
-import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBInstance } from '#duckdb-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDuckDb } from '../../../../../src/backends/duckdb/backend.js';
 import { toWireValue } from '../../../../../src/backends/duckdb/values.js';
