@@ -8,7 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
-import { parse as parseYaml } from 'yaml';
+import { parse as parseYaml } from '#yaml';
 
 export interface CorpusEntry {
   /** `endpoints/logs.all.yaml` or `test/sql/translate.test.ts:120`. */

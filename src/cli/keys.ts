@@ -4,7 +4,7 @@
  * written anywhere: the key goes to whoever will use it, the entry into the keys file.
  */
 import { randomBytes } from 'node:crypto';
-import { stringify } from 'yaml';
+import { stringify } from '#yaml';
 import { keyDigest } from '../access/keys.js';
 import { parseKeysFile, zonedTimeMs } from '../config/keys-file.js';
 import type { Command } from './command.js';

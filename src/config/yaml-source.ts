@@ -1,5 +1,5 @@
-import { isAlias, isMap, isScalar, isSeq, LineCounter, parseDocument, Scalar, visit } from 'yaml';
-import type { Document, Node, Pair, YAMLError } from 'yaml';
+import { isAlias, isMap, isScalar, isSeq, LineCounter, parseDocument, Scalar, visit } from '#yaml';
+import type { Document, Node, Pair, YAMLError } from '#yaml';
 import type { Problem } from '../core/types.js';
 
 /** A location inside the parsed data, as object keys and array indexes (what ajv's instancePath encodes). */

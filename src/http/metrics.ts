@@ -8,7 +8,7 @@
  * as values only when it is scraped. Engine events (backend queries, warming) are rare next to
  * requests and use prom-client's metrics as they are.
  */
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry, type Metric } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry, type Metric } from '#prom-client';
 import type { CacheSource, CacheStatus } from '../engine/serve/cache/read-through.js';
 import type { EngineObserver } from '../engine/serve/observer.js';
 import { CONSOLE_PREFIX } from './console.js';

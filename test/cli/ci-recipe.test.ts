@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
+import { parse } from '#yaml';
 import { CLI } from '../support/cannery-cli.js';
 import { startFakeBigQuery, type FakeBigQuery } from '../support/bigquery-server.js';
 import { addGraphqlColumn, dropDailyInterval, git, repoWithShippedEndpoints, type Repo } from '../support/git-repo.js';

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
+import { parse } from '#yaml';
 import { precompiledPath, schemaAjv, schemaHash, schemaValidator } from '../../src/config/json-schema.js';
 
 const SCHEMAS = new URL('../../schemas/', import.meta.url);

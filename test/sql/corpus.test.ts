@@ -19,7 +19,7 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import YAML from 'yaml';
+import * as YAML from '#yaml';
 import { sourceNames } from '../../src/config/sources.js';
 import type { CompiledEndpoint } from '../../src/engine/compiled-endpoint.js';
 import { loadRegistry } from '../../src/engine/serve/registry.js';

@@ -14,7 +14,7 @@ import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import type { DuckDBConnection, DuckDBInstance, DuckDBValue } from '#duckdb-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import YAML from 'yaml';
+import * as YAML from '#yaml';
 import { openDuckDb } from '../../src/backends/duckdb/backend.js';
 import { importNdjson } from '../../src/backends/duckdb/import/import.js';
 import { ensureSourceTables } from '../../src/backends/duckdb/source-tables.js';

@@ -7,7 +7,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
+import { parse } from '#yaml';
 import { BINARY_OPERATORS, CAST_TYPES, CONSTRUCTS, EXTRACT_PARTS, FUNCTIONS, INTERVAL_UNITS, JOIN_TYPES, REFUSED_FUNCTIONS, SET_OPERATORS, type FunctionKind } from '../../src/sql/language.js';
 
 const DOCS = fileURLToPath(new URL('../../docs/sql.md', import.meta.url));

@@ -10,7 +10,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { DuckDBConnection, DuckDBInstance, DuckDBValue } from '#duckdb-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import YAML from 'yaml';
+import * as YAML from '#yaml';
 import { openDuckDb } from '../../src/backends/duckdb/backend.js';
 import { toWireValue } from '../../src/backends/duckdb/values.js';
 import { sourceNames } from '../../src/config/sources.js';

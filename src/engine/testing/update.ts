@@ -4,7 +4,7 @@
  * written. Within it, rows that still match keep their text and comments, and a changed row
  * takes the place (and the comment) of the row it replaces.
  */
-import { Document, isCollection, isMap, isPair, isScalar, isSeq, parseDocument, Scalar, visit, type Node, type Pair, type YAMLMap, type YAMLSeq } from 'yaml';
+import { Document, isCollection, isMap, isPair, isScalar, isSeq, parseDocument, Scalar, visit, type Node, type Pair, type YAMLMap, type YAMLSeq } from '#yaml';
 import type { EndpointTest, JsonObject } from '../../config/endpoint-tests-file.js';
 import type { WireRow } from '../../core/types.js';
 import { matches, shownLike, templateOf, type Template } from './row-match.js';

@@ -14,7 +14,7 @@ import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import type { DuckDBConnection, DuckDBInstance, DuckDBValue } from '#duckdb-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import YAML from 'yaml';
+import * as YAML from '#yaml';
 import { openDuckDb } from '../../../src/backends/duckdb/backend.js';
 import { columnDefinitions, sourceColumns } from '../../../src/backends/duckdb/column-types.js';
 import { compactSourceTable } from '../../../src/backends/duckdb/compact.js';

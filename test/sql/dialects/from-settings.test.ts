@@ -5,7 +5,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import YAML from 'yaml';
+import * as YAML from '#yaml';
 import { BUILT_IN_SOURCES, sourceNames } from '../../../src/config/sources.js';
 import { bigQueryDialect } from '../../../src/sql/dialects/bigquery/dialect.js';
 import { sourceTables } from '../../../src/sql/dialects/bigquery/tables.js';

@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import YAML from 'yaml';
+import * as YAML from '#yaml';
 import { sourceNames } from '../../../src/config/sources.js';
 import { sourceShapes } from '../../../src/engine/serve/catalog.js';
 import type { CompiledEndpoint } from '../../../src/engine/compiled-endpoint.js';

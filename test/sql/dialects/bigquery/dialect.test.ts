@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import YAML from 'yaml';
+import * as YAML from '#yaml';
 import { sourceNames } from '../../../../src/config/sources.js';
 import { UnsupportedConstruct } from '../../../../src/sql/generator/unsupported.js';
 import { duckDbDialect } from '../../../../src/sql/dialects/duckdb/dialect.js';
