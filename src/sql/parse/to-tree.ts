@@ -698,10 +698,27 @@ function pathName(expr: Expr): string | undefined {
 
 function readArray(node: AstNode): Expr {
   const loc = here(node);
+  const list = node.expr_list;
   // ARRAY(subquery): the parser keeps the subquery in expr_list.
-  if (isNode(node.expr_list) && isNode(node.expr_list.ast)) return { kind: 'array_query', query: readQuery(node.expr_list.ast), loc };
-  const items = Array.isArray(node.array_path) ? node.array_path.filter(isNode) : [];
-  const elements = items.map((item) => readExpr(item.expr));
+  if (isNode(list) && isNode(list.ast)) {
+    // BigQuery's ARRAY(subquery) takes no element type; the grammar would read ARRAY<T>(subquery) and drop T.
+    if (isNode(node.definition)) return unknown('ARRAY<T>(...) of a subquery (BigQuery takes ARRAY(subquery))', node);
+    return { kind: 'array_query', query: readQuery(list.ast), loc };
+  }
+  let elements: Expr[];
+  if (list === undefined || list === null) {
+    elements = (Array.isArray(node.array_path) ? node.array_path.filter(isNode) : []).map((item) => readExpr(item.expr));
+  } else {
+    // ARRAY[x] and ARRAY<T>[x] of one element that is not a literal, or with a space before the
+    // bracket, reach the grammar's alternative that keeps the one expression in expr_list (read
+    // as no element at all, these gave an empty array). ARRAY(x) without a subquery is no
+    // BigQuery array; ARRAY[(a, b)] (a parenthesised list, a STRUCT in BigQuery) is not read.
+    const inner = Array.isArray(list) && list.length === 1 && Array.isArray(list[0]) ? (list[0] as unknown[]).filter(isNode) : undefined;
+    if (node.parentheses === true) return unknown('ARRAY(...) of an expression (BigQuery takes a subquery there)', node);
+    if (isNode(list)) elements = [readExpr(list)];
+    else if (inner?.length === 1) elements = [readExpr(inner[0]!.expr)];
+    else return unknown('ARRAY[(...)] of a parenthesised list', node);
+  }
   if (!isNode(node.definition)) return { kind: 'array', elements, loc };
   const type = readType(node.definition);
   if (type?.element === undefined) return unknown('ARRAY<...> literal of this type', node);
