@@ -1,7 +1,7 @@
 /** How a syntax error reads: where, the token found, what could come there, and a likely typo. */
 import { describe, expect, it } from 'vitest';
 import { expectedText } from '../../../src/sql/parse/syntax-message.js';
-import { refused } from './helpers.js';
+import { refused, statement } from './helpers.js';
 
 const message = (sql: string) => refused(sql).message;
 
@@ -11,6 +11,14 @@ describe('a SQL syntax error', () => {
     expect(message('select id from x limit abc')).toBe('SQL syntax error at line 1, column 24: found "abc", expected a number or a parameter');
     expect(message('select id from x order id')).toBe('SQL syntax error at line 1, column 24: found "id", expected BY');
     expect(refused('select id from x order id').location).toEqual({ line: 1, column: 24 });
+  });
+
+  it('reads spaces and comments between tokens as nothing, wherever the grammar goes back over them', () => {
+    // grammar/build.mjs keeps `__`'s last answer: a failed alternative and the next one read the same spaces.
+    const commented = 'select /* a */ cast( /* b */ x -- c\n as int64) /* d */ as y, -- e\n z /* f */ not /* g */ in (1, 2) # h\n from /* i */ t';
+    expect(statement(commented)).toEqual(statement('select cast(x as int64) as y, z not in (1, 2) from t'));
+    expect(message('select id /* a */ from /* b */ x -- c\n order /* d */ id')).toBe('SQL syntax error at line 2, column 16: found "id", expected BY');
+    expect(message('select id -- a\nfrom x where /* b */ ')).toBe('SQL syntax error at line 2, column 21: found the end of the query, expected an expression');
   });
 
   it('says UNPIVOT is not supported where the grammar read it as an alias', () => {
