@@ -36,6 +36,8 @@
 //     of parsing the start-up benchmark's queries).
 // 16. (In grammar/build.mjs, on peggy's output: `__` keeps its last answer, so an alternative
 //     that fails does not make the next one read the same spaces and comments again.)
+// 17. ORDER BY and LIMIT after a parenthesised last member of a query are kept (_outer_orderby,
+//     _outer_limit); stock parsed and dropped them, so the query answered unordered and unlimited.
 
 {
   const reservedMap = {
@@ -1702,6 +1704,10 @@ union_stmt_nake
         cur.set_op = tail[i][1]
         cur = cur._next
       }
+      // cannery: an ORDER BY / LIMIT after a parenthesised last member orders and limits the whole
+      // query (`(SELECT ...) UNION ALL (SELECT ...) ORDER BY 1 LIMIT 10`); stock parsed and dropped them.
+      if (ob) head._outer_orderby = ob
+      if (l) head._outer_limit = l
       return {
         tableList: Array.from(tableList),
         columnList: columnListTableAlias(columnList),

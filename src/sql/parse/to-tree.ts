@@ -167,9 +167,13 @@ function readQueryHere(select: AstNode): Query {
     if (!ownsWith(member) || withClauses(member).length === 0) return readSelect(member);
     return { kind: 'query', with: readCtes(member), body: readSelect(member), orderBy: [], loc: here(member) };
   };
+  // ORDER BY / LIMIT after a parenthesised last member (grammar patch 17): the whole query's.
+  const outer = { orderBy: select._outer_orderby, limit: select._outer_limit };
+  const outerGiven = Boolean(outer.orderBy || outer.limit);
   let body: QueryBody;
   if (members.length === 1) {
-    body = readSelect(last);
+    // `(SELECT ... ORDER BY a LIMIT 5) ORDER BY b LIMIT 1` is not written (DuckDB cannot parse it).
+    body = outerGiven && (last.orderby || last.limit) ? unknownSelect('ORDER BY or LIMIT both inside and after a parenthesised query', last) : readSelect(last);
   } else {
     // The parser hangs the whole operation's ORDER BY / LIMIT on its last member; a member of its own
     // (in parentheses) that has them is a construct the tree does not keep.
@@ -186,13 +190,13 @@ function readQueryHere(select: AstNode): Query {
       body.members[0] = unknownSelect(`set operation ${operator} (write UNION ALL or UNION DISTINCT)`, unknownOperator);
     }
   }
-  const ownsOrder = members.length === 1 || !last.parentheses_symbol;
+  const ownsOrder = !outerGiven && (members.length === 1 || !last.parentheses_symbol);
   return {
     kind: 'query',
     with: ctes,
     body,
-    orderBy: ownsOrder ? readOrder(last.orderby) : [],
-    limit: ownsOrder ? readLimit(last.limit, last) : undefined,
+    orderBy: ownsOrder ? readOrder(last.orderby) : readOrder(outer.orderBy),
+    limit: ownsOrder ? readLimit(last.limit, last) : readLimit(outer.limit, select),
     loc: here(select),
   };
 }

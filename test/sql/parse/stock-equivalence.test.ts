@@ -50,6 +50,9 @@ function stockDecode(raw: string): string {
  */
 const BOOKKEEPING = new Set(['tableList', 'columnList']);
 
+/** ORDER BY / LIMIT after a parenthesised last member: patch 17 keeps them where stock dropped them. */
+const OUTER_ORDER = new Set(['_outer_orderby', '_outer_limit']);
+
 /** An AST without node-sql-parser's bookkeeping lists. */
 function withoutBookkeeping(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutBookkeeping);
@@ -61,7 +64,7 @@ function withoutBookkeeping(value: unknown): unknown {
 function stockShape(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(stockShape);
   if (typeof value !== 'object' || value === null) return value;
-  const node = Object.fromEntries(Object.entries(value).filter(([key]) => !BOOKKEEPING.has(key)).map(([key, child]) => [key, stockShape(child)]));
+  const node = Object.fromEntries(Object.entries(value).filter(([key]) => !BOOKKEEPING.has(key) && !OUTER_ORDER.has(key)).map(([key, child]) => [key, stockShape(child)]));
   if (DECODED_BY_STOCK.has(node.type as string) && typeof node.value === 'string') node.value = stockDecode(node.value);
   return node;
 }
