@@ -38,6 +38,8 @@
 //     that fails does not make the next one read the same spaces and comments again.)
 // 17. ORDER BY and LIMIT after a parenthesised last member of a query are kept (_outer_orderby,
 //     _outer_limit); stock parsed and dropped them, so the query answered unordered and unlimited.
+// 18. LIKE's pattern is a whole operand (`s LIKE 'a' || x`), and no || follows a whole expression.
+// 19. IN UNNEST(array) takes no alias: `SELECT x IN UNNEST(a) AS b` names the select item b.
 
 {
   const reservedMap = {
@@ -2310,8 +2312,10 @@ unary_expr
     return createUnaryExpr(op, tail[0][1]);
   }
 
+// cannery: no || or && after a whole expression (`x IS NULL || y` read as (x IS NULL) || y, where
+// BigQuery's || binds more tightly and refuses it); || between operands is the multiplicative level's.
 binary_column_expr
-  = head:expr tail:(__ (KW_AND / KW_OR / LOGIC_OPERATOR) __ expr)* {
+  = head:expr tail:(__ (KW_AND / KW_OR) __ expr)* {
     const ast = head.ast
     if (ast && ast.type === 'select') {
       if (!(head.parentheses_symbol || head.parentheses || head.ast.parentheses || head.ast.parentheses_symbol) || ast.columns.length !== 1 || ast.columns[0].expr.column === '*') throw new Error('invalid column clause with select statement')
@@ -2434,8 +2438,10 @@ in_op
   = nk:(KW_NOT __ KW_IN) { return nk[0] + ' ' + nk[2]; }
   / KW_IN
 
+// cannery: the pattern is an operand of the comparison, so `s LIKE 'a' || x` matches 'a' || x, as ||
+// binds more tightly than LIKE (stock took the literal alone and left `|| x` to apply to the LIKE).
 like_op_right
-  = op:like_op __ right:(literal / comparison_expr) {
+  = op:like_op __ right:bitwise_or_expr {
       return { op: op, right: right };
     }
 
@@ -2443,9 +2449,16 @@ in_op_right
   = op:in_op __ LPAREN  __ l:expr_list __ RPAREN {
       return { op: op, right: l };
     }
-  / op:in_op __ e:(literal_string / from_unnest_item) {
+  // cannery: IN UNNEST(array) takes no alias or WITH OFFSET (stock read FROM's UNNEST item here, so
+  // `SELECT 1 IN UNNEST(a) AS x` gave the alias to the UNNEST and the select item none).
+  / op:in_op __ e:(literal_string / in_unnest) {
       return { op: op, right: e };
     }
+
+in_unnest
+  = 'UNNEST'i __ LPAREN __ a:expr __ RPAREN {
+    return { type: 'unnest', expr: a, parentheses: true, as: null, with_offset: null };
+  }
 
 // cannery: GoogleSQL's bitwise operators, each binding less tightly than the one after it and
 // than + and -, more tightly than the comparisons: | then ^ then & then << and >>.

@@ -552,7 +552,12 @@ function readBinary(node: AstNode): Expr {
     return { kind: 'in_list', not, operand, list: items.map(readExpr), loc };
   }
   if (!BINARY_OPERATORS.has(operator)) return unknown(`operator ${operator}`, node);
-  return { kind: 'binary', operator: operator as BinaryOperator, left: operand, right: readExpr(right), loc };
+  const value = readExpr(right);
+  // BigQuery's IS [NOT] takes NULL, TRUE or FALSE; the grammar reads any sum there (`x IS NULL || y`).
+  if ((operator === 'IS' || operator === 'IS NOT') && (value.kind !== 'literal' || (value.type !== 'null' && value.type !== 'bool'))) {
+    return unknown(`${operator} with an operand other than NULL, TRUE or FALSE`, node);
+  }
+  return { kind: 'binary', operator: operator as BinaryOperator, left: operand, right: value, loc };
 }
 
 function readUnary(node: AstNode): Expr {
