@@ -336,6 +336,10 @@ function readLimit(node: unknown, owner: AstNode): Limit | undefined {
 
 /** `OVER (...)`, `OVER w`, or a `WINDOW w AS (...)` entry. */
 function readWindow(value: unknown, kind = 'window'): WindowSpec {
+  // The grammar puts `ON UPDATE CURRENT_TIMESTAMP` where OVER goes: refused, never read as OVER ().
+  if (kind === 'window' && isNode(value) && value.type !== 'window') {
+    return { partitionBy: [unknown(REFUSED_KINDS[String(value.type)] ?? `${String(value.type)} where OVER goes`, value)], orderBy: [] };
+  }
   const specification = isNode(value) ? value.as_window_specification : undefined;
   const unread = (isNode(value) ? unreadPart(value, kind) : 'window') ?? (isNode(specification) ? unreadPart(specification, '<window specification>') : undefined);
   if (unread !== undefined) return { partitionBy: [unknown(unread, isNode(value) ? value : undefined)], orderBy: [] };
@@ -346,7 +350,7 @@ function readWindow(value: unknown, kind = 'window'): WindowSpec {
   if (unreadSpec !== undefined) return { partitionBy: [unknown(unreadSpec, spec)], orderBy: [] };
   return {
     name: identifierText(spec.name) ?? undefined,
-    partitionBy: Array.isArray(spec.partitionby) ? spec.partitionby.filter(isNode).map((item) => readExpr(item.expr)) : [],
+    partitionBy: Array.isArray(spec.partitionby) ? spec.partitionby.filter(isNode).map((item) => unaliased(item, 'PARTITION BY')) : [],
     orderBy: readOrder(spec.orderby),
     frame: spec.window_frame_clause ? readFrame(spec.window_frame_clause) : undefined,
   };
@@ -466,6 +470,9 @@ function readExprHere(node: AstNode): Expr {
       return readAggregate(node);
     case 'any_value': {
       const args = isNode(node.args) ? node.args : {};
+      // The grammar reads `ANY_VALUE(x, y)` as one list; BigQuery takes one argument (and one HAVING).
+      const listed = (value: unknown) => isNode(value) && value.type === 'expr_list' && !value.parentheses;
+      if (listed(args.expr) || (isNode(args.having) && listed(args.having.expr))) return unknown('ANY_VALUE with more than one argument', node);
       const over = node.over ? readWindow(node.over) : undefined;
       // ANY_VALUE(x HAVING MAX y) is MAX_BY(x, y), as BigQuery defines it (and MIN likewise).
       if (isNode(args.having)) {
@@ -614,6 +621,9 @@ function readFunction(node: AstNode): Expr {
   // The parser reads `NOT (x)` as a call.
   if (name === 'not' && args.length === 1) return { kind: 'unary', operator: 'NOT', operand: readExpr(args[0]), loc };
   const dateParts = resolveFunction(name)?.spec.dateParts ?? [];
+  // BigQuery takes named arguments after the positional ones only; not reordered here.
+  const firstNamed = args.findIndex((arg) => arg.type === 'named_argument');
+  if (firstNamed >= 0 && args.slice(firstNamed).some((arg) => arg.type !== 'named_argument')) return unknown('a positional argument after a named one', node);
   const positional = args.filter((arg) => arg.type !== 'named_argument');
   const named = args.filter((arg) => arg.type === 'named_argument').map((arg) => ({ name: String(arg.name).toLowerCase(), value: readExpr(arg.value) }));
   const call: Call = {
@@ -640,7 +650,9 @@ function aggregateCall(node: AstNode, args: AstNode): Call {
   const arg = args.expr;
   // STRING_AGG's delimiter becomes its second argument, as when written without modifiers.
   const delimiter = isNode(args.separator) && isNode(args.separator.delimiter) ? [readExpr(args.separator.delimiter)] : [];
-  const limit = isNode(args.limit) ? readLimit(args.limit, node)?.count : undefined;
+  const limits = isNode(args.limit) ? readLimit(args.limit, node) : undefined;
+  // An aggregate takes LIMIT n only; an OFFSET is refused, never dropped.
+  const limit = limits?.offset ? unknown('LIMIT ... OFFSET inside an aggregate', node) : limits?.count;
   const consider = String(args.consider_nulls ?? '').toUpperCase();
   const call: Call = {
     kind: 'call',
@@ -673,7 +685,9 @@ function readType(node: AstNode | undefined): TypeName | undefined {
   const definition = Array.isArray(node.definition) ? node.definition.filter(isNode) : undefined;
   if (definition?.some((field) => unreadKey(field, '<field>') !== undefined)) return undefined;
   if (name === 'ARRAY') {
-    const element = readType(isNode(definition?.[0]?.field_type) ? definition[0].field_type : undefined);
+    // ARRAY<INT64, STRING> or ARRAY<a INT64> is no type: not read as ARRAY<INT64>.
+    if (definition?.length !== 1 || definition[0]!.field_name) return undefined;
+    const element = readType(isNode(definition[0]!.field_type) ? definition[0]!.field_type : undefined);
     return element && { name, element };
   }
   if (name === 'STRUCT') {
@@ -698,6 +712,11 @@ function readStruct(node: AstNode): Expr {
   return { kind: 'struct', fields, type, loc };
 }
 
+/** A list item's expression (`column_clause` items); an alias there is refused, never dropped. */
+function unaliased(item: AstNode, where: string): Expr {
+  return item.as ? unknown(`an alias in ${where}`, item) : readExpr(item.expr);
+}
+
 /** The name a path expression gives a STRUCT field or a select item: its last name. */
 function pathName(expr: Expr): string | undefined {
   if (expr.kind === 'column') return expr.fields.at(-1) ?? expr.name;
@@ -716,7 +735,7 @@ function readArray(node: AstNode): Expr {
   }
   let elements: Expr[];
   if (list === undefined || list === null) {
-    elements = (Array.isArray(node.array_path) ? node.array_path.filter(isNode) : []).map((item) => readExpr(item.expr));
+    elements = (Array.isArray(node.array_path) ? node.array_path.filter(isNode) : []).map((item) => unaliased(item, 'an array literal'));
   } else {
     // ARRAY[x] and ARRAY<T>[x] of one element that is not a literal, or with a space before the
     // bracket, reach the grammar's alternative that keeps the one expression in expr_list (read
