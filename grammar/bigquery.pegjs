@@ -40,6 +40,7 @@
 //     _outer_limit); stock parsed and dropped them, so the query answered unordered and unlimited.
 // 18. LIKE's pattern is a whole operand (`s LIKE 'a' || x`), and no || follows a whole expression.
 // 19. IN UNNEST(array) takes no alias: `SELECT x IN UNNEST(a) AS b` names the select item b.
+// 20. TABLESAMPLE and table hints are kept on the FROM item (stock dropped them), to be refused.
 
 {
   const reservedMap = {
@@ -1984,9 +1985,13 @@ table_base
         t.as = alias;
         return t;
       }
+      // cannery: TABLESAMPLE and a hint are kept (stock parsed and dropped them, so every row was
+      // read); the reader refuses them by name.
       return {
         ...t,
         as: alias,
+        ...(ht ? { hint: ht } : {}),
+        ...(ts ? { tablesample: ts } : {}),
         ...getLocationObject(),
       };
     }
@@ -1995,6 +2000,7 @@ table_base
       return {
         expr: stmt,
         as: alias,
+        ...(ts ? { tablesample: ts } : {}),
         ...getLocationObject(),
       };
     }
