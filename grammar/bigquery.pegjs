@@ -41,6 +41,7 @@
 // 18. LIKE's pattern is a whole operand (`s LIKE 'a' || x`), and no || follows a whole expression.
 // 19. IN UNNEST(array) takes no alias: `SELECT x IN UNNEST(a) AS b` names the select item b.
 // 20. TABLESAMPLE and table hints are kept on the FROM item (stock dropped them), to be refused.
+// 21. EXTRACT(part FROM DATE '...'): the type word makes a typed literal only of a string literal.
 
 {
   const reservedMap = {
@@ -3020,8 +3021,11 @@ extract_filed
   ) {
     return f
   }
+// cannery: the first form is a typed literal alone (`EXTRACT(DAY FROM DATE '2024-01-02')`); stock took
+// any expression after the type word, so `FROM DATE(ts, 'UTC')` was CAST((ts, 'UTC') AS DATE) and
+// `FROM TIMESTAMP '...' + INTERVAL 1 HOUR` a CAST of the sum. Those are the second form's now.
 extract_func
-  = kw:KW_EXTRACT __ LPAREN __ f:extract_part __ KW_FROM __ t:(KW_TIMESTAMP / KW_INTERVAL / KW_TIME / KW_DATE) __ s:expr __ RPAREN {
+  = kw:KW_EXTRACT __ LPAREN __ f:extract_part __ KW_FROM __ t:(KW_TIMESTAMP / KW_INTERVAL / KW_TIME / KW_DATE) __ s:literal_string __ RPAREN {
     return {
         type: kw.toLowerCase(),
         args: {
