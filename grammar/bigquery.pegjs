@@ -42,6 +42,7 @@
 // 19. IN UNNEST(array) takes no alias: `SELECT x IN UNNEST(a) AS b` names the select item b.
 // 20. TABLESAMPLE and table hints are kept on the FROM item (stock dropped them), to be refused.
 // 21. EXTRACT(part FROM DATE '...'): the type word makes a typed literal only of a string literal.
+// 22. No ALL for a star in a select list, no string as a CTE name or after AS: BigQuery has none.
 
 {
   const reservedMap = {
@@ -1734,7 +1735,8 @@ with_clause
 
 cte_definition
   // cannery: a CTE name may be in backticks: { type: 'backticks_quote_string', value }.
-  = name:(literal_string / backticks_quoted_ident / ident_name) __ KW_AS __ LPAREN __ stmt:union_stmt __ RPAREN {
+  // cannery: no string as a CTE's name (`WITH 'c' AS (...)` is no BigQuery).
+  = name:(backticks_quoted_ident / ident_name) __ KW_AS __ LPAREN __ stmt:union_stmt __ RPAREN {
     if (typeof name === 'string') name = { type: 'default', value: name }
     return { name, stmt };
   }
@@ -1838,7 +1840,8 @@ column_list_item
       ...getLocationObject(),
     }
   }
-  / head: (KW_ALL / (STAR !ident_start) / STAR) {
+  // cannery: no ALL for a star (`SELECT x, ALL FROM t` was `x, *`); SELECT ALL is select_stmt_nake's.
+  / head: ((STAR !ident_start) / STAR) {
       columnList.add('select::null::(.*)')
       const item = {
         expr: {
@@ -2705,7 +2708,8 @@ alias_ident
     } {
       return name;
     }
-  / name:quoted_ident_type {
+  // cannery: a quoted alias is in backticks; `AS "x"` and `AS 'x'` are string literals in BigQuery.
+  / name:backticks_quoted_ident {
       return name;
     }
 

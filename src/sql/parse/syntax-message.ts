@@ -132,7 +132,8 @@ export function syntaxErrorText(text: string, at: { offset: number; line: number
       const first = FIRST_WORD.exec(text)?.[0] === word && !before.slice(0, before.lastIndexOf(word)).trim();
       return { word, keyword: closestSpelling(word, first ? [...keywords, ...STATEMENT_WORDS] : keywords) };
     })
-    .find((candidate) => candidate.keyword !== undefined);
+    // A word that is the keyword already (`with 'c' as`) is no typo of it.
+    .find((candidate) => candidate.keyword !== undefined && candidate.keyword.toUpperCase() !== candidate.word.toUpperCase());
   // UNPIVOT, which the grammar does not know, reads as a table alias, and reading stops after it.
   const unsupported = /\bunpivot\s*(\(\s*)?$/i.test(before) ? ' (UNPIVOT is not supported; docs/sql.md lists what is)' : '';
   const hint = typo ? ` (did you mean ${CLAUSE_NAMES[typo.keyword!] ?? typo.keyword} for "${typo.word}"?)` : unsupported;

@@ -255,7 +255,7 @@ function readSelectItem(column: AstNode): SelectItem {
     const list = Array.isArray(column.expr_list) ? column.expr_list.filter(isNode) : [];
     const table = identifierText(expr.table) ?? undefined;
     if (column.type === 'except') {
-      const names = list.map((item) => (isNode(item.expr) && item.expr.type === 'column_ref' && !item.expr.table ? identifierText(item.expr.column) : undefined));
+      const names = list.map((item) => (isNode(item.expr) && item.expr.type === 'column_ref' && !item.expr.table && !item.as ? identifierText(item.expr.column) : undefined));
       if (names.some((name) => name === undefined)) return { kind: 'item', expr: unknown('EXCEPT item other than a column name', column), loc };
       return { kind: 'star', table, except: names as string[], replace: [], loc };
     }
@@ -595,7 +595,9 @@ function readCase(node: AstNode): Expr {
  * one is expected.
  */
 function readDatePart(arg: AstNode): Expr {
-  if ((arg.type === 'column_ref' && !arg.table) || arg.type === 'origin') {
+  // `hour` in backticks is a column's name, not the date part HOUR.
+  const quoted = arg.type === 'column_ref' && isNode(arg.column) && isNode(arg.column.expr) && arg.column.expr.type === 'backticks_quote_string';
+  if (((arg.type === 'column_ref' && !arg.table) || arg.type === 'origin') && !quoted) {
     const part = arg.type === 'origin' ? identifierText(arg) : identifierText(arg.column);
     if (part !== undefined) return { kind: 'date_part', part: part.toLowerCase(), loc: here(arg) };
   }
@@ -707,6 +709,8 @@ function readStruct(node: AstNode): Expr {
     // STRUCT<INT64, str_col STRING>); the tuple syntax and typed STRUCT<...>(...) do not.
     return { kind: 'struct', fields: fields.map((field) => (field.name === undefined ? { ...field, name: pathName(field.expr) } : field)), loc };
   }
+  // STRUCT<a INT64>(1 AS z): the type names the fields, and an alias there is refused, never dropped.
+  if (items.some((item) => item.as)) return unknown('an alias in a typed STRUCT<...>(...)', node);
   const type = readType(node.definition);
   if (type === undefined || type.fields?.length !== fields.length) return unknown('STRUCT<...> whose type does not match its values', node);
   return { kind: 'struct', fields, type, loc };

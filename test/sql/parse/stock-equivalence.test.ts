@@ -90,10 +90,23 @@ function aliasTakenByInUnnest(value: unknown): boolean {
   return Object.values(node).some(aliasTakenByInUnnest);
 }
 
+/**
+ * Whether the stock parser took a string for a name (`AS "x"`, `WITH "c" AS`: DuckDB's quoting, in
+ * tests' expected DuckDB SQL), which patch 22 refuses as BigQuery does.
+ */
+function stringTakenForName(value: unknown): boolean {
+  if (Array.isArray(value)) return value.some(stringTakenForName);
+  if (typeof value !== 'object' || value === null) return false;
+  const node = value as Record<string, unknown>;
+  const quoted = (name: unknown) => /^(single|double)_quote_string$/.test(String((name as Record<string, unknown> | null)?.type));
+  if (quoted(node.as) || (Array.isArray(node.with) && node.with.some((cte: Record<string, unknown>) => quoted(cte?.name)))) return true;
+  return Object.values(node).some(stringTakenForName);
+}
+
 const corpus = sqlCorpus(root, SHIPPED_ENDPOINTS);
 const parsedByStock = corpus.flatMap((entry) => {
   const ast = stockParse(entry.sql);
-  return ast && !setOperatorReadAsJoin(ast) && !aliasTakenByInUnnest(ast) ? [{ ...entry, ast }] : [];
+  return ast && !setOperatorReadAsJoin(ast) && !aliasTakenByInUnnest(ast) && !stringTakenForName(ast) ? [{ ...entry, ast }] : [];
 });
 
 describe('statements node-sql-parser 5.4.0 reads parse to the same AST', () => {

@@ -21,6 +21,13 @@ describe('a SQL syntax error', () => {
     expect(message('select id -- a\nfrom x where /* b */ ')).toBe('SQL syntax error at line 2, column 21: found the end of the query, expected an expression');
   });
 
+  it('takes no string for a name and no ALL for a star, as BigQuery takes none', () => {
+    expect(message('select 1 as "one"')).toBe('SQL syntax error at line 1, column 13: found "\\"one\\"", expected a name');
+    expect(message("select 1 as 'one'")).toBe('SQL syntax error at line 1, column 13: found "\'one\'", expected a name');
+    expect(message("with 'c' as (select 1 as a) select a from c")).toBe('SQL syntax error at line 1, column 6: found "\'c\'", expected a name, ":=" or "="');
+    expect(message('select x, all from unnest([1]) as x')).toMatch(/^SQL syntax error at line 1, column 15: found "from"/);
+  });
+
   it('says UNPIVOT is not supported where the grammar read it as an alias', () => {
     expect(message('select * from (select 1 as q1, 2 as q2) unpivot (sales for quarter in (q1, q2))')).toBe(
       'SQL syntax error at line 1, column 50: found "sales", expected "(", WITH or SELECT (UNPIVOT is not supported; docs/sql.md lists what is)',
@@ -41,6 +48,8 @@ describe('a SQL syntax error', () => {
     expect(message('with a as (select 1) selct * from a')).toBe('SQL syntax error at line 1, column 22: found "selct", expected "," or SELECT (did you mean SELECT for "selct"?)');
     // The first word is a statement's, whatever the grammar took it for.
     expect(message('selec id from x')).toMatch(/found "id", .*\(did you mean SELECT for "selec"\?\)$/);
+    // A statement's own first word is no typo of itself.
+    expect(message("with 'c' as (select 1) select * from c")).not.toMatch(/did you mean/);
   });
 });
 
