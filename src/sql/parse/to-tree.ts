@@ -555,6 +555,9 @@ function readBinary(node: AstNode): Expr {
     const items = isNode(right) && right.type === 'expr_list' && Array.isArray(right.value) ? right.value : undefined;
     if (items === undefined) return unknown(`${operator} with this right-hand side`, node);
     const only = items.length === 1 && isNode(items[0]) && isNode(items[0].ast) ? (items[0].ast as AstNode) : undefined;
+    // `IN ((SELECT ...))` may be a subquery or a list of one scalar subquery (NOT IN differs on an
+    // empty or NULL answer): refused rather than guessed.
+    if (only && items[0]!.parentheses) return unknown(`${operator} ((subquery)) (write ${operator} (subquery), or a list with a second value)`, node);
     if (only) return { kind: 'in_query', not, operand, query: readQuery(only), loc };
     return { kind: 'in_list', not, operand, list: items.map(readExpr), loc };
   }
