@@ -43,6 +43,7 @@
 // 20. TABLESAMPLE and table hints are kept on the FROM item (stock dropped them), to be refused.
 // 21. EXTRACT(part FROM DATE '...'): the type word makes a typed literal only of a string literal.
 // 22. No ALL for a star in a select list, no string as a CTE name or after AS: BigQuery has none.
+// 23. A parameter's name has no `-`: `@p-1` is @p minus 1.
 
 {
   const reservedMap = {
@@ -2773,8 +2774,10 @@ ident_part  = [A-Za-z0-9_-]
 // to support column name like `cf1:name` in hbase
 column_part  = [A-Za-z0-9_:\u4e00-\u9fa5\u00C0-\u017F]
 
+// cannery: a parameter's name is a BigQuery identifier, so `@p-1` is @p minus 1 (stock's ident_name
+// allows `-`, for project names, and read a parameter named "p-1").
 param
-  = s:(':'/'@') n:ident_name {
+  = s:(':'/'@') n:$(ident_start [A-Za-z0-9_]*) {
       return { type: 'param', value: n, prefix: s };
     }
 

@@ -230,3 +230,10 @@ describe('arrays and structs', () => {
     ]);
   });
 });
+
+describe('parameters', () => {
+  it('a parameter name is an identifier: @p-1 is @p minus 1, as in BigQuery (patch 23)', () => {
+    expect(only('select @p-1 from t')).toMatchObject({ type: 'binary_expr', operator: '-', left: { type: 'param', value: 'p' }, right: number(1) });
+    expect(only('select @p_2 from t')).toMatchObject({ type: 'param', value: 'p_2' });
+  });
+});
