@@ -222,6 +222,12 @@ function netHost(call: CallContext): string {
 }
 
 /** TIMESTAMP(x[, zone]): a DATE's or DATETIME's civil time (or a string's) read in the zone; a string with its own offset keeps it. */
+/** Whole milliseconds, rounded down: the microseconds less their remainder, which is never negative. */
+function unixMillis(call: CallContext): string {
+  const micros = `epoch_us(${repeatable(call.args[0]!, call.refuse)})`;
+  return `((${micros} - ((${micros} % 1000) + 1000) % 1000) // 1000)`;
+}
+
 function timestampOf(call: CallContext): string {
   const zone = call.args[1];
   if (zone === undefined) return `CAST(${call.args[0]} AS TIMESTAMPTZ)`;
@@ -281,7 +287,8 @@ export const FUNCTIONS: ReadonlyMap<string, FunctionSpec> = new Map<string, Func
   ['date', scalar('a DATE from year, month and day, or of a TIMESTAMP in a time zone (UTC by default), DATETIME or string', [1, 3], dateOf, { returns: 'date' })],
   ['current_time', scalar('the TIME of the execution time, in a time zone (UTC by default)', [0, 1], (call) => `CAST(timezone(${call.args[0] ?? `'UTC'`}, ${executionTime(call)}) AS TIME)`, { returns: 'time' })],
   ['unix_micros', scalar('microseconds since the Unix epoch', [1, 1], same('epoch_us'), { returns: 'int64' })],
-  ['unix_millis', scalar('milliseconds since the Unix epoch', [1, 1], same('epoch_ms'), { returns: 'int64' })],
+  // Rounded down, as BigQuery does before 1970 too (DuckDB's epoch_ms rounds toward zero).
+  ['unix_millis', scalar('milliseconds since the Unix epoch, rounded down', [1, 1], unixMillis, { returns: 'int64' })],
   ['unix_seconds', scalar('whole seconds since the Unix epoch', [1, 1], (call) => `CAST(floor(epoch(${call.args[0]})) AS BIGINT)`, { returns: 'int64' })],
   ['timestamp_micros', scalar('the TIMESTAMP of microseconds since the epoch', [1, 1], (call) => `CAST(make_timestamp(CAST(${call.args[0]} AS BIGINT)) AS TIMESTAMPTZ)`, { returns: 'timestamp' })],
   ['timestamp_millis', scalar('the TIMESTAMP of milliseconds since the epoch', [1, 1], (call) => `CAST(make_timestamp(CAST(${call.args[0]} AS BIGINT) * 1000) AS TIMESTAMPTZ)`, { returns: 'timestamp' })],

@@ -92,12 +92,20 @@ function regexpExtract(call: CallContext): string {
   return `regexp_extract_all(${searched}, ${pattern}, ${group})[${occurrence ?? '1'}]`;
 }
 
-/** BigQuery reads position 0 as 1; DuckDB would start one character before the string. A negative length is an error. */
+/**
+ * BigQuery reads position 0 as 1; DuckDB would start one character before the string. With a
+ * length, a position left of the start (below -LENGTH) is 1 too, where DuckDB counts the length
+ * from there (SUBSTR('hello', -10, 3) is 'hel', not ''). A negative length is an error.
+ */
 function substring(call: CallContext): string {
   const [text, position, length] = call.args;
-  const start = `(CASE WHEN ${repeatable(position!, call.refuse)} = 0 THEN 1 ELSE ${position} END)`;
-  if (length === undefined) return `substring(${text}, ${start})`;
-  return `substring(${text}, ${start}, ${nonNegative(call, 2, 'Length in SUBSTR must be non-negative')})`;
+  const p = repeatable(position!, call.refuse);
+  if (length === undefined) return `substring(${text}, (CASE WHEN ${p} = 0 THEN 1 ELSE ${p} END))`;
+  const literal = literalValue(call, 1);
+  const positive = typeof literal === 'string' && Number(literal) > 0;
+  const t = repeatable(text!, call.refuse);
+  const start = positive ? p : `(CASE WHEN ${p} = 0 OR ${p} < -length(${t}) THEN 1 ELSE ${p} END)`;
+  return `substring(${t}, ${start}, ${nonNegative(call, 2, 'Length in SUBSTR must be non-negative')})`;
 }
 
 /** LEFT and RIGHT: a negative length is an error. */
@@ -206,9 +214,13 @@ function fromHex(call: CallContext): string {
 
 /** SPLIT: on a delimiter (`,` by default); an empty one splits into characters (or bytes). */
 function split(call: CallContext): string {
-  const delimiter = call.args[1] ?? `','`;
-  if (!isBytes(call, 0)) return `string_split(${call.args[0]}, ${delimiter})`;
-  return `list_transform(string_split(${latin1(call.args[0]!)}, ${latin1(delimiter)}), __part -> ${fromLatin1('__part', call.refuse)})`;
+  // A NULL delimiter gives NULL, as any NULL argument does in BigQuery (DuckDB's split keeps the string whole).
+  const given = call.args[1] !== undefined && typeof literalValue(call, 1) !== 'string' ? repeatable(call.args[1], call.refuse) : undefined;
+  const delimiter = given ?? call.args[1] ?? `','`;
+  const parts = isBytes(call, 0)
+    ? `list_transform(string_split(${latin1(call.args[0]!)}, ${latin1(delimiter)}), __part -> ${fromLatin1('__part', call.refuse)})`
+    : `string_split(${call.args[0]}, ${delimiter})`;
+  return given === undefined ? parts : `(CASE WHEN ${given} IS NULL THEN NULL ELSE ${parts} END)`;
 }
 
 /** FORMAT: printf-style, %t and %T writing any value; its values reach the host function with their types. */
