@@ -425,6 +425,8 @@ function castToString(cast: CastContext): string {
     float64: (v) => float64Text(v, cast.refuse),
     timestamp: (v) => `(strftime(${v}, '%Y-%m-%d %H:%M:%S') || ${secondFraction(v, cast.refuse)} || '+00')`,
     datetime: (v) => `(strftime(${v}, '%Y-%m-%d %H:%M:%S') || ${secondFraction(v, cast.refuse)})`,
+    // `12:34:56.100`, its fraction in 3 or 6 digits as BigQuery writes it (DuckDB's cast: `12:34:56.1`).
+    time: (v) => `(strftime(CAST('2000-01-01' AS DATE) + ${v}, '%H:%M:%S') || ${secondFraction(`(CAST('2000-01-01' AS DATE) + ${v})`, cast.refuse)})`,
     // BYTES are read as UTF-8 (an error where they are not); DuckDB's cast writes escapes.
     bytes: (v) => (cast.safe ? `TRY(decode(${v}))` : `decode(${v})`),
     otherwise: (v) => `${keyword}(${v} AS VARCHAR)`,
