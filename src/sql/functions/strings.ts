@@ -72,6 +72,27 @@ function trimming(duckName: 'trim' | 'ltrim' | 'rtrim'): Render {
   return textOrBytes((call) => `${duckName}(${call.args[0]}, ${call.args[1] ?? WHITE_SPACE})`, { bytesArgs: [0, 1] });
 }
 
+/**
+ * REGEXP_REPLACE, its written replacement checked as BigQuery checks it before replacing anything:
+ * a backslash takes `\\` or the number of a capturing group (DuckDB answered `\2` where the pattern
+ * has no group 2, or a trailing backslash, with the text unchanged or the backslash dropped). A
+ * replacement that is not a literal is not checked.
+ */
+function regexpReplace(call: CallContext): string {
+  const rewrite = literalValue(call, 2);
+  const pattern = literalValue(call, 1);
+  if (typeof rewrite === 'string') {
+    const groups = typeof pattern === 'string' ? capturingGroups(pattern) : 9;
+    for (let index = 0; index < rewrite.length; index++) {
+      if (rewrite[index] !== '\\') continue;
+      const next = rewrite[++index];
+      if (next === '\\' || (next !== undefined && /^[0-9]$/.test(next) && Number(next) <= groups)) continue;
+      return call.invalid(`Invalid REGEXP_REPLACE replacement ${JSON.stringify(rewrite)}: a backslash must be followed by a backslash or the number of a capturing group (0 to ${groups})`);
+    }
+  }
+  return `regexp_replace(${call.args.join(', ')}, 'g')`;
+}
+
 /** The capturing group REGEXP_EXTRACT returns (0: the whole match). */
 function extractedGroup(call: CallContext): number {
   const pattern = literalString(call, 1, 'a pattern');
@@ -241,7 +262,7 @@ const STRING_OR_BYTES = { sameAs: 0 } as const;
 
 export const STRING_FUNCTIONS: ReadonlyMap<string, FunctionSpec> = new Map<string, FunctionSpec>([
   ['regexp_contains', scalar('whether the RE2 pattern matches anywhere in the string', [2, 2], (call) => `regexp_matches(${call.args.join(', ')})`, { returns: 'bool' })],
-  ['regexp_replace', scalar('every match of the RE2 pattern replaced', [3, 3], (call) => `regexp_replace(${call.args.join(', ')}, 'g')`, { returns: 'string' })],
+  ['regexp_replace', scalar('every match of the RE2 pattern replaced', [3, 3], regexpReplace, { returns: 'string' })],
   ['regexp_extract', scalar('the first (or n-th, from a position) match of the pattern, or of its one capturing group; NULL when none', [2, 4], regexpExtract, { returns: 'string' })],
   ['regexp_substr', scalar('same as REGEXP_EXTRACT', [2, 4], regexpExtract, { returns: 'string' })],
   ['regexp_extract_all', scalar('every match of the pattern, or of its one capturing group, as an array', [2, 2], (call) => `regexp_extract_all(${call.args[0]}, ${call.args[1]}, ${extractedGroup(call)})`)],
