@@ -425,6 +425,8 @@ function castToString(cast: CastContext): string {
     float64: (v) => float64Text(v, cast.refuse),
     timestamp: (v) => `(strftime(${v}, '%Y-%m-%d %H:%M:%S') || ${secondFraction(v, cast.refuse)} || '+00')`,
     datetime: (v) => `(strftime(${v}, '%Y-%m-%d %H:%M:%S') || ${secondFraction(v, cast.refuse)})`,
+    // `1.5`, `10`: without the trailing zeros of DuckDB's DECIMAL(38, 9) (`1.500000000`); the text always has a point.
+    numeric: (v) => `regexp_replace(regexp_replace(${keyword}(${v} AS VARCHAR), '0+$', ''), '\\.$', '')`,
     // `12:34:56.100`, its fraction in 3 or 6 digits as BigQuery writes it (DuckDB's cast: `12:34:56.1`).
     time: (v) => `(strftime(CAST('2000-01-01' AS DATE) + ${v}, '%H:%M:%S') || ${secondFraction(`(CAST('2000-01-01' AS DATE) + ${v})`, cast.refuse)})`,
     // BYTES are read as UTF-8 (an error where they are not); DuckDB's cast writes escapes.
