@@ -10,7 +10,7 @@
  * into NULL). A rendering for BigQuery is only given where it is not `NAME(args)`.
  */
 import { quoteString } from './dialects/duckdb/quote.js';
-import { byType, float64Text, raise, repeatable, secondFraction } from './dialects/duckdb/semantics.js';
+import { byType, float64Text, raise, repeatable, secondFraction, timeText } from './dialects/duckdb/semantics.js';
 import type { StaticType, TypeLookup } from './analyse/static-type.js';
 import { formatSql, parseFormats, UnsupportedFormat, type FormatValue, type TimeKind } from './dialects/duckdb/time-formats.js';
 import type { Expr } from './parse/tree.js';
@@ -221,13 +221,13 @@ function netHost(call: CallContext): string {
   return `nullif(regexp_extract(trim(${call.args[0]}), '^(?:[A-Za-z][A-Za-z0-9+.-]*://|//)?(?:[^/?#]*@)?(\\[[^\\]]*\\]|[^:/?#]*)', 1), '')`;
 }
 
-/** TIMESTAMP(x[, zone]): a DATE's or DATETIME's civil time (or a string's) read in the zone; a string with its own offset keeps it. */
 /** Whole milliseconds, rounded down: the microseconds less their remainder, which is never negative. */
 function unixMillis(call: CallContext): string {
   const micros = `epoch_us(${repeatable(call.args[0]!, call.refuse)})`;
   return `((${micros} - ((${micros} % 1000) + 1000) % 1000) // 1000)`;
 }
 
+/** TIMESTAMP(x[, zone]): a DATE's or DATETIME's civil time (or a string's) read in the zone; a string with its own offset keeps it. */
 function timestampOf(call: CallContext): string {
   const zone = call.args[1];
   if (zone === undefined) return `CAST(${call.args[0]} AS TIMESTAMPTZ)`;
@@ -428,7 +428,7 @@ function castToString(cast: CastContext): string {
     // `1.5`, `10`: without the trailing zeros of DuckDB's DECIMAL(38, 9) (`1.500000000`); the text always has a point.
     numeric: (v) => `regexp_replace(regexp_replace(${keyword}(${v} AS VARCHAR), '0+$', ''), '\\.$', '')`,
     // `12:34:56.100`, its fraction in 3 or 6 digits as BigQuery writes it (DuckDB's cast: `12:34:56.1`).
-    time: (v) => `(strftime(CAST('2000-01-01' AS DATE) + ${v}, '%H:%M:%S') || ${secondFraction(`(CAST('2000-01-01' AS DATE) + ${v})`, cast.refuse)})`,
+    time: (v) => `(${timeText(v, cast.refuse)})`,
     // BYTES are read as UTF-8 (an error where they are not); DuckDB's cast writes escapes.
     bytes: (v) => (cast.safe ? `TRY(decode(${v}))` : `decode(${v})`),
     otherwise: (v) => `${keyword}(${v} AS VARCHAR)`,

@@ -7,7 +7,7 @@
 import { hostCall, hostValues, type HostFunctionName } from '../dialects/duckdb/host-functions.js';
 import { InvalidJsonPath, jsonPointer, type JsonPathQuoting } from '../dialects/duckdb/json-path.js';
 import { quoteString } from '../dialects/duckdb/quote.js';
-import { byType, computedOnce, float64Text, raise, repeatable, secondFraction } from '../dialects/duckdb/semantics.js';
+import { byType, computedOnce, float64Text, raise, repeatable, secondFraction, timeText } from '../dialects/duckdb/semantics.js';
 import { literalString, literalValue } from './arguments.js';
 import { FIRST, MANY, scalar, type CallContext, type FunctionSpec, type Render } from './call.js';
 
@@ -69,7 +69,7 @@ function toJsonString(call: CallContext): string {
     numeric: (v) => `(CASE WHEN ${v} = round(${v}) AND abs(${v}) <= 9007199254740992 THEN CAST(CAST(${v} AS BIGINT) AS VARCHAR) ELSE '"' || CAST(${v} AS VARCHAR) || '"' END)`,
     timestamp: (v) => `('"' || strftime(${v}, '%Y-%m-%dT%H:%M:%S') || ${secondFraction(v, call.refuse)} || 'Z"')`,
     datetime: (v) => `('"' || strftime(${v}, '%Y-%m-%dT%H:%M:%S') || ${secondFraction(v, call.refuse)} || '"')`,
-    time: (v) => `('"' || strftime(CAST('2000-01-01' AS DATE) + ${v}, '%H:%M:%S') || ${secondFraction(`(CAST('2000-01-01' AS DATE) + ${v})`, call.refuse)} || '"')`,
+    time: (v) => `('"' || ${timeText(v, call.refuse)} || '"')`,
     otherwise: (v) => {
       const value = repeatable(v, call.refuse);
       const unsupported = raise('TO_JSON_STRING of an ARRAY or STRUCT holding FLOAT64, NUMERIC, TIMESTAMP, DATETIME or TIME values is not supported on the embedded engine', 'VARCHAR');

@@ -111,6 +111,15 @@ export function float64Text(value: string, refuse: (what: string) => never): str
 }
 
 /**
+ * A TIME's text as BigQuery writes it, `12:34:56` or `12:34:56.100` (DuckDB's cast: `12:34:56.1`),
+ * a concatenation for the caller to parenthesise: strftime takes the time on a day of no matter.
+ */
+export function timeText(value: string, refuse: (what: string) => never): string {
+  const onADay = `CAST('2000-01-01' AS DATE) + ${value}`;
+  return `strftime(${onADay}, '%H:%M:%S') || ${secondFraction(`(${onADay})`, refuse)}`;
+}
+
+/**
  * The fraction of a second as BigQuery writes it in a TIMESTAMP's or DATETIME's text: none, 3 or 6
  * digits (`.110`, `.123456`), whichever holds it exactly.
  */
