@@ -35,6 +35,18 @@ export function coerced(call: CallContext, index: number, duckType: string): str
 }
 
 /**
+ * BigQuery's NULL for a NULL argument, where DuckDB's function goes on without it (SPLIT on a NULL
+ * delimiter keeps the string whole): the arguments, those at `indexes` made safe to repeat, and a
+ * wrapper giving NULL where any of those is NULL. A string literal there needs no test.
+ */
+export function nullIfNull(call: CallContext, indexes: readonly number[]): { args: (string | undefined)[]; wrap(sql: string): string } {
+  const tested = indexes.filter((index) => call.args[index] !== undefined && typeof literalValue(call, index) !== 'string');
+  const args = call.args.map((sql, index) => (tested.includes(index) ? repeatable(sql, call.refuse) : sql));
+  const tests = tested.map((index) => `${args[index]} IS NULL`);
+  return { args, wrap: (sql) => (tests.length ? `(CASE WHEN ${tests.join(' OR ')} THEN NULL ELSE ${sql} END)` : sql) };
+}
+
+/**
  * An error the function raises itself, as BigQuery does; NULL in a `SAFE.` call. (SAFE. also wraps
  * the call in DuckDB's TRY, for errors DuckDB raises, but DuckDB may compute a subexpression that
  * two calls share outside both TRYs, so the function's own errors are not left to TRY.)

@@ -4,7 +4,7 @@
  */
 import { repeatable } from '../dialects/duckdb/semantics.js';
 import type { Expr } from '../parse/tree.js';
-import { coerced, fail, literalValue } from './arguments.js';
+import { coerced, fail, nullIfNull } from './arguments.js';
 import { MANY, same, scalar, type CallContext, type FunctionSpec } from './call.js';
 
 function arrayConcat(call: CallContext): string {
@@ -14,18 +14,11 @@ function arrayConcat(call: CallContext): string {
 }
 
 function arrayToString(call: CallContext): string {
-  const [array, delimiter, nullText] = call.args;
-  // A NULL delimiter or null_text gives NULL, as any NULL argument does in BigQuery (DuckDB joins
-  // without the one and skips NULL elements for the other); a string literal needs no test.
-  const [d, n] = [delimiter, nullText].map((sql, index) =>
-    sql === undefined || typeof literalValue(call, index + 1) === 'string' ? { sql } : { sql: repeatable(sql, call.refuse), tested: true },
-  ) as [{ sql: string; tested?: boolean }, { sql?: string; tested?: boolean }];
+  // DuckDB joins without a NULL delimiter and skips NULL elements for a NULL null_text.
+  const { args: [array, delimiter, nullText], wrap } = nullIfNull(call, [1, 2]);
   // DuckDB's array_to_string is NULL for an array of NULLs only; BigQuery's is ''.
-  const joined = n.sql === undefined
-    ? `array_to_string(list_filter(${array}, __element -> __element IS NOT NULL), ${d.sql})`
-    : `array_to_string(list_transform(${array}, __element -> coalesce(__element, ${n.sql})), ${d.sql})`;
-  const tested = [d, n].filter((arg) => arg.tested).map((arg) => `${arg.sql} IS NULL`);
-  return tested.length ? `(CASE WHEN ${tested.join(' OR ')} THEN NULL ELSE ${joined} END)` : joined;
+  if (nullText === undefined) return wrap(`array_to_string(list_filter(${array}, __element -> __element IS NOT NULL), ${delimiter})`);
+  return wrap(`array_to_string(list_transform(${array}, __element -> coalesce(__element, ${nullText})), ${delimiter})`);
 }
 
 /** A step of 0 is an error in BigQuery; DuckDB would give an empty array. */

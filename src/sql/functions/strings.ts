@@ -9,7 +9,7 @@ import { capturingGroups } from '../analyse/regex-groups.js';
 import { hostCall, hostValues } from '../dialects/duckdb/host-functions.js';
 import { quoteString } from '../dialects/duckdb/quote.js';
 import { repeatable } from '../dialects/duckdb/semantics.js';
-import { fail, failWhen, literalString, literalValue } from './arguments.js';
+import { fail, failWhen, literalString, literalValue, nullIfNull } from './arguments.js';
 import { MANY, scalar, type CallContext, type FunctionSpec, type Render } from './call.js';
 
 /** Unicode's White_Space characters: what TRIM removes by default (DuckDB's removes spaces alone). */
@@ -235,13 +235,13 @@ function fromHex(call: CallContext): string {
 
 /** SPLIT: on a delimiter (`,` by default); an empty one splits into characters (or bytes). */
 function split(call: CallContext): string {
-  // A NULL delimiter gives NULL, as any NULL argument does in BigQuery (DuckDB's split keeps the string whole).
-  const given = call.args[1] !== undefined && typeof literalValue(call, 1) !== 'string' ? repeatable(call.args[1], call.refuse) : undefined;
-  const delimiter = given ?? call.args[1] ?? `','`;
-  const parts = isBytes(call, 0)
-    ? `list_transform(string_split(${latin1(call.args[0]!)}, ${latin1(delimiter)}), __part -> ${fromLatin1('__part', call.refuse)})`
-    : `string_split(${call.args[0]}, ${delimiter})`;
-  return given === undefined ? parts : `(CASE WHEN ${given} IS NULL THEN NULL ELSE ${parts} END)`;
+  const { args, wrap } = nullIfNull(call, [1]);
+  const delimiter = args[1] ?? `','`;
+  return wrap(
+    isBytes(call, 0)
+      ? `list_transform(string_split(${latin1(args[0]!)}, ${latin1(delimiter)}), __part -> ${fromLatin1('__part', call.refuse)})`
+      : `string_split(${args[0]}, ${delimiter})`,
+  );
 }
 
 /** FORMAT: printf-style, %t and %T writing any value; its values reach the host function with their types. */
