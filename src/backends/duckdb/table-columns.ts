@@ -24,7 +24,7 @@ function storedShape(shape: ValueShape, present: ReadonlySet<string> = NONE, pat
       return UNKNOWN;
     case 'record': {
       const element = structShape(
-        [...shape.fields.values()].filter((field) => hasColumns(field.shape)).map((field) => [field.name, storedShape(field.shape, present, `${path}${SEPARATOR}${field.name}`)] as const),
+        [...shape.fields.values()].filter((field) => hasColumns(field.shape)).map((field) => [field.name, storedShape(field.shape, present, path + recordKey([field.name]))] as const),
       );
       if (shape.repeated) return { kind: 'array', element };
       return present.has(path) ? { kind: 'array', stored: 'struct', element, present: true } : { kind: 'array', stored: 'struct', element };
@@ -36,6 +36,10 @@ const NONE: ReadonlySet<string> = new Set();
 
 /** Joins a record's field names into its key in a set of present records (no field name holds it). */
 const SEPARATOR = '\u0000';
+
+function recordKey(fields: readonly string[]): string {
+  return fields.map((name) => SEPARATOR + name).join('');
+}
 
 /** The field paths under `metadata` (`[]` for itself, `['request']`) of the records stored as one STRUCT, parents first. */
 function structPaths(record: ValueShape, path: readonly string[] = []): string[][] {
@@ -72,8 +76,7 @@ export async function readPresentRecords(connection: DuckDBConnection, tables: R
     const found = new Set<string>();
     paths.forEach((fields, index) => {
       const validity = VALIDITY.exec(String(row[index]));
-      const parent = fields.slice(0, -1).map((name) => SEPARATOR + name).join('');
-      if (validity?.[1] === 'false' && (fields.length === 0 || found.has(parent))) found.add(fields.map((name) => SEPARATOR + name).join(''));
+      if (validity?.[1] === 'false' && (fields.length === 0 || found.has(recordKey(fields.slice(0, -1))))) found.add(recordKey(fields));
     });
     present.set(source, found);
   }
