@@ -5,9 +5,11 @@
  *
  * An input is known by the SHA-256 of its bytes, per source. The digest of its first MiB and its
  * size let a file be recognised before it is read through (input-digest.ts). The table lives in
- * schema `cannery`, apart from the source tables, which are the only tables queries can name.
+ * schema `cannery`, apart from the source tables, which are the only tables queries can name; it is
+ * named with its catalog (catalog.ts): in `cannery.duckdb`, the catalog is `cannery` too.
  */
 import type { DuckDBConnection } from '#duckdb-api';
+import { qualifiedName } from '../catalog.js';
 
 export interface LedgerEntry {
   batchId: string;
@@ -23,12 +25,13 @@ export interface LedgerEntry {
 /** How much of the start of an input `headSha256` covers. */
 export const HEAD_BYTES = 1 << 20;
 
-const TABLE = 'cannery.imports';
+const SCHEMA = 'cannery';
+const TABLE = 'imports';
 
 export async function ensureLedger(connection: DuckDBConnection): Promise<void> {
-  await connection.run('CREATE SCHEMA IF NOT EXISTS cannery');
+  await connection.run(`CREATE SCHEMA IF NOT EXISTS ${await qualifiedName(connection, SCHEMA)}`);
   await connection.run(
-    `CREATE TABLE IF NOT EXISTS ${TABLE} (
+    `CREATE TABLE IF NOT EXISTS ${await qualifiedName(connection, SCHEMA, TABLE)} (
        batch_id VARCHAR PRIMARY KEY, source VARCHAR NOT NULL, sha256 VARCHAR NOT NULL, head_sha256 VARCHAR NOT NULL,
        bytes BIGINT NOT NULL, events BIGINT NOT NULL, committed_at TIMESTAMPTZ NOT NULL)`,
   );
@@ -46,11 +49,12 @@ export async function findImportsLike(connection: DuckDBConnection, source: stri
 
 async function entries(connection: DuckDBConnection, where: string, values: Record<string, string | bigint>): Promise<LedgerEntry[]> {
   const exists = await connection.runAndReadAll(
-    `SELECT count(*) AS n FROM duckdb_tables() WHERE database_name = current_database() AND schema_name = 'cannery' AND table_name = 'imports'`,
+    `SELECT count(*) AS n FROM duckdb_tables() WHERE database_name = current_database() AND schema_name = $schema AND table_name = $table`,
+    { schema: SCHEMA, table: TABLE },
   );
   if ((exists.getRowObjectsJS()[0] as { n: bigint }).n === 0n) return [];
   const reader = await connection.runAndReadAll(
-    `SELECT batch_id, source, sha256, head_sha256, bytes, events, epoch_ms(committed_at) AS at FROM ${TABLE} WHERE ${where} ORDER BY committed_at`,
+    `SELECT batch_id, source, sha256, head_sha256, bytes, events, epoch_ms(committed_at) AS at FROM ${await qualifiedName(connection, SCHEMA, TABLE)} WHERE ${where} ORDER BY committed_at`,
     values,
   );
   const rows = reader.getRowObjectsJS() as { batch_id: string; source: string; sha256: string; head_sha256: string; bytes: bigint; events: bigint; at: bigint }[];
@@ -67,7 +71,7 @@ async function entries(connection: DuckDBConnection, where: string, values: Reco
 
 export async function recordImport(connection: DuckDBConnection, entry: Omit<LedgerEntry, 'committedAt'>): Promise<void> {
   await ensureLedger(connection);
-  await connection.run(`INSERT INTO ${TABLE} VALUES ($batchId, $source, $sha256, $headSha256, $bytes, $events, now())`, {
+  await connection.run(`INSERT INTO ${await qualifiedName(connection, SCHEMA, TABLE)} VALUES ($batchId, $source, $sha256, $headSha256, $bytes, $events, now())`, {
     batchId: entry.batchId,
     source: entry.source,
     sha256: entry.sha256,

@@ -1,11 +1,11 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { importNdjson } from '../../../../src/backends/duckdb/import/import.js';
 import { findImportOfFile } from '../../../../src/backends/duckdb/import/input-digest.js';
-import { HEAD_BYTES } from '../../../../src/backends/duckdb/import/ledger.js';
+import { findImport, HEAD_BYTES } from '../../../../src/backends/duckdb/import/ledger.js';
 import { connectDuckDB, rows } from '../../../support/duckdb.js';
 
 const event = (id: string) => JSON.stringify({ id, timestamp: 0, event_message: 'x', metadata: { n: 1 } });
@@ -28,7 +28,7 @@ describe('the imports ledger', () => {
       // Other bytes are another input, and the same bytes into another source another import.
       expect((await importNdjson(connection, 'logs', Readable.from([`${event('3')}\n`]))).rows).toBe(1);
       expect((await importNdjson(connection, 'other', Readable.from([input]))).rows).toBe(2);
-      expect(await rows(connection, 'SELECT source, events FROM cannery.imports ORDER BY committed_at, source')).toEqual([
+      expect(await rows(connection, 'SELECT source, events FROM memory.cannery.imports ORDER BY committed_at, source')).toEqual([
         { source: 'logs', events: 2n },
         { source: 'logs', events: 1n },
         { source: 'other', events: 2n },
@@ -69,6 +69,58 @@ describe('the imports ledger', () => {
       expect(await findImportOfFile(connection, 'logs', changed)).toBeUndefined();
     } finally {
       close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  // DuckDB names the catalog after the file, up to its first dot: `cannery.duckdb`, the default
+  // database, is catalog `cannery`, where `cannery.imports` was ambiguous and every import failed.
+  it('works in a database file of any name, the default one and those DuckDB renames among them', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'cannery-ledger-names-'));
+    try {
+      for (const name of ['cannery', 'CANNERY', 'main', 'temp', `my "cannery's" events`, 'cannery.backup']) {
+        const { connection, close } = await connectDuckDB(join(dir, `${name}.duckdb`));
+        try {
+          const input = `${event('1')}\n${event('2')}\n`;
+          const first = await importNdjson(connection, 'logs', Readable.from([input]));
+          expect(first.rows, name).toBe(2);
+          expect((await importNdjson(connection, 'logs', Readable.from([input]))).previous?.batchId, name).toBe(first.batchId);
+          expect(await count(connection, 'logs'), name).toBe(2n);
+        } finally {
+          close();
+        }
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('reads in place the ledger the release before wrote (schema cannery), in a file since named cannery.duckdb', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'cannery-ledger-old-'));
+    try {
+      const old = await connectDuckDB(join(dir, 'events.duckdb'));
+      try {
+        // As the release before wrote it, which worked in any file not named cannery.duckdb.
+        await old.connection.run('CREATE SCHEMA IF NOT EXISTS cannery');
+        await old.connection.run(
+          `CREATE TABLE IF NOT EXISTS cannery.imports (
+             batch_id VARCHAR PRIMARY KEY, source VARCHAR NOT NULL, sha256 VARCHAR NOT NULL, head_sha256 VARCHAR NOT NULL,
+             bytes BIGINT NOT NULL, events BIGINT NOT NULL, committed_at TIMESTAMPTZ NOT NULL)`,
+        );
+        await old.connection.run("INSERT INTO cannery.imports VALUES ('old-batch', 'logs', 'abc', 'def', 10, 1, now())");
+      } finally {
+        old.close();
+      }
+      await rename(join(dir, 'events.duckdb'), join(dir, 'cannery.duckdb'));
+      const { connection, close } = await connectDuckDB(join(dir, 'cannery.duckdb'));
+      try {
+        expect(await findImport(connection, 'logs', 'abc')).toMatchObject({ batchId: 'old-batch', events: 1 });
+        const next = await importNdjson(connection, 'logs', Readable.from([`${event('1')}\n`]));
+        expect(await rows(connection, 'SELECT batch_id FROM cannery.cannery.imports ORDER BY committed_at')).toEqual([{ batch_id: 'old-batch' }, { batch_id: next.batchId }]);
+      } finally {
+        close();
+      }
+    } finally {
       await rm(dir, { recursive: true, force: true });
     }
   });
