@@ -203,8 +203,8 @@ describe.concurrent('what `serve` cannot start with', () => {
     const cut = join(shared, 'cut.duckdb');
     await writeFile(cut, (await readFile(whole)).subarray(0, size - 1));
     const { code, stderr } = await serveUntilExit(['--db', cut, '--endpoints', SHIPPED_ENDPOINTS]);
-    expect(stderr).toContain(`the DuckDB database ${cut} is cut short: ${size - 1} bytes`);
-    expect(stderr).toContain(`(${size} bytes)`);
+    expect(stderr).toContain(`the DuckDB database ${cut} is cut short`);
+    expect(stderr).toContain(`: ${size - 1} bytes`);
     expect(code).toBe(1);
     expect((await stat(cut)).size).toBe(size - 1);
   });
