@@ -45,6 +45,20 @@ commands:
 
 settings come from the environment too; see docs/settings.md.`;
 
+/**
+ * A reader that stops early (`cannery run ... | head -1`) closes the pipe, and node reports the
+ * next write as an EPIPE error on the stream, which unhandled was a stack trace. The rest of the
+ * output has no one to read it: it is dropped (after EPIPE the stream is destroyed, and a later
+ * write fails ERR_STREAM_DESTROYED), and the command ends as it would have, with its exit code,
+ * so a database it was writing is left as a finished command leaves it.
+ */
+const READER_GONE = new Set(['EPIPE', 'ERR_STREAM_DESTROYED']);
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (!READER_GONE.has(error.code ?? '')) throw error;
+  });
+}
+
 async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
