@@ -13,9 +13,10 @@ export interface ServeProcess {
   stop(): Promise<void>;
 }
 
-/** Only PATH and `env` reach the child. Resolves once it prints the URL it listens on. */
-export function startServe(args: string[], env: Record<string, string>): Promise<ServeProcess> {
+/** Only PATH and `env` reach the child, run in `cwd` (default: this process's). Resolves once it prints the URL it listens on. */
+export function startServe(args: string[], env: Record<string, string>, cwd?: string): Promise<ServeProcess> {
   const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', ...args], {
+    cwd,
     env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
