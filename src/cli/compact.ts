@@ -23,7 +23,7 @@ export const compactCommand: Command = {
         const seconds = ((performance.now() - started) / 1000).toFixed(1);
         console.error(`${source}: ${outcome.rows.toLocaleString('en-US')} row(s), layout ${outcome.layoutBefore} -> current, ${lists} (${seconds} s)`);
       }
-      // Space the old copies held is reused by later writes; the file does not shrink.
+      // Space the old copies held is reused by later writes; the file shrinks only by the free blocks at its end.
       await connection.run('CHECKPOINT');
       return 0;
     } finally {
