@@ -37,6 +37,7 @@ export async function checkFileLength(connection: DuckDBConnection, path: string
   try {
     highest = await highestBlockInUse(connection);
   } catch (error) {
+    if (!/^IO Error/.test((error as Error).message)) throw error;
     // Where its blocks are is itself kept in blocks: those are what is missing or damaged.
     throw new Error(
       `the DuckDB database ${path} is cut short or damaged: ${size} bytes, in which DuckDB cannot read where its blocks are (${(error as Error).message.split('\n')[0]}); ${ADVICE}`,
@@ -58,8 +59,13 @@ async function highestBlockInUse(connection: DuckDBConnection): Promise<number> 
   const tables = await connection.runAndReadAll(
     'SELECT database_name, schema_name, table_name FROM duckdb_tables() WHERE database_name = current_database() AND NOT temporary',
   );
+  // pragma_storage_info reads its argument as a dotted name, with no way to spell a quote inside a
+  // quoted part, so the catalog (named after the file, whatever it holds) is named only where the
+  // schema alone would be taken for it: a schema of the catalog's own name (`cannery` in cannery.duckdb).
   const names = (tables.getRowObjectsJS() as { database_name: string; schema_name: string; table_name: string }[]).map((table) =>
-    [table.database_name, table.schema_name, table.table_name].map(quoteIdentifier).join('.'),
+    (table.schema_name.toLowerCase() === table.database_name.toLowerCase() ? [table.database_name, table.schema_name, table.table_name] : [table.schema_name, table.table_name])
+      .map(quoteIdentifier)
+      .join('.'),
   );
   // A segment's own block, and the blocks its long strings overflow into.
   const segments = names.map(

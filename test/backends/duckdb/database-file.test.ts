@@ -3,7 +3,7 @@
  * at a checkpoint, shorter than its header's block count and healthy, opens; a copy cut short
  * (even by one byte of a block in use) does not.
  */
-import { mkdtemp, readFile, rm, stat, truncate, writeFile } from 'node:fs/promises';
+import { copyFile, mkdtemp, readFile, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -34,6 +34,9 @@ describe('a database file at start-up', () => {
       // The blocks of the table dropped last are at the end: the checkpoint after the DROP writes
       // the header (counting them) and then truncates them off the file, as imports and compact do.
       await connection.run('CREATE TABLE kept AS SELECT range AS n, md5(range::VARCHAR) AS s FROM range(100000)');
+      // A table outside the default schema, as the imports ledger is.
+      await connection.run('CREATE SCHEMA cannery');
+      await connection.run('CREATE TABLE cannery.imports AS SELECT 1 AS n');
       await connection.run('CHECKPOINT');
       await connection.run('CREATE TABLE dropped AS SELECT range AS n, md5(range::VARCHAR) AS s FROM range(100000)');
       await connection.run('CHECKPOINT');
@@ -59,6 +62,14 @@ describe('a database file at start-up', () => {
     // The state the check used to refuse: fewer bytes than the header's blocks take.
     expect((await stat(healthy)).size).toBeLessThan(HEADER_BYTES + Number(counted.block_size * counted.total_blocks));
     expect(await open(healthy)).toBe(total);
+  });
+
+  it('opens it under any name, which DuckDB makes its catalog: the default one, quotes, spaces, dots', async () => {
+    for (const name of ['cannery', `my "cannery's" data`, 'main', 'cannery.backup']) {
+      const copy = join(dir, `${name}.duckdb`);
+      await copyFile(healthy, copy);
+      expect(await open(copy), name).toBe(total);
+    }
   });
 
   it('refuses a copy of it cut short, by a block or by one byte, naming the file and its size', async () => {
