@@ -83,6 +83,8 @@ function pageEnv(bin: string, port: number, home: string): NodeJS.ProcessEnv {
     LANG: 'C.UTF-8',
     PORT: String(port),
     CANNERY_NOW: DOCS_NOW,
+    // One compile cache for every page and run: each page's own home would compile every file again.
+    CANNERY_COMPILE_CACHE: join(tmpdir(), 'cannery-docs-compiled'),
     // Light on a shared machine; no output of the docs depends on these.
     CANNERY_DUCKDB_THREADS: '1',
     CANNERY_SANDBOX_THREADS: '1',
