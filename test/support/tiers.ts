@@ -2,8 +2,8 @@
  * The two test tiers (docs/development.md). A test file is in the service tier when it starts what
  * the unit tier never does: a server on a socket, the CLI or another process, Chromium, Redis, the
  * local BigQuery server, or a DuckDB database file; its folder says so (test/cli, test/backends,
- * test/stores, test/demo, test/robustness, test/docs: the docs' shell blocks) or its imports do. Everything else is the unit tier,
- * which runs in well under a minute. Read by vitest.config.ts, so a new test lands in its tier
+ * test/stores, test/demo, test/robustness, test/docs: the docs' shell blocks) or its imports do.
+ * Everything else is the unit tier, which runs in well under a minute. Read by vitest.config.ts, so a new test lands in its tier
  * without a list to keep.
  */
 import { readdirSync, readFileSync } from 'node:fs';
