@@ -23,7 +23,7 @@ afterAll(() => {
   const notRun = shell.filter((result) => result.kind === 'not-run');
   const compared = run.reduce((sum, result) => sum + result.compared, 0);
   const lines = [
-    `docs: ${run.length} shell block(s) run (${compared} output(s) compared), ${notRun.length} not runnable here:`,
+    `docs: ${run.length} shell block(s) run, ${run.filter((result) => result.compared > 0).length} of them compared with the output they show (${compared} command(s)); ${notRun.length} not runnable here:`,
     ...notRun.map((result) => `  ${result.page}:${result.line}: ${result.reason}`),
     `docs: ${yaml.checked} YAML example(s) checked, ${yaml.notRun.length} not checkable:`,
     ...yaml.notRun.map((line) => `  ${line}`),
