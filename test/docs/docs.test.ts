@@ -35,7 +35,8 @@ describe('the shell blocks of every page, as written', () => {
   it.concurrent.each(PAGES)('%s', async (page) => {
     const { results, updated } = await runPage(page);
     shell.push(...results);
-    if (UPDATE) writePage(page, updated);
+    // A page with a failing command is not rewritten: its outputs would show the failure.
+    if (UPDATE && results.every((result) => result.failures.length === 0)) writePage(page, updated);
     const problems = results.flatMap((result) => [...result.failures, ...(UPDATE ? [] : result.mismatches)].map((text) => `${page}:${result.line}: ${text}`));
     expect(problems.join('\n\n')).toBe('');
   });
