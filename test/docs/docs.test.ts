@@ -39,7 +39,9 @@ describe('the shell blocks of every page, as written', () => {
     if (UPDATE && results.every((result) => result.failures.length === 0)) writePage(page, updated);
     const problems = results.flatMap((result) => [...result.failures, ...(UPDATE ? [] : result.mismatches)].map((text) => `${page}:${result.line}: ${text}`));
     expect(problems.join('\n\n')).toBe('');
-  });
+    // A page is many commands, each bounded on its own (doc-runner.ts); on a loaded machine the
+    // longest page (testing-endpoints.md: the endpoint tests seven times) took 125 s.
+  }, 480_000);
 });
 
 /** What a YAML example is, by its top-level keys; undefined: the page must say (not-run). */
