@@ -1,23 +1,147 @@
-/** The CLI's command table (command.ts says what a command is). */
+/**
+ * The CLI's command table (command.ts says what a command is): each command's synopsis and what
+ * it does, which `cannery --help`, `cannery <command> --help` and docs/settings.md's command list
+ * (written by `npm run docs:update`) all print, and its module.
+ */
 import type { Command } from './command.js';
 
-/**
- * Each command's module, loaded when that command runs: `check` never loads DuckDB, the HTTP
- * stack or the BigQuery client, and `serve` loads only what it serves with.
- */
-export const commands: Record<string, () => Promise<Command>> = {
-  serve: async () => (await import('./serve.js')).serveCommand,
-  check: async () => (await import('./check.js')).checkCommand,
-  run: async () => (await import('./run.js')).runCommand,
-  import: async () => (await import('./import.js')).importCommand,
-  compact: async () => (await import('./compact.js')).compactCommand,
-  seed: async () => (await import('./seed.js')).seedCommand,
-  openapi: async () => (await import('./openapi.js')).openapiCommand,
-  test: async () => (await import('./test.js')).testCommand,
-  describe: async () => (await import('./describe.js')).describeCommand,
-  diff: async () => (await import('./diff.js')).diffCommand,
-  new: async () => (await import('./new.js')).newCommand,
-  keys: async () => (await import('./keys.js')).keysCommand,
-  token: async () => (await import('./token.js')).tokenCommand,
-  init: async () => (await import('./init.js')).initCommand,
-};
+export interface CommandRow {
+  name: string;
+  /** Arguments and flags, as typed after the command's name. */
+  synopsis: string;
+  /** What it does, in a line or a few. */
+  summary: string[];
+  /** The command's module, loaded when it runs: `check` never loads DuckDB, the HTTP stack or the BigQuery client. */
+  load: () => Promise<Command>;
+}
+
+export const commandTable: readonly CommandRow[] = [
+  {
+    name: 'serve',
+    synopsis: '[--endpoints DIR] [--db FILE] [--port N] [--host H] [--demo]',
+    summary: [
+      'serve every endpoint over HTTP (--demo: seed the database first if it does not exist,',
+      'keep its demo data current while serving, and keep a generated key beside it)',
+    ],
+    load: async () => (await import('./serve.js')).serveCommand,
+  },
+  {
+    name: 'check',
+    synopsis: '[--endpoints DIR] [--backend all|duckdb|bigquery] [--format text|json|github] [--dry-run]',
+    summary: [
+      'validate every endpoint file and compile its SQL for each backend, and the endpoint',
+      'tests; exit 1 on any problem',
+      '(--dry-run: also dry-run each endpoint on BigQuery and print the bytes it would scan)',
+    ],
+    load: async () => (await import('./check.js')).checkCommand,
+  },
+  {
+    name: 'test',
+    synopsis: '[--endpoints DIR] [--filter TEXT] [--format text|github] [--junit FILE] [--update]',
+    summary: [
+      'run the endpoint tests in DIR/tests, each on a fresh in-memory DuckDB; exit 1 on any failure',
+      '(--update: rewrite what each failing test expects from what its endpoint answers now)',
+    ],
+    load: async () => (await import('./test.js')).testCommand,
+  },
+  {
+    name: 'diff',
+    synopsis: '[--base REF] [--endpoints DIR] [--format text|markdown] [--fail-on breaking]',
+    summary: [
+      "what the working tree changes in each endpoint's contract and rows, against REF",
+      '(default: the merge base with the default branch); exit 1 on a breaking change with --fail-on',
+    ],
+    load: async () => (await import('./diff.js')).diffCommand,
+  },
+  {
+    name: 'describe',
+    synopsis: 'NAME [--endpoints DIR] [--format text|json]',
+    summary: ["an endpoint's parameters and result columns, with their types"],
+    load: async () => (await import('./describe.js')).describeCommand,
+  },
+  {
+    name: 'new',
+    synopsis: 'NAME [--endpoints DIR]',
+    summary: ['write a new endpoint file and its test file from a commented template'],
+    load: async () => (await import('./new.js')).newCommand,
+  },
+  {
+    name: 'init',
+    synopsis: '',
+    summary: [
+      "in one's own repository: write endpoints/ with an example endpoint and its tests,",
+      'and .github/workflows/cannery.yml (check, test and diff on every pull request)',
+    ],
+    load: async () => (await import('./init.js')).initCommand,
+  },
+  {
+    name: 'run',
+    synopsis: 'NAME [key=value ...] [--endpoints DIR] [--db FILE] [--redact-pii]',
+    summary: ['run one endpoint and print its result as JSON (--redact-pii: as with SVC-ENDPOINT-REDACT-PII: true)'],
+    load: async () => (await import('./run.js')).runCommand,
+  },
+  {
+    name: 'import',
+    synopsis: '--db FILE --source NAME [FILE.ndjson | -] [--max-line-bytes N] [--replace-invalid-utf8] [--memory-limit SIZE]',
+    summary: [
+      "load NDJSON log events into a source's table, creating or widening it, all or nothing;",
+      'the same input again is a no-op',
+    ],
+    load: async () => (await import('./import.js')).importCommand,
+  },
+  {
+    name: 'compact',
+    synopsis: '--db FILE',
+    summary: ['rewrite every source table in the current storage layout, in time order (server stopped)'],
+    load: async () => (await import('./compact.js')).compactCommand,
+  },
+  {
+    name: 'seed',
+    synopsis: '--db FILE [--events N] [--now TIME] [--memory-limit SIZE]',
+    summary: [
+      'write realistic demo data for all nine sources (N edge events, default 50000, over',
+      'the week before TIME, default now)',
+    ],
+    load: async () => (await import('./seed.js')).seedCommand,
+  },
+  {
+    name: 'openapi',
+    synopsis: '[--endpoints DIR]',
+    summary: ['print the OpenAPI 3.1 description of the endpoints'],
+    load: async () => (await import('./openapi.js')).openapiCommand,
+  },
+  {
+    name: 'keys',
+    synopsis: 'new NAME [--endpoint E]... [--param name=value]... [--expires TIME|30d] [--rate N]',
+    summary: ['print a fresh random key once, and its entry for the keys file (CANNERY_KEYS_FILE)'],
+    load: async () => (await import('./keys.js')).keysCommand,
+  },
+  {
+    name: 'token',
+    synopsis: '[--endpoint E]... [--param name=value]... [--ttl 1h] [--name N] [--rate N]',
+    summary: ['print a signed token (HS256, CANNERY_JWT_SECRET) with these scopes, for testing'],
+    load: async () => (await import('./token.js')).tokenCommand,
+  },
+];
+
+export function findCommand(name: string): CommandRow | undefined {
+  return commandTable.find((row) => row.name === name);
+}
+
+const SEE_SETTINGS = 'settings come from the environment too; see docs/settings.md.';
+
+/** `cannery --help`: every command, its synopsis and what it does. */
+export function usageText(): string {
+  const rows = commandTable.map((row) => [`  ${row.name.padEnd(8)} ${row.synopsis}`.trimEnd(), ...row.summary.map((line) => `           ${line}`)].join('\n'));
+  return `usage: cannery <command> [options]\n\ncommands:\n${rows.join('\n')}\n\n${SEE_SETTINGS}`;
+}
+
+/** `cannery <command> --help`. */
+export function commandHelpText(row: CommandRow): string {
+  return `usage: cannery ${row.name} ${row.synopsis}`.trimEnd() + `\n\n${row.summary.join('\n')}\n\n${SEE_SETTINGS}`;
+}
+
+/** docs/settings.md's command list: one line per command. */
+export function commandListText(): string {
+  return commandTable.map((row) => `cannery ${row.name.padEnd(8)} ${row.synopsis}`.trimEnd()).join('\n');
+}

@@ -20,7 +20,7 @@ export async function prepareDemoDatabase(settings: Settings): Promise<DemoMarke
   if (!existsSync(settings.dbPath)) {
     console.log(`cannery: first run, seeding demo data into ${settings.dbPath} ...`);
     const started = performance.now();
-    const total = await seedDatabase(settings.dbPath, DEMO_EDGE_EVENTS, settings.loadMemoryLimit);
+    const total = await seedDatabase(settings.dbPath, DEMO_EDGE_EVENTS, settings.loadMemoryLimit, settings.now);
     console.log(`cannery: seeded ${total.toLocaleString('en-US')} events in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   }
   const marker = await readDemoMarker(settings.dbPath);
@@ -29,11 +29,12 @@ export async function prepareDemoDatabase(settings: Settings): Promise<DemoMarke
 }
 
 /** Tops the demo data up to now, then keeps it current until the feed is closed. */
-export async function keepDemoCurrent(backend: DuckDbBackend, marker: DemoMarker): Promise<LiveFeed> {
+export async function keepDemoCurrent(backend: DuckDbBackend, marker: DemoMarker, fixedNow: Date | undefined): Promise<LiveFeed> {
+  const clock = () => fixedNow ?? new Date();
   const connection = await backend.connect();
   let topUp;
   try {
-    topUp = await topUpDemoData(connection, marker.edgeEvents);
+    topUp = await topUpDemoData(connection, marker.edgeEvents, clock());
   } finally {
     connection.closeSync();
   }
@@ -47,7 +48,9 @@ export async function keepDemoCurrent(backend: DuckDbBackend, marker: DemoMarker
   return startLiveFeed({
     connect: () => backend.connect(),
     edgeEvents: marker.edgeEvents,
-    since: topUp?.until ?? new Date(),
+    since: topUp?.until ?? clock(),
+    // Under CANNERY_NOW time stands still, so no new events are due.
+    clock,
     log: (line) => console.error(`cannery: ${line}`),
   });
 }

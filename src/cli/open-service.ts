@@ -48,6 +48,11 @@ export interface OpenServiceOptions {
   backend?: Backend;
 }
 
+/** CANNERY_NOW's clock: the same instant at every call. */
+function fixedClock(now: Date): () => Date {
+  return () => new Date(now.getTime());
+}
+
 /** The shared cache store of CANNERY_CACHE_URL; one that does not answer yet is used once it does. */
 async function openSharedCache(settings: Settings): Promise<SharedCacheSettings | undefined> {
   if (settings.cacheUrl === undefined) return undefined;
@@ -72,7 +77,7 @@ export async function openService(settings: Settings, options: OpenServiceOption
       registry,
       backend,
       timeoutMs: settings.queryTimeoutMs,
-      clock: options.clock,
+      clock: options.clock ?? (settings.now && fixedClock(settings.now)),
       cacheMaxBytes: settings.cacheMaxBytes,
       maxResultBytes: settings.maxResultBytes,
       sandbox: { threads: settings.sandboxThreads, budgetMs: settings.sandboxCompileMs },

@@ -30,9 +30,9 @@ export async function seedDatabase(dbPath: string, edgeEvents: number, memoryLim
 export const seedCommand: Command = {
   options: { db: { type: 'string' }, events: { type: 'string' }, now: { type: 'string' }, 'memory-limit': { type: 'string' } },
   async run(flags) {
-    const { dbPath, loadMemoryLimit } = settingsWithFlags(flags);
+    const { dbPath, loadMemoryLimit, now: fixedNow } = settingsWithFlags(flags);
     const edgeEvents = positiveInteger('events', flags.events, DEMO_EDGE_EVENTS);
-    const now = flags.now === undefined ? undefined : new Date(String(flags.now));
+    const now = flags.now === undefined ? fixedNow : new Date(String(flags.now));
     if (now !== undefined && Number.isNaN(now.getTime())) throw new Error(`--now must be a date and time such as 2026-11-20T12:00:00Z (got "${flags.now}")`);
     const started = performance.now();
     const total = await seedDatabase(dbPath, edgeEvents, loadMemoryLimit, now);

@@ -40,7 +40,7 @@ export const serveCommand: Command = {
     httpSide.catch(() => undefined); // awaited below, once the service is open
     const service = await opening;
     const { createApp, listen, loadConsoleAssets, createContractBook, duckDbScratchEngine, startHotReload } = await httpSide;
-    const liveFeed = live ? await live.demo.keepDemoCurrent(live.backend, live.marker) : undefined;
+    const liveFeed = live ? await live.demo.keepDemoCurrent(live.backend, live.marker, settings.now) : undefined;
     for (const problem of service.registry.problems) console.error(`cannery: ${problem.file}:${problem.line}: ${problem.message}`);
     const consoleAssets = settings.console ? loadConsoleAssets() : undefined;
     if (settings.console && !consoleAssets) console.error('cannery: the console is not built (`npm run build` builds it into dist/console/); / answers 404');

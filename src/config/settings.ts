@@ -65,6 +65,12 @@ export interface Settings {
   bigquery: BigQuerySettings;
   /** The folder of the compile cache (docs/operations.md); undefined: every start compiles every file. */
   compileCache: string | undefined;
+  /**
+   * CANNERY_NOW: a time that stands still in place of the clock (queries' execution time, the
+   * demo's seed and top-up), so a run shows the same answers every time (the docs tier sets it);
+   * undefined: the real clock.
+   */
+  now: Date | undefined;
 }
 
 /**
@@ -140,8 +146,19 @@ export function readSettings(env: Env = process.env): Settings {
     console: boolean(env, 'CANNERY_CONSOLE', true),
     demoLive: boolean(env, 'CANNERY_DEMO_LIVE', true),
     bigquery: readBigQuerySettings(env, env.CANNERY_BACKEND === 'bigquery'),
+    now: fixedNow(env.CANNERY_NOW),
     compileCache: compileCacheDir(env),
   };
+}
+
+/** CANNERY_NOW: ISO 8601 with a zone, as `seed --now` and the tests' `now` take it (a time without one would mean another instant on each machine). */
+function fixedNow(raw: string | undefined): Date | undefined {
+  if (!raw) return undefined;
+  const now = new Date(raw);
+  if (!/^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:\d\d)$/.test(raw) || Number.isNaN(now.getTime())) {
+    throw new Error(`CANNERY_NOW must be an ISO 8601 time with Z or an offset, such as 2026-11-27T15:00:00Z (got "${raw}")`);
+  }
+  return now;
 }
 
 /** CANNERY_COMPILE_CACHE, `off`, or by default the user's cache folder (XDG), when there is one. */

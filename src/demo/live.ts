@@ -88,6 +88,8 @@ export function startLiveFeed(options: {
   connect: () => Promise<DuckDBConnection>;
   edgeEvents: number;
   since: Date;
+  /** Now, at each batch. */
+  clock: () => Date;
   log: (line: string) => void;
 }): LiveFeed {
   const { live } = rates(options.edgeEvents);
@@ -99,7 +101,7 @@ export function startLiveFeed(options: {
   let failed = false;
   const batch = async () => {
     connection ??= await options.connect();
-    const now = new Date();
+    const now = options.clock();
     if (now <= last) return;
     const counts = eventsFor(live, now.getTime() - last.getTime(), owed);
     await writeSpan(connection, last, now, counts, rotation);

@@ -59,6 +59,18 @@ describe('operations settings', () => {
   });
 });
 
+describe('CANNERY_NOW', () => {
+  it('unset: the real clock; set: that instant, with Z or an offset', () => {
+    expect(readSettings({}).now).toBeUndefined();
+    expect(readSettings({ CANNERY_NOW: '2026-11-27T15:00:00Z' }).now).toEqual(new Date('2026-11-27T15:00:00Z'));
+    expect(readSettings({ CANNERY_NOW: '2026-11-27T16:00:00.5+01:00' }).now).toEqual(new Date('2026-11-27T15:00:00.500Z'));
+  });
+
+  it.each(['2026-11-27T15:00:00', '2026-11-27', 'yesterday', '2026-13-27T15:00:00Z'])('refuses %j, a time without a zone or no time', (raw) => {
+    expect(() => readSettings({ CANNERY_NOW: raw })).toThrow(`CANNERY_NOW must be an ISO 8601 time with Z or an offset, such as 2026-11-27T15:00:00Z (got "${raw}")`);
+  });
+});
+
 describe('shared cache settings', () => {
   it('default: no shared store, a 250 ms bound on each call to one, keys under cannery:', () => {
     expect(readSettings({})).toMatchObject({ cacheUrl: undefined, cacheTimeoutMs: 250, cachePrefix: 'cannery' });

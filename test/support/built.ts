@@ -1,6 +1,7 @@
 /**
  * vitest's global setup: the tests run the built code (dist/, see vitest.config.ts), so it must be
- * the code in src/. When any source of the build (src/, the grammar, the console, the schemas' validators) is newer than
+ * the code in src/. When any source of the build (src/, the grammar, the console, the schemas' validators, the
+ * package and TypeScript settings) is newer than
  * what it built, this builds once before any test file starts, and says so; `npm test` has built
  * already (pretest), and finds nothing to do.
  */
@@ -37,6 +38,11 @@ export function staleSource(): string | undefined {
   for (const source of filesUnder('web')) if (modified(source) > console) return source;
   for (const source of filesUnder('schemas')) {
     if (source.endsWith('.schema.json') && modified(source) > modified(`dist/config/validators/${basename(source, '.json')}.cjs`)) return source;
+  }
+  // The build's settings, which build-stamp.mjs hashes too: `npm start` (run by the docs tier)
+  // would otherwise build again first, and say so.
+  for (const file of ['package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json', 'transpile.mjs']) {
+    if (modified(file) > modified('dist/.build-stamp')) return file;
   }
   return undefined;
 }
