@@ -2,8 +2,9 @@
  * The serving connections on a real, sealed DuckDB: a streamed answer read in part leaves DuckDB
  * only a vector or two ahead of it (not the ~60 its default buffer holds), a streamed answer is
  * read whole however many vectors it has, a connection runs
- * the next query cleanly after one stopped by max_rows, the byte budget or a timeout, and a query
- * waits for a connection while all are busy.
+ * the next query cleanly after one stopped by max_rows, the byte budget or a timeout, a stream
+ * that fails or times out midway is an error (never the rows read before), and a query waits for a
+ * connection while all are busy.
  */
 import { BIGINT, DuckDBScalarFunction, type DuckDBInstance } from '#duckdb-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -82,6 +83,17 @@ describe('the serving connections', () => {
       const { rows } = await runDuckDbQuery(connections, request('select sum(i) as total from range(100001) t(i)'));
       expect(rows).toEqual([{ total: 5000050000 }]);
     }
+  });
+
+  it('fail an answer whose stream fails after its first vectors, never answering the rows before', async () => {
+    // DuckDB's client ends such a stream as if it were complete (result-rows.ts).
+    const failure = runDuckDbQuery(connections, request("select case when i = 50000 then error('boom') else i end as i from range(100000) t(i)", { maxRows: 100_000 }));
+    await expect(failure).rejects.toMatchObject({ code: 'query_failed' });
+  });
+
+  it('answer a timeout that stops a streamed answer midway as query_timeout, not as the rows read so far', async () => {
+    const failure = runDuckDbQuery(connections, request('select counted(i) as i from range(100000000000) t(i)', { maxRows: 1_000_000_000, maxBytes: 1024 ** 3, timeoutMs: 200 }));
+    await expect(failure).rejects.toMatchObject({ code: 'query_timeout' });
   });
 
   it('hold a query until a connection is free', async () => {
