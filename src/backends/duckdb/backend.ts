@@ -134,7 +134,7 @@ export async function createDuckDbBackend(options: DuckDbOptions): Promise<DuckD
       return tableColumns(tables, present);
     });
   } catch (error) {
-    connections?.close();
+    await connections?.close();
     instance.closeSync();
     throw error;
   }
@@ -146,7 +146,7 @@ export async function createDuckDbBackend(options: DuckDbOptions): Promise<DuckD
     run: (request) => gate(request.sql, () => runDuckDbQuery(serving, request)),
     connect: () => instance.connect(),
     async close() {
-      serving.close();
+      await serving.close();
       instance.closeSync();
     },
   };

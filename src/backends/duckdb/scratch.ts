@@ -38,7 +38,7 @@ export function duckDbScratchEngine(sources: readonly SourceDescriptor[] = BUILT
         connections = await openConnections(instance, 1);
         await withConnection(instance, seal);
       } catch (error) {
-        connections?.close();
+        await connections?.close();
         instance.closeSync();
         throw error;
       }
@@ -49,7 +49,7 @@ export function duckDbScratchEngine(sources: readonly SourceDescriptor[] = BUILT
         run: (request) => runDuckDbQuery(serving, request),
         describe: (request) => describeDuckDbQuery(instance, request),
         async close() {
-          serving.close();
+          await serving.close();
           instance.closeSync();
         },
       };

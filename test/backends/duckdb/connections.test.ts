@@ -3,8 +3,8 @@
  * only a vector or two ahead of it (not the ~60 its default buffer holds), a streamed answer is
  * read whole however many vectors it has, a connection runs
  * the next query cleanly after one stopped by max_rows, the byte budget or a timeout, a stream
- * that fails or times out midway is an error (never the rows read before), and a query waits for a
- * connection while all are busy.
+ * that fails or times out midway is an error (never the rows read before), a query waits for a
+ * connection while all are busy, and closing interrupts the queries running rather than waiting.
  */
 import { BIGINT, DuckDBScalarFunction, type DuckDBInstance } from '#duckdb-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -44,8 +44,8 @@ describe('the serving connections', () => {
     connections = await openConnections(instance, 2);
     await withConnection(instance, seal);
   });
-  afterAll(() => {
-    connections?.close();
+  afterAll(async () => {
+    await connections?.close();
     instance?.closeSync();
   });
 
@@ -99,5 +99,18 @@ describe('the serving connections', () => {
   it('hold a query until a connection is free', async () => {
     const answers = await Promise.all(Array.from({ length: 6 }, (_, n) => runDuckDbQuery(connections, request(`select ${n} as n, count(*) as c from range(200000)`))));
     expect(answers.map(({ rows }) => rows)).toEqual(Array.from({ length: 6 }, (_, n) => [{ n, c: 200000 }]));
+  });
+});
+
+describe('closing the serving connections', () => {
+  it('interrupts a query running and refuses the next, rather than waiting for it to end', async () => {
+    const instance = await openDuckDb({ path: ':memory:', threads: 1 });
+    const connections = await openConnections(instance, 1);
+    const running = runDuckDbQuery(connections, request('select count(*) as n from range(100000000000) a, range(1000) b', { timeoutMs: 3_600_000 })).catch((error: unknown) => error);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await connections.close();
+    expect(await running).toMatchObject({ code: 'query_failed', message: expect.stringContaining('INTERRUPT') });
+    await expect(runDuckDbQuery(connections, request('select 1 as n'))).rejects.toThrow('closing');
+    instance.closeSync();
   });
 });
