@@ -85,8 +85,9 @@ export const serveCommand: Command = {
       keysReload?.close();
       await liveFeed?.close();
       await server.close(settings.shutdownGraceMs);
-      await service.close();
-      await service.backend.close();
+      // Past the grace, queries still running (a request's, a cache refresh's) are interrupted,
+      // not waited for: warming stops and its refreshes in flight end as the backend closes.
+      await Promise.all([service.close(), service.backend.close()]);
       // A start's compile cache entries are written after it serves; a quick stop keeps them.
       await load.cache?.settled();
       console.error('cannery: stopped');

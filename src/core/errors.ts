@@ -19,6 +19,7 @@ export const ERROR_CODES = [
   'body_too_large',
   'uri_too_long',
   'result_too_large',
+  'resources_exceeded',
   'too_many_requests',
   'query_failed',
   'query_timeout',

@@ -20,6 +20,9 @@ const STATUS: Record<ErrorCode, number> = {
   // The caller's request asks for more than an answer may weigh: theirs to narrow, never worth
   // retrying as is (docs/decisions.md: why not 413, 422 or BigQuery's 403).
   result_too_large: 400,
+  // The query asks a function of the embedded engine for more work than one of its bounds allows
+  // (docs/sql.md): the caller's to make smaller, as BigQuery's resourcesExceeded is.
+  resources_exceeded: 400,
   query_failed: 502,
   query_timeout: 504,
   internal: 500,

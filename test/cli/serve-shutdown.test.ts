@@ -1,6 +1,7 @@
 /**
  * SIGTERM with a request in flight, against the built CLI: the request still completes, new
- * connections are refused, and the process exits 0.
+ * connections are refused, and the process exits 0; a query still running past the grace (busy in
+ * a host function, minutes of work) is interrupted, and the process exits 0 all the same.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -10,6 +11,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SHIPPED_ENDPOINTS as ENDPOINTS } from '../support/shipped-endpoints.js';
+import { startServe } from '../support/serve-process.js';
+import { loadFixtures } from '../support/service.js';
+import { FIXTURES } from '../sql/sandbox/fixtures.js';
 
 const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 const KEY = 'shutdown-test-key';
@@ -76,5 +80,43 @@ describe('SIGTERM', () => {
     expect(JSON.parse(text)).toEqual({ result: [] });
     expect(await exited).toBe(0);
     expect(stderr).toContain('SIGTERM');
+  });
+});
+
+describe('SIGTERM while a query is busy in a host function', () => {
+  it('interrupts it once the grace is over and exits 0, not when the query would end', async () => {
+    const busyDir = await mkdtemp(join(tmpdir(), 'cannery-shutdown-busy-'));
+    await loadFixtures(join(busyDir, 'db.duckdb'), FIXTURES);
+    const served = await startServe(['--db', join(busyDir, 'db.duckdb'), '--endpoints', ENDPOINTS], {
+      CANNERY_API_KEYS: KEY,
+      CANNERY_SHUTDOWN_GRACE_MS: '500',
+      CANNERY_QUERY_TIMEOUT_MS: '600000',
+    });
+    try {
+      // Two million rows through EDIT_DISTANCE, each block within its bound: minutes of work.
+      const sql =
+        "select x from unnest(generate_array(1, 2000)) as x cross join unnest(generate_array(1, 1000)) as y where edit_distance(concat(repeat('a', 60), cast(x * 1000 + y as string)), repeat('b', 60)) < 0";
+      const busy = fetch(`${served.url}/api/endpoints/query/logs.all`, {
+        method: 'POST',
+        headers: { 'x-api-key': KEY, 'content-type': 'application/json' },
+        body: JSON.stringify({ project: 'alpha', sql }),
+      }).then(
+        (response) => response.status,
+        () => 'closed',
+      );
+      // Running: /health still answers between its blocks.
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      expect((await fetch(`${served.url}/health`)).status).toBe(200);
+      const exited = new Promise<number | null>((resolve) => served.child.on('exit', (code) => resolve(code)));
+      served.child.kill('SIGTERM');
+      // A liveness bound, far below the query's own minutes: the grace, the interrupt, the close.
+      const code = await Promise.race([exited, new Promise<'still running'>((resolve) => setTimeout(() => resolve('still running'), 30_000))]);
+      expect(code).toBe(0);
+      expect(await busy).toBe('closed');
+      expect(served.stderr()).toContain('stopped');
+    } finally {
+      await served.stop();
+      await rm(busyDir, { recursive: true, force: true });
+    }
   });
 });

@@ -21,7 +21,7 @@ import { DEFAULTS } from '../../config/settings.js';
 import { CURRENT_LAYOUT } from './layout-version.js';
 import { ensureSourceTables, readSourceTables, sourceTablesCurrent } from './source-tables.js';
 import { databaseBusy } from './lock.js';
-import { readWireRows } from './result-rows.js';
+import { readWireRows, StreamFailed } from './result-rows.js';
 import { openConnections, type Connections } from './connections.js';
 import { NULL_ELEMENT } from './values.js';
 import { writeBackType } from './write-back.js';
@@ -32,7 +32,8 @@ import { resultBudget } from '../../engine/serve/result-budget.js';
 import type { ColumnField, ParamType } from '../../core/types.js';
 import { columnTypeOf } from './contract-types.js';
 import { registerHostFunctions } from './host-functions/register.js';
-import { hostFunctionGate } from './host-function-gate.js';
+import { hostWatch, watchQuery, type HostWatch } from './host-functions/watch.js';
+import { callsHostFunction, hostFunctionGate } from './host-function-gate.js';
 
 export interface DuckDbOptions {
   /** A database file, or ':memory:'. */
@@ -52,6 +53,8 @@ export interface DuckDbOptions {
   writable?: boolean;
   /** Told what the operator should know about the database (a table in an older layout). */
   notice?: (message: string) => void;
+  /** What the instance's host functions share with the query calling them (its deadline); none by default. */
+  hostWatch?: HostWatch;
 }
 
 /** Settings every connection needs for BigQuery semantics. */
@@ -88,7 +91,7 @@ export async function openDuckDb(options: DuckDbOptions): Promise<DuckDBInstance
       if (options.path !== ':memory:') await checkFileLength(connection, options.path);
       // TimeZone needs the ICU extension, which is loaded only once the instance exists.
       await connection.run("SET GLOBAL TimeZone = 'UTC'");
-      registerHostFunctions(connection);
+      registerHostFunctions(connection, options.hostWatch);
     });
   } catch (error) {
     instance.closeSync();
@@ -109,7 +112,8 @@ export interface DuckDbBackend extends Backend {
  */
 export async function createDuckDbBackend(options: DuckDbOptions): Promise<DuckDbBackend> {
   const sources = options.sources ?? BUILT_IN_SOURCES;
-  const instance = await openReadable(options, sources);
+  const watch = hostWatch();
+  const instance = await openReadable({ ...options, hostWatch: watch }, sources);
   const names = sources.map((source) => source.name);
   let connections: Connections | undefined;
   let sourceColumns: (source: string) => Columns;
@@ -134,7 +138,7 @@ export async function createDuckDbBackend(options: DuckDbOptions): Promise<DuckD
       return tableColumns(tables, present);
     });
   } catch (error) {
-    connections?.close();
+    await connections?.close();
     instance.closeSync();
     throw error;
   }
@@ -143,10 +147,11 @@ export async function createDuckDbBackend(options: DuckDbOptions): Promise<DuckD
   return {
     name: 'duckdb',
     dialect: duckDbDialect(sources.map((source) => source.name), { sourceColumns, strictNames: true }),
-    run: (request) => gate(request.sql, () => runDuckDbQuery(serving, request)),
+    // The gate lets one host-function query run at a time: the watch is that query's.
+    run: (request) => gate(request.sql, () => runDuckDbQuery(serving, request, callsHostFunction(request.sql) ? watch : undefined)),
     connect: () => instance.connect(),
     async close() {
-      serving.close();
+      await serving.close();
       instance.closeSync();
     },
   };
@@ -210,10 +215,17 @@ export async function withConnection<T>(instance: DuckDBInstance, work: (connect
   }
 }
 
-export function runDuckDbQuery(connections: Connections, request: QueryRequest): Promise<QueryResult> {
+/**
+ * Runs `request` on a free connection, reading its streamed answer. `watch`, for a query that
+ * calls host functions, is what they share with it: its deadline, and the bound or timeout they
+ * met, which fail the query even where SAFE. made the function's error a NULL.
+ */
+export function runDuckDbQuery(connections: Connections, request: QueryRequest, watch?: HostWatch): Promise<QueryResult> {
   return connections.use(async (connection) => {
     const started = performance.now();
+    if (watch) watchQuery(watch, started + request.timeoutMs);
     let timedOut = false;
+    const timeout = () => new CanneryError('query_timeout', `${request.endpointName}: the query did not finish within ${request.timeoutMs} ms`);
     // An interrupt that lands while DuckDB is still starting a query is lost (and the query then
     // runs to its end, however long): so it is repeated until the query stops.
     let timer = setTimeout(function interrupt() {
@@ -224,11 +236,18 @@ export function runDuckDbQuery(connections: Connections, request: QueryRequest):
     try {
       const result = await connection.stream(request.sql, bindings(request));
       const rows = await readWireRows(result, request.maxRows, resultBudget(request.maxBytes), request.writeBack);
+      if (watch?.bound !== undefined) throw boundPassed(request, watch.bound);
+      if (watch?.expired) throw timeout();
       return { rows, backendMs: performance.now() - started };
     } catch (error) {
+      if (watch?.bound !== undefined) throw boundPassed(request, watch.bound);
       if (error instanceof CanneryError) throw error;
-      if (timedOut) {
-        throw new CanneryError('query_timeout', `${request.endpointName}: the query did not finish within ${request.timeoutMs} ms`);
+      if (timedOut || watch?.expired) throw timeout();
+      if (error instanceof StreamFailed) {
+        // DuckDB's client gives no reason for a stream that failed; a host function's error is
+        // one the watch saw. Anything else is a failure cannery cannot name.
+        const failure = watch?.failure;
+        throw new CanneryError('query_failed', `${request.endpointName}: the query failed: ${failure ?? error.message}`, { cause: error, queryRejected: failure !== undefined });
       }
       const message = firstLine((error as Error).message);
       const outOfMemory = OUT_OF_MEMORY.test(message);
@@ -238,11 +257,17 @@ export function runDuckDbQuery(connections: Connections, request: QueryRequest):
       });
     } finally {
       clearTimeout(timer);
+      if (watch) watch.deadline = Infinity;
       // A result read only in part (max_rows, or over the byte budget) still has DuckDB computing
       // ahead of it: stopped here, not left running until the connection's next query.
       connection.interrupt();
     }
   });
+}
+
+/** A host function's bound passed: the caller's query asks for more than the embedded engine does at once. */
+function boundPassed(request: QueryRequest, bound: string): CanneryError {
+  return new CanneryError('resources_exceeded', `${request.endpointName}: ${bound}`);
 }
 
 /**

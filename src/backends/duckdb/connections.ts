@@ -16,9 +16,16 @@ export const STREAMING_BUFFER_SIZE = '1KiB';
 export interface Connections {
   /** Runs `work` on a free connection, waiting for one while all are busy. */
   use<T>(work: (connection: DuckDBConnection) => Promise<T>): Promise<T>;
-  /** Closes every connection; the instance stays open. */
-  close(): void;
+  /**
+   * Interrupts the queries running, refuses new ones, waits until every connection is free, then
+   * closes them all; the instance stays open. A stop (SIGTERM past its grace) never waits for a
+   * query to run to its end, nor closes a connection under one.
+   */
+  close(): Promise<void>;
 }
+
+/** How often running queries are interrupted again while a close waits for them. */
+const INTERRUPT_AGAIN_MS = 50;
 
 /** `count` connections of `instance`, each set up for streamed answers; call before sealing it. */
 export async function openConnections(instance: DuckDBInstance, count: number): Promise<Connections> {
@@ -34,22 +41,33 @@ export async function openConnections(instance: DuckDBInstance, count: number): 
     throw error;
   }
   const all = [...idle];
-  const waiting: ((connection: DuckDBConnection) => void)[] = [];
+  const busy = new Set<DuckDBConnection>();
+  const waiting: { resolve: (connection: DuckDBConnection) => void; reject: (error: Error) => void }[] = [];
+  let closing = false;
   const release = (connection: DuckDBConnection) => {
+    busy.delete(connection);
     const next = waiting.shift();
-    if (next) next(connection);
+    if (next) next.resolve(connection);
     else idle.push(connection);
   };
   return {
     async use(work) {
-      const connection = idle.pop() ?? (await new Promise<DuckDBConnection>((resolve) => waiting.push(resolve)));
+      if (closing) throw new Error('the database is closing');
+      const connection = idle.pop() ?? (await new Promise<DuckDBConnection>((resolve, reject) => waiting.push({ resolve, reject })));
+      busy.add(connection);
       try {
         return await work(connection);
       } finally {
         release(connection);
       }
     },
-    close() {
+    async close() {
+      closing = true;
+      for (const waiter of waiting.splice(0)) waiter.reject(new Error('the database is closing'));
+      while (busy.size > 0) {
+        for (const connection of busy) connection.interrupt();
+        await new Promise((resolve) => setTimeout(resolve, INTERRUPT_AGAIN_MS));
+      }
       for (const connection of all) connection.closeSync();
     },
   };

@@ -17,10 +17,15 @@ const CALLS_HOST_FUNCTION = new RegExp(`\\b${HOST_FUNCTION_PREFIX}[a-z0-9_]+\\(`
 
 export type QueryRun<T> = (sql: string, run: () => Promise<T>) => Promise<T>;
 
+/** Whether the (translated) query calls a host function, and so takes its turn. */
+export function callsHostFunction(sql: string): boolean {
+  return CALLS_HOST_FUNCTION.test(sql);
+}
+
 export function hostFunctionGate<T>(): QueryRun<T> {
   const limiter = createLimiter({ maxRunning: 1, maxQueued: HOST_QUERIES_QUEUED });
   return async (sql, run) => {
-    if (!CALLS_HOST_FUNCTION.test(sql)) return run();
+    if (!callsHostFunction(sql)) return run();
     try {
       return await limiter.run(run);
     } catch (error) {

@@ -3,8 +3,13 @@
  * spent from the answer's byte budget as soon as it is converted. An answer over the budget
  * stops at the value that tips it over: a 100 MB string in the first row is refused without the
  * 999 rows after it ever becoming JS strings, and no answer holds more than about its budget.
+ *
+ * A streamed answer that fails after its first block (an interrupt, an error in a later row) ends
+ * as if it were complete: DuckDB's client hands back no block, and no error. Only the result's
+ * return type tells the two apart, INVALID once it failed: such an end is a StreamFailed, never
+ * the rows read so far.
  */
-import type { DuckDBResult } from '#duckdb-api';
+import { ResultReturnType, type DuckDBResult } from '#duckdb-api';
 import type { WireRow, WireValue } from '../../core/types.js';
 import type { ResultBudget } from '../../engine/serve/result-budget.js';
 import type { WriteBack } from '../../sql/parse/tree.js';
@@ -17,7 +22,10 @@ export async function readWireRows(result: DuckDBResult, maxRows: number, budget
   const rows: WireRow[] = [];
   while (rows.length < maxRows) {
     const chunk = await result.fetchChunk();
-    if (!chunk || chunk.rowCount === 0) break;
+    if (!chunk || chunk.rowCount === 0) {
+      if (result.returnType === ResultReturnType.INVALID) throw new StreamFailed('the query stopped while its rows were read');
+      break;
+    }
     const count = Math.min(chunk.rowCount, maxRows - rows.length);
     const readers = names.map((_, column) => wireReader(chunk.getColumnVector(column)));
     for (let index = 0; index < count; index++) {
@@ -37,3 +45,6 @@ export async function readWireRows(result: DuckDBResult, maxRows: number, budget
   }
   return rows;
 }
+
+/** A streamed answer DuckDB stopped after its first block; its client does not say why. */
+export class StreamFailed extends Error {}

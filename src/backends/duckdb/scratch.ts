@@ -15,6 +15,7 @@ import type { DuckDBConnection } from '#duckdb-api';
 import { duckDbDialect } from '../../sql/dialects/duckdb/dialect.js';
 import type { Dialect } from '../../sql/generator/dialect.js';
 import { readTableColumns } from './table-columns.js';
+import { hostWatch } from './host-functions/watch.js';
 
 export function duckDbScratchEngine(sources: readonly SourceDescriptor[] = BUILT_IN_SOURCES): ScratchEngine {
   const dialect = sourceDialect(sources);
@@ -22,7 +23,9 @@ export function duckDbScratchEngine(sources: readonly SourceDescriptor[] = BUILT
     dialect,
     async open(events: SourceEvents): Promise<ScratchBackend> {
       // One thread: a scratch database holds a handful of rows, and threads cost time to start.
-      const instance = await openDuckDb({ path: ':memory:', threads: 1 });
+      // Its one connection runs one query at a time: the watch is that query's.
+      const watch = hostWatch();
+      const instance = await openDuckDb({ path: ':memory:', threads: 1, hostWatch: watch });
       let stored: Dialect;
       let connections: Connections | undefined;
       try {
@@ -38,7 +41,7 @@ export function duckDbScratchEngine(sources: readonly SourceDescriptor[] = BUILT
         connections = await openConnections(instance, 1);
         await withConnection(instance, seal);
       } catch (error) {
-        connections?.close();
+        await connections?.close();
         instance.closeSync();
         throw error;
       }
@@ -46,10 +49,10 @@ export function duckDbScratchEngine(sources: readonly SourceDescriptor[] = BUILT
       return {
         name: 'duckdb',
         dialect: stored,
-        run: (request) => runDuckDbQuery(serving, request),
+        run: (request) => runDuckDbQuery(serving, request, watch),
         describe: (request) => describeDuckDbQuery(instance, request),
         async close() {
-          serving.close();
+          await serving.close();
           instance.closeSync();
         },
       };

@@ -2,8 +2,9 @@
  * The serving connections on a real, sealed DuckDB: a streamed answer read in part leaves DuckDB
  * only a vector or two ahead of it (not the ~60 its default buffer holds), a streamed answer is
  * read whole however many vectors it has, a connection runs
- * the next query cleanly after one stopped by max_rows, the byte budget or a timeout, and a query
- * waits for a connection while all are busy.
+ * the next query cleanly after one stopped by max_rows, the byte budget or a timeout, a stream
+ * that fails or times out midway is an error (never the rows read before), a query waits for a
+ * connection while all are busy, and closing interrupts the queries running rather than waiting.
  */
 import { BIGINT, DuckDBScalarFunction, type DuckDBInstance } from '#duckdb-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -43,8 +44,8 @@ describe('the serving connections', () => {
     connections = await openConnections(instance, 2);
     await withConnection(instance, seal);
   });
-  afterAll(() => {
-    connections?.close();
+  afterAll(async () => {
+    await connections?.close();
     instance?.closeSync();
   });
 
@@ -84,8 +85,32 @@ describe('the serving connections', () => {
     }
   });
 
+  it('fail an answer whose stream fails after its first vectors, never answering the rows before', async () => {
+    // DuckDB's client ends such a stream as if it were complete (result-rows.ts).
+    const failure = runDuckDbQuery(connections, request("select case when i = 50000 then error('boom') else i end as i from range(100000) t(i)", { maxRows: 100_000 }));
+    await expect(failure).rejects.toMatchObject({ code: 'query_failed' });
+  });
+
+  it('answer a timeout that stops a streamed answer midway as query_timeout, not as the rows read so far', async () => {
+    const failure = runDuckDbQuery(connections, request('select counted(i) as i from range(100000000000) t(i)', { maxRows: 1_000_000_000, maxBytes: 1024 ** 3, timeoutMs: 200 }));
+    await expect(failure).rejects.toMatchObject({ code: 'query_timeout' });
+  });
+
   it('hold a query until a connection is free', async () => {
     const answers = await Promise.all(Array.from({ length: 6 }, (_, n) => runDuckDbQuery(connections, request(`select ${n} as n, count(*) as c from range(200000)`))));
     expect(answers.map(({ rows }) => rows)).toEqual(Array.from({ length: 6 }, (_, n) => [{ n, c: 200000 }]));
+  });
+});
+
+describe('closing the serving connections', () => {
+  it('interrupts a query running and refuses the next, rather than waiting for it to end', async () => {
+    const instance = await openDuckDb({ path: ':memory:', threads: 1 });
+    const connections = await openConnections(instance, 1);
+    const running = runDuckDbQuery(connections, request('select count(*) as n from range(100000000000) a, range(1000) b', { timeoutMs: 3_600_000 })).catch((error: unknown) => error);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await connections.close();
+    expect(await running).toMatchObject({ code: 'query_failed', message: expect.stringContaining('INTERRUPT') });
+    await expect(runDuckDbQuery(connections, request('select 1 as n'))).rejects.toThrow('closing');
+    instance.closeSync();
   });
 });

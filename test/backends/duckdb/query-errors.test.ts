@@ -22,7 +22,7 @@ describe('a DuckDB error that names a file on the server', () => {
     connections = await openConnections(instance, 1);
   });
   afterAll(async () => {
-    connections?.close();
+    await connections?.close();
     instance?.closeSync();
     await rm(dir, { recursive: true, force: true });
   });

@@ -6,6 +6,7 @@
  * NULL argument makes the result NULL, but for %t and %T, which write NULL.
  */
 import { writeJson } from '../../../sql/functions/json-value.js';
+import { checkOutput, FORMAT_OUTPUT_BOUND } from '../../../sql/dialects/duckdb/host-function-bounds.js';
 import { HostFunctionError } from './errors.js';
 import type { SqlValue } from './sql-values.js';
 
@@ -241,6 +242,9 @@ export function format(pattern: string, values: readonly SqlValue[]): string | n
     return value;
   };
   while (at < pattern.length) {
+    // Each specifier writes at most the bound past what its argument holds, so checking before
+    // each keeps the text built within twice the bound and the arguments.
+    checkOutput('FORMAT', 'for one row', out.length, FORMAT_OUTPUT_BOUND);
     const percent = pattern.indexOf('%', at);
     if (percent === -1) {
       out += pattern.slice(at);
@@ -269,6 +273,8 @@ export function format(pattern: string, values: readonly SqlValue[]): string | n
       if (precision === null) return null;
       spec.precision = precision < 0n ? undefined : Number(precision);
     } else if (precisionText !== undefined) spec.precision = Number(precisionText.slice(1) || '0');
+    // A width or an integer's precision is text to write: refused before it is written.
+    checkOutput('FORMAT', 'for one row', Math.max(spec.width ?? 0, 'dioxX'.includes(conversion) ? (spec.precision ?? 0) : 0), FORMAT_OUTPUT_BOUND);
     const value = take();
     const invalid = () => new HostFunctionError(`Invalid type for argument ${next + 1} to FORMAT with %${conversion}`);
     if (conversion === 't' || conversion === 'T') {
@@ -292,5 +298,6 @@ export function format(pattern: string, values: readonly SqlValue[]): string | n
     }
   }
   if (next < values.length) throw new HostFunctionError(`Too many arguments to FORMAT for pattern "${pattern}"`);
+  checkOutput('FORMAT', 'for one row', out.length, FORMAT_OUTPUT_BOUND);
   return out;
 }

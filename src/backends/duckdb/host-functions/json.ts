@@ -6,6 +6,7 @@
  * reference's description; a JSON value in and out is its canonical text.
  */
 import { canonicalJson, isJsonObject, parseJson, writeJson, type JsonObject, type JsonValue, type WideNumberMode } from '../../../sql/functions/json-value.js';
+import { checkOutput, JSON_KEYS_OUTPUT_BOUND } from '../../../sql/dialects/duckdb/host-function-bounds.js';
 import { HostFunctionError } from './errors.js';
 import { roundTripDouble } from './format.js';
 import type { SqlValue } from './sql-values.js';
@@ -391,6 +392,7 @@ export function jsonKeys(text: string, maxDepth: bigint | null, mode: string): s
   const keys = new Set<string>();
   const depthLimit = maxDepth === null ? Infinity : Number(maxDepth);
   if (depthLimit <= 0) throw new HostFunctionError('max_depth must be positive');
+  let written = 0;
   const walk = (value: JsonValue, prefix: string, depth: number, inArray: number) => {
     if (depth > depthLimit) return;
     if (Array.isArray(value)) {
@@ -401,6 +403,9 @@ export function jsonKeys(text: string, maxDepth: bigint | null, mode: string): s
     if (value === null || !isJsonObject(value)) return;
     for (const [key, member] of value) {
       const name = /^[A-Za-z_][A-Za-z0-9_]*$/.test(key) ? key : JSON.stringify(key);
+      // Each path repeats its parent's: refused before deep nesting makes the text quadratic.
+      written += prefix.length + name.length + 1;
+      checkOutput('JSON_KEYS', 'of paths for one value', written, JSON_KEYS_OUTPUT_BOUND);
       const path = prefix === '' ? name : `${prefix}.${name}`;
       keys.add(path);
       walk(member, path, depth + 1, 0);

@@ -1,11 +1,15 @@
 /**
  * The host functions (sql/dialects/duckdb/host-functions.ts) registered on a DuckDB instance:
  * each declared function with its implementation here, converted between DuckDB's values and
- * plain ones (BLOB as bytes, LIST as an array). DuckDB calls them a chunk of rows at a time, on
- * this thread; an error one raises fails the query with its message (TRY, for SAFE., makes it NULL).
+ * plain ones (BLOB as bytes, LIST as an array). DuckDB calls them a block of rows at a time, on
+ * this thread, and waits: a block's work is measured from its arguments before it is done, and
+ * refused past its bound (sql/dialects/duckdb/host-function-bounds.ts); rows stop once the query's
+ * time is up (watch.ts). An error one raises fails the query with its message (TRY, for SAFE.,
+ * makes it NULL; a bound or the timeout still fails it, through the watch).
  */
 import { BIGINT, BLOB, BOOLEAN, DOUBLE, DuckDBBlobValue, DuckDBListValue, DuckDBScalarFunction, LIST, listValue, VARCHAR, type DuckDBConnection, type DuckDBType, type DuckDBValue } from '#duckdb-api';
 import { HOST_FUNCTIONS, hostFunctionName, type HostFunctionName, type HostType } from '../../../sql/dialects/duckdb/host-functions.js';
+import { blockMeter, HOST_FUNCTION_BOUNDS, HostBoundError, lengthOf, measure, type HostArgument } from '../../../sql/dialects/duckdb/host-function-bounds.js';
 import { farmFingerprint, fromBase32, sha512, toBase32 } from './encoding.js';
 import { containsSubstr } from './contains.js';
 import { format } from './format.js';
@@ -15,12 +19,11 @@ import { jsonArray, jsonArrayAdd, jsonBool, jsonFlatten, jsonFloat64, jsonInt64,
 import { writeJson } from '../../../sql/functions/json-value.js';
 import { readSqlValue, type SqlValue } from './sql-values.js';
 import { editDistance, initcap, instr, normalize, regexpInstr, safeConvertBytes, soundex, translate } from './text.js';
-
-export type HostValue = string | bigint | boolean | number | Uint8Array | null | readonly HostValue[];
+import { hostWatch, type HostWatch } from './watch.js';
 
 // Each implementation takes the declared parameters' values, which the declaration types.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Implementation = (...args: any[]) => HostValue;
+type Implementation = (...args: any[]) => HostArgument;
 
 const IMPLEMENTATIONS: { readonly [K in HostFunctionName]: Implementation } = {
   lower: (text: string) => text.toLowerCase(),
@@ -84,13 +87,13 @@ const TYPES: Readonly<Record<HostType, DuckDBType>> = {
   'BIGINT[]': LIST(BIGINT),
 };
 
-function fromDuckDb(value: DuckDBValue): HostValue {
+function fromDuckDb(value: DuckDBValue): HostArgument {
   if (value instanceof DuckDBBlobValue) return value.bytes;
   if (value instanceof DuckDBListValue) return value.items.map(fromDuckDb);
-  return value as HostValue;
+  return value as HostArgument;
 }
 
-function toDuckDb(value: HostValue): DuckDBValue {
+function toDuckDb(value: HostArgument): DuckDBValue {
   if (value instanceof Uint8Array) return new DuckDBBlobValue(value);
   if (Array.isArray(value)) return listValue(value.map(toDuckDb));
   return value as DuckDBValue;
@@ -100,9 +103,10 @@ function sqlValues(values: readonly (string | null)[], types: readonly string[])
   return values.map((value, index) => readSqlValue(value, types[index]!));
 }
 
-export function registerHostFunctions(connection: DuckDBConnection): void {
+export function registerHostFunctions(connection: DuckDBConnection, watch: HostWatch = hostWatch()): void {
   for (const [name, signature] of Object.entries(HOST_FUNCTIONS) as [HostFunctionName, (typeof HOST_FUNCTIONS)[HostFunctionName]][]) {
     const implementation = IMPLEMENTATIONS[name];
+    const { called, work } = HOST_FUNCTION_BOUNDS[name];
     const takesNulls = 'nulls' in signature && signature.nulls === true;
     connection.registerScalarFunction(
       DuckDBScalarFunction.create({
@@ -112,14 +116,30 @@ export function registerHostFunctions(connection: DuckDBConnection): void {
         specialHandling: takesNulls,
         mainFunction: (info, input, output) => {
           const columns = signature.parameters.map((_, index) => input.getColumnVector(index));
+          const block = blockMeter(name);
           for (let row = 0; row < input.rowCount; row++) {
+            if (performance.now() > watch.deadline) {
+              watch.expired = true;
+              info.setError(`${called}: the query's time is up`);
+              return;
+            }
             try {
               const args = columns.map((column) => fromDuckDb(column.getItem(row)));
               // DuckDB folds a constant NULL argument, but hands a function the NULL rows of a
               // column: a NULL in is NULL out unless the function says it takes NULLs.
-              output.setItem(row, !takesNulls && args.includes(null) ? null : toDuckDb(implementation(...args)));
+              if (!takesNulls && args.includes(null)) {
+                output.setItem(row, null);
+                continue;
+              }
+              block.add(measure(work, args));
+              const result = implementation(...args);
+              block.add(lengthOf(result));
+              output.setItem(row, toDuckDb(result));
             } catch (error) {
-              info.setError((error as Error).message);
+              const message = (error as Error).message;
+              if (error instanceof HostBoundError) watch.bound ??= message;
+              watch.failure ??= message;
+              info.setError(message);
               return;
             }
           }

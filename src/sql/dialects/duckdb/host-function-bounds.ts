@@ -1,0 +1,150 @@
+/**
+ * How much work a host function (host-functions.ts) may do in one call, measured from its
+ * arguments before it starts. DuckDB calls a host function with a block of up to 2,048 rows and
+ * waits, and the function runs on the service's event loop: nothing else is answered (not
+ * `/health`, not the timer of the query's own timeout) until the block is done. So every block is
+ * bounded before it is computed, by what its rows hold: past the bound the query fails, naming the
+ * BigQuery function and the bound, and nothing of the block is computed.
+ *
+ * Each bound is about half a second of the function's work on the 2-core machine the figures of
+ * docs/benchmarks.md come from, measured while other work shared it: characters through JSON
+ * values about 1.2 µs each, through INITCAP or NORMALIZE about 0.6 µs, a cell of the edit distance's
+ * table about 30 ns, a comparison of INSTR's search about 4 ns. BigQuery documents no bound on the
+ * lengths of EDIT_DISTANCE's or INSTR's arguments; FORMAT's bound on its output is ZetaSQL's 1 MiB.
+ */
+import type { HostFunctionName } from './host-functions.js';
+
+/** A value a host function takes (host-functions/register.ts converts DuckDB's to these). */
+export type HostArgument = string | bigint | boolean | number | Uint8Array | null | readonly HostArgument[];
+
+/** How a function's work grows with its arguments, and how much of it one block may take. */
+export interface Work {
+  /** 'length': with the characters (bytes, elements) of its arguments; 'product': with the first two's lengths multiplied. */
+  readonly grows: 'length' | 'product';
+  /** The most one block of rows may measure. */
+  readonly bound: number;
+}
+
+/** JavaScript's own string and byte work (case mapping of ASCII, hashing, an address's bytes). */
+const NATIVE: Work = { grows: 'length', bound: 16_000_000 };
+/** Work a character at a time in JavaScript (INITCAP, NORMALIZE, FORMAT, base32). */
+const TEXT: Work = { grows: 'length', bound: 800_000 };
+/** Reading and writing JSON values, a character at a time. */
+const JSON_WORK: Work = { grows: 'length', bound: 400_000 };
+/** A table of one cell per pair of characters (the Levenshtein distance). */
+const TABLE: Work = { grows: 'product', bound: 16_000_000 };
+/** A search that may compare every position of the text with the whole needle (INSTR). */
+const SEARCH: Work = { grows: 'product', bound: 100_000_000 };
+/** A regular expression's match, which RE2 bounds by the text's length times the pattern's. */
+const REGEX: Work = { grows: 'product', bound: 25_000_000 };
+
+/** The largest text FORMAT writes for one row: ZetaSQL's bound on its output, 1 MiB. */
+export const FORMAT_OUTPUT_BOUND = 1 << 20;
+/** The most text JSON_KEYS writes for one value: its paths repeat each parent's, so deep nesting would square it. */
+export const JSON_KEYS_OUTPUT_BOUND = 1 << 20;
+
+export interface HostFunctionBound {
+  /** The function as the caller wrote it. */
+  readonly called: string;
+  readonly work: Work;
+}
+
+export const HOST_FUNCTION_BOUNDS: { readonly [K in HostFunctionName]: HostFunctionBound } = {
+  lower: { called: 'LOWER', work: NATIVE },
+  upper: { called: 'UPPER', work: NATIVE },
+  initcap: { called: 'INITCAP', work: TEXT },
+  initcap_default: { called: 'INITCAP', work: TEXT },
+  normalize: { called: 'NORMALIZE', work: TEXT },
+  soundex: { called: 'SOUNDEX', work: TEXT },
+  translate: { called: 'TRANSLATE', work: TEXT },
+  instr: { called: 'INSTR', work: SEARCH },
+  instr_bytes: { called: 'INSTR', work: SEARCH },
+  edit_distance: { called: 'EDIT_DISTANCE', work: TABLE },
+  edit_distance_bytes: { called: 'EDIT_DISTANCE', work: TABLE },
+  regexp_instr: { called: 'REGEXP_INSTR', work: REGEX },
+  safe_convert_bytes: { called: 'SAFE_CONVERT_BYTES_TO_STRING', work: TEXT },
+  to_base32: { called: 'TO_BASE32', work: TEXT },
+  from_base32: { called: 'FROM_BASE32', work: TEXT },
+  sha512: { called: 'SHA512', work: NATIVE },
+  farm_fingerprint: { called: 'FARM_FINGERPRINT', work: NATIVE },
+  format: { called: 'FORMAT', work: TEXT },
+  contains_substr: { called: 'CONTAINS_SUBSTR', work: TEXT },
+  json_parse: { called: 'PARSE_JSON', work: JSON_WORK },
+  to_json: { called: 'TO_JSON', work: JSON_WORK },
+  json_query: { called: 'JSON_QUERY', work: JSON_WORK },
+  json_value: { called: 'JSON_VALUE', work: JSON_WORK },
+  json_query_array: { called: 'JSON_QUERY_ARRAY', work: JSON_WORK },
+  json_value_array: { called: 'JSON_VALUE_ARRAY', work: JSON_WORK },
+  json_type: { called: 'JSON_TYPE', work: JSON_WORK },
+  json_bool: { called: 'BOOL', work: JSON_WORK },
+  json_int64: { called: 'INT64', work: JSON_WORK },
+  json_float64: { called: 'FLOAT64', work: JSON_WORK },
+  json_string: { called: 'STRING', work: JSON_WORK },
+  lax_bool: { called: 'LAX_BOOL', work: JSON_WORK },
+  lax_int64: { called: 'LAX_INT64', work: JSON_WORK },
+  lax_float64: { called: 'LAX_FLOAT64', work: JSON_WORK },
+  lax_string: { called: 'LAX_STRING', work: JSON_WORK },
+  json_array: { called: 'JSON_ARRAY', work: JSON_WORK },
+  json_object: { called: 'JSON_OBJECT', work: JSON_WORK },
+  json_set: { called: 'JSON_SET', work: JSON_WORK },
+  json_remove: { called: 'JSON_REMOVE', work: JSON_WORK },
+  json_array_add: { called: 'JSON_ARRAY_APPEND (or JSON_ARRAY_INSERT)', work: JSON_WORK },
+  json_strip_nulls: { called: 'JSON_STRIP_NULLS', work: JSON_WORK },
+  json_keys: { called: 'JSON_KEYS', work: JSON_WORK },
+  json_flatten: { called: 'JSON_FLATTEN', work: JSON_WORK },
+  ip_from_string: { called: 'NET.IP_FROM_STRING', work: NATIVE },
+  ip_to_string: { called: 'NET.IP_TO_STRING', work: NATIVE },
+  ipv4_from_int64: { called: 'NET.IPV4_FROM_INT64', work: NATIVE },
+  ipv4_to_int64: { called: 'NET.IPV4_TO_INT64', work: NATIVE },
+  ip_net_mask: { called: 'NET.IP_NET_MASK', work: NATIVE },
+  ip_trunc: { called: 'NET.IP_TRUNC', work: NATIVE },
+  parse_numeric: { called: 'PARSE_NUMERIC', work: NATIVE },
+};
+
+/** A bound passed: the query fails with this message, whatever SAFE. would make of an error. */
+export class HostBoundError extends Error {}
+
+/** Characters, bytes or elements: a list's elements each count, and what they hold. */
+export function lengthOf(value: HostArgument): number {
+  if (typeof value === 'string' || value instanceof Uint8Array) return value.length;
+  if (Array.isArray(value)) return value.reduce((total: number, item: HostArgument) => total + 1 + lengthOf(item), 0);
+  return 1;
+}
+
+/** What one row's call measures, before it runs. */
+export function measure(work: Work, args: readonly HostArgument[]): number {
+  const total = args.reduce((sum: number, arg) => sum + lengthOf(arg), 0);
+  if (work.grows === 'length') return total;
+  // The lengths as the function walks them (every position of the text, for an empty needle too),
+  // and the arguments it reads besides.
+  return Math.max(lengthOf(args[0] ?? null), 1) * Math.max(lengthOf(args[1] ?? null), 1) + total;
+}
+
+const number = (value: number) => value.toLocaleString('en-US');
+
+/** The refusal of a block whose rows measure `measured`, in the caller's terms. */
+export function boundError(name: HostFunctionName, measured: number): HostBoundError {
+  const { called, work } = HOST_FUNCTION_BOUNDS[name];
+  const what =
+    work.grows === 'product'
+      ? `its arguments' lengths multiplied (${number(measured)}, summed over the rows it computes at once, up to 2,048)`
+      : `its arguments' characters (${number(measured)}, over the rows it computes at once, up to 2,048)`;
+  return new HostBoundError(`${called} on the embedded engine takes at most ${number(work.bound)} of ${what}; pass it shorter values or fewer rows`);
+}
+
+/** Work counted a block at a time: `add` throws the function's refusal once the block passes its bound. */
+export function blockMeter(name: HostFunctionName): { add(units: number): void } {
+  const { bound } = HOST_FUNCTION_BOUNDS[name].work;
+  let spent = 0;
+  return {
+    add(units) {
+      spent += units;
+      if (spent > bound) throw boundError(name, spent);
+    },
+  };
+}
+
+/** A function's output past `bound` characters, refused before it is written. */
+export function checkOutput(called: string, what: string, length: number, bound: number): void {
+  if (length > bound) throw new HostBoundError(`${called} on the embedded engine writes at most ${number(bound)} characters ${what}; this one would write ${number(length)}`);
+}
