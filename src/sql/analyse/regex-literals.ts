@@ -261,7 +261,7 @@ function parse(pattern: string): Node {
 /**
  * RE2's check of nested repetitions (parse.cc, RepetitionWalker): MAX_REPEAT divided by each count
  * on the way down (the most, or the least when unbounded), the smallest quotient of any path. At 0,
- * RE2 refuses the pattern ("bad repetition operator"): the expression then runs unfiltered and
+ * RE2 refuses the pattern ("invalid repetition size"): the expression then runs unfiltered and
  * raises that error, as BigQuery does, where a literal worked out here would answer without it.
  */
 function repetitionBudget(node: Node, budget: number): number {
