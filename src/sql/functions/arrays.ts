@@ -46,7 +46,8 @@ function generateArray(call: CallContext): string {
  * (exact to a quarter of one for BigQuery's years; seconds since 1970 in DOUBLE are not).
  */
 function intervalSteps(start: string, end: string, step: string): string {
-  const micros = (timestamp: string) => `CAST(epoch_us(${timestamp}) AS DOUBLE)`;
+  // Cast: a NULL argument would leave DuckDB no epoch_us to pick.
+  const micros = (timestamp: string) => `CAST(epoch_us(CAST(${timestamp} AS TIMESTAMPTZ)) AS DOUBLE)`;
   return `((${micros(end)} - ${micros(start)}) / (${micros(`${start} + ${step}`)} - ${micros(start)}))`;
 }
 
@@ -68,7 +69,7 @@ function generateTimestampArray(call: CallContext): string {
 function generateDateArray(call: CallContext): string {
   const step = intervalStep(call, 2);
   const [start, end] = [`CAST(${call.args[0]} AS DATE)`, `CAST(${call.args[1]} AS DATE)`].map((sql) => repeatable(sql, call.refuse)) as [string, string];
-  const steps = intervalSteps(`CAST(${start} AS TIMESTAMP)`, `CAST(${end} AS TIMESTAMP)`, step.sql);
+  const steps = intervalSteps(start, end, step.sql);
   const series = boundedSeries(call, steps, `list_transform(generate_series(${start}, ${end}, ${step.sql}), __day -> CAST(__day AS DATE))`, 'DATE[]');
   return checkedStep(call, step.value, step.number, series, 'DATE[]');
 }

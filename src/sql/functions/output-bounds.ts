@@ -60,14 +60,16 @@ function boundFor(call: CallContext, bigQuery: number, perRow: number, unit: str
 }
 
 /**
- * `value`, or the call's error where `bytes` (SQL: what it would build) is over the bound; `known`,
- * the size when the literals written say it, within the bound needs no check.
+ * The call's count or length argument `count`, or the call's error where `bytes` (SQL: what the
+ * call would build) is over the bound: the check sits in the argument, an INT64 either way, so it
+ * holds whatever type the value has (a NULL's is DuckDB's to pick). `known`, the size when the
+ * literals written say it, within the bound needs no check.
  */
-export function boundedOutput(call: CallContext, bytes: string, value: string, duckType: string, known?: number): string {
-  if (known !== undefined && known <= MAX_OUTPUT_BYTES) return value;
+export function boundedCount(call: CallContext, bytes: string, count: string, known?: number): string {
+  if (known !== undefined && known <= MAX_OUTPUT_BYTES) return count;
   const { bound, named } = boundFor(call, MAX_OUTPUT_BYTES, MAX_ROW_OUTPUT_BYTES, 'bytes');
   const message = `Output of ${call.name.toUpperCase()} exceeds max allowed output size (${named})`;
-  return `(CASE WHEN ${bytes} > ${bound} THEN ${fail(call, message, duckType)} ELSE ${value} END)`;
+  return `(CASE WHEN ${bytes} > ${bound} THEN ${fail(call, message)} ELSE ${count} END)`;
 }
 
 /** `series`, or the call's error where `count` (SQL: the elements it would hold, less one) reaches the bound; `known` as boundedOutput's. */
