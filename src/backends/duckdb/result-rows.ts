@@ -27,7 +27,7 @@ export async function readWireRows(result: DuckDBResult, maxRows: number, budget
       break;
     }
     const count = Math.min(chunk.rowCount, maxRows - rows.length);
-    const readers = names.map((_, column) => wireReader(chunk.getColumnVector(column)));
+    const readers = names.map((_, column) => wireReader(chunk.getColumnVector(column), budget.maxBytes));
     for (let index = 0; index < count; index++) {
       const members: [string, WireValue][] = [];
       for (let column = 0; column < names.length; column++) {

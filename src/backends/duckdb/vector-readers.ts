@@ -6,7 +6,8 @@
  * object made again from those: two passes and their garbage were most of the service's own CPU
  * per answer.
  */
-import { DuckDBListVector, DuckDBStructVector, type DuckDBVector } from '#duckdb-api';
+import { DuckDBBlobVector, DuckDBListVector, DuckDBStructVector, DuckDBVarCharVector, type DuckDBVector } from '#duckdb-api';
+import { resultTooLarge } from '../../engine/serve/result-budget.js';
 import type { WireValue } from '../../core/types.js';
 import { toWireValue, withoutNullElements } from './values.js';
 
@@ -16,19 +17,43 @@ interface Validity {
   itemValid(row: number): boolean;
 }
 
-export function wireReader(vector: DuckDBVector): WireReader {
-  if (vector instanceof DuckDBStructVector) return structReader(vector);
+/**
+ * `maxBytes`: the most one string or BYTES value may weigh, checked on DuckDB's length before the
+ * value is copied out: a value of gigabytes (a 3 GB REPEAT did) crashed the process in the copy,
+ * past any string JavaScript can hold, before the byte budget could see it.
+ */
+export function wireReader(vector: DuckDBVector, maxBytes = Infinity): WireReader {
+  if (vector instanceof DuckDBStructVector) return structReader(vector, maxBytes);
   if (vector instanceof DuckDBListVector) {
     const valid = listValidity(vector);
-    if (valid) return listReader(vector, valid);
+    if (valid) return listReader(vector, valid, maxBytes);
   }
   const type = vector.type;
-  return (row) => toWireValue(vector.getItem(row), type, toWireValue);
+  const read: WireReader = (row) => toWireValue(vector.getItem(row), type, toWireValue);
+  if (!(vector instanceof DuckDBVarCharVector || vector instanceof DuckDBBlobVector) || maxBytes === Infinity) return read;
+  const lengths = stringLengths(vector);
+  if (lengths === undefined) return read;
+  return (row) => {
+    // DuckDB's string_t: 16 bytes a value, its length first (little-endian); a NULL's may be anything.
+    if (lengths.valid.itemValid(row) && lengths.data.getUint32(row * 16, true) > maxBytes) throw resultTooLarge(maxBytes);
+    return read(row);
+  };
 }
 
-function structReader(vector: DuckDBStructVector): WireReader {
+/**
+ * A string vector's values as DuckDB lays them out, and its validity: the library keeps both
+ * private. Where a later version keeps them elsewhere, values are read unchecked, as before (the
+ * byte budget then sees them once copied).
+ */
+function stringLengths(vector: DuckDBVector): { data: DataView; valid: Validity } | undefined {
+  const { dataView, validity } = vector as unknown as { dataView?: unknown; validity?: Partial<Validity> };
+  if (!(dataView instanceof DataView) || typeof validity?.itemValid !== 'function') return undefined;
+  return { data: dataView, valid: validity as Validity };
+}
+
+function structReader(vector: DuckDBStructVector, maxBytes: number): WireReader {
   const names = vector.type.entryNames;
-  const readers = names.map((_, index) => wireReader(vector.entryVectorAt(index)));
+  const readers = names.map((_, index) => wireReader(vector.entryVectorAt(index), maxBytes));
   return (row) => {
     if (!vector.isItemValid(row)) return null;
     const result: Record<string, WireValue> = {};
@@ -37,8 +62,8 @@ function structReader(vector: DuckDBStructVector): WireReader {
   };
 }
 
-function listReader(vector: DuckDBListVector, valid: Validity): WireReader {
-  const element = wireReader(vector.childVector);
+function listReader(vector: DuckDBListVector, valid: Validity, maxBytes: number): WireReader {
+  const element = wireReader(vector.childVector, maxBytes);
   // A NULL array is written `[]`, as toWireValue writes it.
   return (row) => {
     if (!valid.itemValid(row)) return [];

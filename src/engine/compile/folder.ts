@@ -8,6 +8,7 @@ import type { CompileContext } from './compile.js';
 import type { CompileCache } from './cache.js';
 import type { FileCompile } from './file.js';
 import { compileSettings } from './settings.js';
+import { ThreadMemoryExceeded } from '../../core/thread-memory.js';
 import { compileInWorkers, threadsFor, type FileText, type WorkerOptions } from './pool.js';
 
 export interface CompileFolderOptions {
@@ -67,6 +68,8 @@ export async function compileTexts(
       await compileInWorkers(missing, settings, threads, compiled, options.workers);
       fromThreads = true;
     } catch (error) {
+      // On the event loop the same files would take the process's memory, not one thread's.
+      if (error instanceof ThreadMemoryExceeded) throw error;
       options.log?.(`compiling on ${threads} threads failed (${(error as Error).message.split('\n')[0]}); compiling on the main thread`);
     }
   }

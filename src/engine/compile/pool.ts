@@ -7,6 +7,7 @@ import { availableParallelism } from 'node:os';
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { outOfThreadMemory, THREAD_HEAP_MB, ThreadMemoryExceeded, threadLimits } from '../../core/thread-memory.js';
 import type { FileCompile } from './file.js';
 import type { CompileSettings } from './settings.js';
 
@@ -54,7 +55,8 @@ export function threadsFor(files: number, options: WorkerOptions = {}): number {
 
 /**
  * Compiles `files` on `threads` worker threads, handing each result to `done` with its index in
- * `files` as it comes (the main thread, idle meanwhile, can store it). Rejects if a thread fails.
+ * `files` as it comes (the main thread, idle meanwhile, can store it). Rejects if a thread fails;
+ * with ThreadMemoryExceeded, naming the batch's files, if it reached its heap limit.
  */
 export async function compileInWorkers(
   files: readonly FileText[],
@@ -79,12 +81,14 @@ export async function compileInWorkers(
         for (const [index, result] of reply.results.entries()) done(batchStart + index, result);
         send();
       });
-      worker.once('error', reject);
+      worker.once('error', (error) =>
+        reject(outOfThreadMemory(error) ? new ThreadMemoryExceeded(`a compile thread took more than its ${THREAD_HEAP_MB} MiB of memory on a batch of these files: ${files.slice(batchStart, batchStart + BATCH).map((file) => file.file).join(', ')}`) : error),
+      );
       worker.once('exit', (code) => reject(new Error(`a compile thread exited (${code}) before its work was done`)));
       send();
     });
   try {
-    for (let index = 0; index < threads; index++) workers.push(new Worker(WORKER, { workerData: settings, execArgv: options.execArgv }));
+    for (let index = 0; index < threads; index++) workers.push(new Worker(WORKER, { workerData: settings, execArgv: options.execArgv, resourceLimits: threadLimits() }));
     await Promise.all(workers.map(run));
   } finally {
     await Promise.all(workers.map((worker) => worker.terminate()));

@@ -2,13 +2,15 @@
  * Sandbox SQL compiled on worker threads. Parsing and writing a caller's SQL can take long (two
  * thousand UNION ALLs, or scalar subqueries nested twenty deep, which the grammar parses in
  * exponential time), and on the event loop it would hold every other request. Here it holds one
- * thread of a small pool; a compile past its time budget ends its thread, which a later compile
- * replaces, and the caller gets a 400 naming the budget.
+ * thread of a small pool; a compile past its time budget, or past its thread's heap
+ * (core/thread-memory.ts), ends its thread, which a later compile replaces, and the caller gets a
+ * 400 naming the bound.
  */
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { CanneryError, type ErrorCode } from '../../core/errors.js';
+import { outOfThreadMemory, THREAD_HEAP_MB, threadLimits } from '../../core/thread-memory.js';
 import type { EndpointDefinition } from '../../core/types.js';
 import type { DialectSettings } from '../../sql/generator/dialect.js';
 import type { CompiledSql, Dialect } from '../../sql/generator/dialect.js';
@@ -46,6 +48,8 @@ export interface SandboxCompilerOptions {
    * waiting for all the compiles before it.
    */
   maxQueued?: number | undefined;
+  /** Most MiB of heap a thread may hold (default THREAD_HEAP_MB); past it, that compile is a 400 and its thread is replaced. */
+  heapMb?: number | undefined;
 }
 
 export interface SandboxCompiler {
@@ -75,6 +79,7 @@ interface Job {
 }
 
 export function createSandboxCompiler(options: SandboxCompilerOptions): SandboxCompiler {
+  const heapMb = options.heapMb ?? THREAD_HEAP_MB;
   const idle: Worker[] = [];
   const busy = new Set<Worker>();
   const queue: Job[] = [];
@@ -89,7 +94,7 @@ export function createSandboxCompiler(options: SandboxCompilerOptions): SandboxC
   /** A new thread, idle once its modules have loaded: a compile's budget does not pay for a start. */
   function start(): void {
     starting += 1;
-    const worker = new Worker(WORKER);
+    const worker = new Worker(WORKER, { resourceLimits: threadLimits(heapMb) });
     // An idle thread does not keep the process alive.
     worker.unref();
     const failed = (error: unknown) => {
@@ -130,7 +135,10 @@ export function createSandboxCompiler(options: SandboxCompilerOptions): SandboxC
     const onFailure = (error: unknown) => {
       finish();
       void worker.terminate();
-      job.reject(error instanceof Error ? error : new Error(`a sandbox compile thread exited (${String(error)})`));
+      if (outOfThreadMemory(error)) {
+        // The thread is gone, and the next compile starts another: the caller's SQL is what took it.
+        job.reject(new CanneryError('sandbox_violation', `sql took more than ${heapMb} MiB to compile (a compile thread's memory); simplify it`, { param: 'sql' }));
+      } else job.reject(error instanceof Error ? error : new Error(`a sandbox compile thread exited (${String(error)})`));
       next();
     };
     const timer = setTimeout(() => {

@@ -30,8 +30,16 @@ export interface RequiredLiterals {
 export const MAX_LITERALS = 4;
 /** Most strings a pattern's exact set is worked out for (`(a|b)(c|d)` has 4). */
 const MAX_EXACT = 16;
-/** RE2's own limit on a repetition count. */
+/** RE2's own limit on a repetition count, and on the product of the counts of nested repetitions. */
 const MAX_REPEAT = 1000;
+/**
+ * Longest literal worked out, in characters. Nested repetitions multiply ('((a{1000}){1000}){500}'
+ * spells a string of 5e8 characters in 22): a longer literal is left out (it would only make the
+ * prefilter's search longer), before it is built.
+ */
+export const MAX_LITERAL_LENGTH = 4096;
+/** RE2's own limit on how deeply groups nest (kMaxNestingDepth). */
+const MAX_NESTING = 1000;
 
 class Unknown extends Error {}
 
@@ -44,6 +52,7 @@ const CLASS_ESCAPES = new Set(['d', 'D', 's', 'S', 'w', 'W', 'b', 'B', 'A', 'z',
 function parse(pattern: string): Node {
   const chars = [...pattern];
   let at = 0;
+  let depth = 0;
 
   const peek = (offset = 0) => chars[at + offset];
 
@@ -127,7 +136,10 @@ function parse(pattern: string): Node {
         else if (flagged[2]?.includes('i')) inner = false;
       } else throw new Unknown();
     }
+    // RE2 refuses deeper nesting; the reading is recursive and stops there too.
+    if (++depth > MAX_NESTING) throw new Unknown();
     const node = alternation(inner);
+    depth -= 1;
     if (peek() !== ')') throw new Unknown();
     at += 1;
     return node;
@@ -242,7 +254,29 @@ function parse(pattern: string): Node {
 
   const tree = alternation(false);
   if (at !== chars.length) throw new Unknown();
+  if (repetitionBudget(tree, MAX_REPEAT) === 0) throw new Unknown();
   return tree;
+}
+
+/**
+ * RE2's check of nested repetitions (parse.cc, RepetitionWalker): MAX_REPEAT divided by each count
+ * on the way down (the most, or the least when unbounded), the smallest quotient of any path. At 0,
+ * RE2 refuses the pattern ("invalid repetition size"): the expression then runs unfiltered and
+ * raises that error, as BigQuery does, where a literal worked out here would answer without it.
+ */
+function repetitionBudget(node: Node, budget: number): number {
+  switch (node.kind) {
+    case 'concat':
+      return node.items.reduce((least, item) => Math.min(least, repetitionBudget(item, budget)), budget);
+    case 'alternate':
+      return node.options.reduce((least, option) => Math.min(least, repetitionBudget(option, budget)), budget);
+    case 'repeat': {
+      const count = node.max ?? node.min;
+      return repetitionBudget(node.item, count > 0 ? Math.trunc(budget / count) : budget);
+    }
+    default:
+      return budget;
+  }
 }
 
 /** What a node says about the text it matches. */
@@ -253,10 +287,14 @@ interface Info {
   clauses: string[][];
 }
 
+function longest(strings: readonly string[]): number {
+  return strings.reduce((most, text) => Math.max(most, text.length), 0);
+}
+
 function product(sets: readonly string[][]): string[] | undefined {
   let result = [''];
   for (const set of sets) {
-    if (result.length * set.length > MAX_EXACT) return undefined;
+    if (result.length * set.length > MAX_EXACT || longest(result) + longest(set) > MAX_LITERAL_LENGTH) return undefined;
     result = result.flatMap((prefix) => set.map((suffix) => prefix + suffix));
   }
   return [...new Set(result)];

@@ -1,11 +1,13 @@
 /**
  * Array functions: BigQuery's offsets from 0 (DuckDB's lists count from 1), NULL for a NULL array,
- * errors for an empty array where BigQuery raises one, and the generated arrays' steps checked.
+ * errors for an empty array where BigQuery raises one, and the generated arrays' steps and sizes
+ * checked (output-bounds.ts).
  */
 import { repeatable } from '../dialects/duckdb/semantics.js';
 import type { Expr } from '../parse/tree.js';
-import { coerced, fail, nullIfNull } from './arguments.js';
+import { coerced, fail, literalValue, nullIfNull } from './arguments.js';
 import { MANY, same, scalar, type CallContext, type FunctionSpec } from './call.js';
+import { boundedSeries } from './output-bounds.js';
 
 function arrayConcat(call: CallContext): string {
   const arrays = call.args.map((array) => repeatable(array, call.refuse));
@@ -29,8 +31,24 @@ function checkedStep(call: CallContext, step: Expr | undefined, value: string, s
 
 function generateArray(call: CallContext): string {
   if (call.argNodes.some((node) => call.typeOf(node) === 'float64' || call.typeOf(node) === 'numeric')) return call.refuse('GENERATE_ARRAY of FLOAT64 or NUMERIC values');
-  const [start, end, step] = call.args;
-  return checkedStep(call, call.argNodes[2], step ?? '1', `generate_series(${start}, ${end}, ${step ?? '1'})`, 'BIGINT[]');
+  const [start, end, step] = call.args.map((arg) => repeatable(arg, call.refuse)) as [string, string, string | undefined];
+  // In DOUBLE: the difference of two INT64s can overflow one.
+  const steps = `((CAST(${end} AS DOUBLE) - CAST(${start} AS DOUBLE)) / CAST(${step ?? '1'} AS DOUBLE))`;
+  const [from, to, by] = [0, 1, 2].map((index) => literalValue(call, index) ?? (index === 2 && step === undefined ? '1' : undefined));
+  const known = typeof from === 'string' && typeof to === 'string' && typeof by === 'string' && Number(by) !== 0 ? (Number(to) - Number(from)) / Number(by) : undefined;
+  const series = boundedSeries(call, steps, `generate_series(${start}, ${end}, ${step ?? '1'})`, 'BIGINT[]', known);
+  return checkedStep(call, call.argNodes[2], step ?? '1', series, 'BIGINT[]');
+}
+
+/**
+ * How many steps of `step` (an INTERVAL) lie from `start` to `end`, both TIMESTAMPs: a month counts
+ * as long as the step from `start` is. Microseconds, each in DOUBLE before they are subtracted
+ * (exact to a quarter of one for BigQuery's years; seconds since 1970 in DOUBLE are not).
+ */
+function intervalSteps(start: string, end: string, step: string): string {
+  // Cast: a NULL argument would leave DuckDB no epoch_us to pick.
+  const micros = (timestamp: string) => `CAST(epoch_us(CAST(${timestamp} AS TIMESTAMPTZ)) AS DOUBLE)`;
+  return `((${micros(end)} - ${micros(start)}) / (${micros(`${start} + ${step}`)} - ${micros(start)}))`;
 }
 
 /** An INTERVAL argument (1 DAY when absent) and the number it steps by. */
@@ -43,13 +61,16 @@ function intervalStep(call: CallContext, index: number): { sql: string; value?: 
 
 function generateTimestampArray(call: CallContext): string {
   const step = intervalStep(call, 2);
-  const series = `generate_series(${coerced(call, 0, 'TIMESTAMPTZ')}, ${coerced(call, 1, 'TIMESTAMPTZ')}, ${step.sql})`;
+  const [start, end] = [coerced(call, 0, 'TIMESTAMPTZ'), coerced(call, 1, 'TIMESTAMPTZ')].map((sql) => repeatable(sql, call.refuse)) as [string, string];
+  const series = boundedSeries(call, intervalSteps(start, end, step.sql), `generate_series(${start}, ${end}, ${step.sql})`, 'TIMESTAMPTZ[]');
   return checkedStep(call, step.value, step.number, series, 'TIMESTAMPTZ[]');
 }
 
 function generateDateArray(call: CallContext): string {
   const step = intervalStep(call, 2);
-  const series = `list_transform(generate_series(CAST(${call.args[0]} AS DATE), CAST(${call.args[1]} AS DATE), ${step.sql}), __day -> CAST(__day AS DATE))`;
+  const [start, end] = [`CAST(${call.args[0]} AS DATE)`, `CAST(${call.args[1]} AS DATE)`].map((sql) => repeatable(sql, call.refuse)) as [string, string];
+  const steps = intervalSteps(start, end, step.sql);
+  const series = boundedSeries(call, steps, `list_transform(generate_series(${start}, ${end}, ${step.sql}), __day -> CAST(__day AS DATE))`, 'DATE[]');
   return checkedStep(call, step.value, step.number, series, 'DATE[]');
 }
 

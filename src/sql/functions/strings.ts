@@ -11,6 +11,7 @@ import { quoteString } from '../dialects/duckdb/quote.js';
 import { repeatable } from '../dialects/duckdb/semantics.js';
 import { fail, failWhen, literalString, literalValue, nullIfNull } from './arguments.js';
 import { MANY, scalar, type CallContext, type FunctionSpec, type Render } from './call.js';
+import { boundedCount } from './output-bounds.js';
 
 /** Unicode's White_Space characters: what TRIM removes by default (DuckDB's removes spaces alone). */
 const WHITE_SPACE = `(${[9, 10, 11, 12, 13, 32, 133, 160, 5760, 8192, 8193, 8194, 8195, 8196, 8197, 8198, 8199, 8200, 8201, 8202, 8232, 8233, 8239, 8287, 12288].map((code) => `chr(${code})`).join(' || ')})`;
@@ -142,14 +143,23 @@ function padding(duckName: 'lpad' | 'rpad'): Render {
       const pattern = call.args[2] ?? `' '`;
       const literal = literalValue(call, 2);
       const checked = typeof literal === 'string' && literal !== '' && !isBytes(call, 0) ? pattern : failWhen(call, `${repeatable(pattern, call.refuse)} = ''`, `Third argument (pad pattern) for ${call.name.toUpperCase()} cannot be empty`, pattern, 'VARCHAR');
-      return `${duckName}(${call.args[0]}, CAST(${length} AS INTEGER), ${checked})`;
+      const size = repeatable(length, call.refuse);
+      // The output's length in characters (bytes for BYTES, one character each here).
+      const known = literalValue(call, 1);
+      return `${duckName}(${call.args[0]}, CAST(${boundedCount(call, size, size, typeof known === 'string' ? Number(known) : undefined)} AS INTEGER), ${checked})`;
     },
     { bytesArgs: [0, 2] },
   );
 }
 
 function repeat(call: CallContext): string {
-  return `repeat(${call.args[0]}, ${nonNegative(call, 1, 'Second argument (repeat count) for REPEAT cannot be negative')})`;
+  const value = repeatable(call.args[0]!, call.refuse);
+  const count = repeatable(nonNegative(call, 1, 'Second argument (repeat count) for REPEAT cannot be negative'), call.refuse);
+  // In DOUBLE: the product of a length and an INT64 count can overflow one.
+  const bytes = `(CAST(${isBytes(call, 0) ? 'octet_length' : 'strlen'}(${value}) AS DOUBLE) * ${count})`;
+  const [text, times] = [literalValue(call, 0), literalValue(call, 1)];
+  const known = typeof text === 'string' && typeof times === 'string' && !isBytes(call, 0) ? new TextEncoder().encode(text).length * Number(times) : undefined;
+  return `repeat(${value}, ${boundedCount(call, bytes, count, known)})`;
 }
 
 /** REVERSE by characters (DuckDB's reverse keeps grapheme clusters together) or by bytes. */

@@ -7,6 +7,7 @@
  * Anything the walk has no rule for is refused by `refuse`, the one place that does, naming the
  * construct and the backend.
  */
+import { checkCteExpansion } from '../analyse/cte-expansion.js';
 import { staticType } from '../analyse/static-type.js';
 import { InvalidQuery } from '../parse/errors.js';
 import {
@@ -45,6 +46,8 @@ function typeOf(expr: Expr) {
 }
 
 export function generate(query: Query, dialect: Dialect, options: GenerateOptions = {}): CompiledSql {
+  // DuckDB plans each WITH table again where it is read: refused before its planner sees it.
+  checkCteExpansion(query);
   let tree = options.rowCap === undefined ? query : applyRowCap(query, options.rowCap);
   for (const rewrite of dialect.rewrites) tree = rewrite(tree);
   const parameters = new Set<string>();

@@ -1,6 +1,7 @@
 /**
  * DuckDB rows -> wire rows within the answer's byte budget, on a real DuckDB: conversion stops at
- * the value that takes the answer over the budget (the rows after it are never converted), rows
+ * the value that takes the answer over the budget (the rows after it are never converted, and a
+ * string longer than the whole budget is refused on its length, never copied out), rows
  * stop at max_rows, and the serving backend answers result_too_large naming the limit.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -42,8 +43,16 @@ describe('readWireRows', () => {
     const result = await db.connection.stream("select i, case when i = 3 then repeat('x', 2 * 1024 * 1024) else 'y' end as s from range(1000) t(i)");
     const { budget, spent } = recordingBudget(MIB);
     await expect(readWireRows(result, 1000, budget)).rejects.toMatchObject({ code: 'result_too_large' });
-    // Rows 0 to 2 whole, then row 3's i and its 2 MiB s, which is refused.
-    expect(spent).toEqual(['i', 's', 'i', 's', 'i', 's', 'i', 's']);
+    // Rows 0 to 2 whole, then row 3's i; its 2 MiB s is refused on DuckDB's length, never copied out.
+    expect(spent).toEqual(['i', 's', 'i', 's', 'i', 's', 'i']);
+  });
+
+  it('refuses a value longer than the budget before copying it, in a list or a struct too', async () => {
+    for (const sql of ["select [repeat('x', 2 * 1024 * 1024)] as s", "select {'a': repeat('x', 2 * 1024 * 1024)} as s", "select encode(repeat('x', 2 * 1024 * 1024)) as s"]) {
+      const { budget, spent } = recordingBudget(MIB);
+      await expect(readWireRows(await db.connection.stream(sql), 10, budget), sql).rejects.toMatchObject({ code: 'result_too_large' });
+      expect(spent, sql).toEqual([]);
+    }
   });
 
   it('converts up to max_rows rows, each value at most once', async () => {

@@ -151,3 +151,26 @@ describe('what a compile thread is sent', () => {
     }
   });
 });
+
+describe("a compile past its thread's memory", () => {
+  it('is a 400 naming the bound; the thread is replaced and the next compile answers', async () => {
+    const dialect = bigQueryDialect(sourceTables(sourceNames(), { project: 'p', dataset: 'd' }));
+    const registry = await loadRegistry(SHIPPED_ENDPOINTS, { dialect, sources: sourceNames() });
+    const logsAll = registry.find('logs.all')!;
+    // 8 MiB of heap holds the compiler and a small query's compile, not two thousand UNION ALLs' (about 25 MiB).
+    const compiler = createSandboxCompiler({ threads: 1, budgetMs: 60_000, heapMb: 8 });
+    try {
+      const small = 'select id from edge_logs';
+      expect(await compiler.compile(logsAll, small, dialect)).toEqual(compileSandboxQuery(logsAll, small, dialect));
+      const large = Array.from({ length: 2000 }, () => small).join(' union all ');
+      await expect(compiler.compile(logsAll, large, dialect)).rejects.toMatchObject({
+        code: 'sandbox_violation',
+        param: 'sql',
+        message: "sql took more than 8 MiB to compile (a compile thread's memory); simplify it",
+      });
+      expect(await compiler.compile(logsAll, small, dialect)).toEqual(compileSandboxQuery(logsAll, small, dialect));
+    } finally {
+      await compiler.close();
+    }
+  });
+});

@@ -14,6 +14,9 @@ describe('derived parameters of a regular expression', () => {
     // Nothing required: the first search is for '', which every text contains.
     expect(values('.*')).toEqual(['', null, null, null, false]);
     expect(values(null)).toEqual(['', null, null, null, false]);
+    // A caller's value is read on the event loop, per request: one RE2 refuses requires nothing here
+    // (RE2 then raises its error), where building its literal once took gigabytes.
+    expect(values('((a{1000}){1000}){500}')).toEqual(['', null, null, null, false]);
   });
 
   it('are added to the caller values by name, which stay as they are', () => {

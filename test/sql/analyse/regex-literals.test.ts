@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { RE2JS } from 're2js';
 import { describe, expect, it } from 'vitest';
-import { MAX_LITERALS, requiredLiterals } from '../../../src/sql/analyse/regex-literals.js';
+import { MAX_LITERAL_LENGTH, MAX_LITERALS, requiredLiterals } from '../../../src/sql/analyse/regex-literals.js';
 
 describe('requiredLiterals', () => {
   it.each([
@@ -42,6 +42,23 @@ describe('requiredLiterals', () => {
     ['(unclosed', undefined],
   ])('%j', (pattern, expected) => {
     expect(requiredLiterals(pattern)).toEqual(expected);
+  });
+
+  it('reads nested repetitions as RE2 does, and builds no literal past its length bound', () => {
+    // RE2 refuses these (the counts of nested repetitions multiply past 1,000): no prefilter, so the
+    // expression runs and raises RE2's error. The first once threw a RangeError building the string.
+    expect(requiredLiterals('((((a{1000}){1000}){1000}){1000})')).toBeUndefined();
+    expect(requiredLiterals('((a{1000}){1000}){500}')).toBeUndefined();
+    expect(requiredLiterals('(a{2}){501}')).toBeUndefined();
+    expect(requiredLiterals('(a{2}){500}')).toEqual({ literals: ['a'.repeat(1000)], exact: true });
+    expect(requiredLiterals('(a{4}){1000}')).toBeUndefined();
+    // Within RE2's rule, but longer than any literal worked out: left out, then the shorter one is used.
+    expect(requiredLiterals(`${'b'.repeat(MAX_LITERAL_LENGTH + 1)}.c`)).toEqual({ literals: ['b'], exact: false });
+    expect(requiredLiterals('(abcdefghij){500}')).toEqual({ literals: ['abcdefghij'], exact: false });
+    expect(requiredLiterals('(abcdefghij){400}')).toEqual({ literals: ['abcdefghij'.repeat(400)], exact: true });
+    // Groups nested past RE2's depth (1,000): refused by RE2, and by this reading before its recursion runs deep.
+    expect(requiredLiterals(`${'('.repeat(1001)}a${')'.repeat(1001)}`)).toBeUndefined();
+    expect(requiredLiterals(`${'('.repeat(999)}a${')'.repeat(999)}`)).toEqual({ literals: ['a'], exact: true });
   });
 
   it('never asks for more literals than a prefilter tests', () => {
