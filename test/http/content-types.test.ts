@@ -16,7 +16,7 @@ beforeAll(async () => {
 });
 afterAll(() => svc.close());
 
-const post = (headers: Record<string, string>, body: BodyInit, path = LOGS) => fetch(svc.url + path, { method: 'POST', headers: { 'x-api-key': TEST_KEY, ...headers }, body });
+const post = (headers: Record<string, string>, body: string | Uint8Array, path = LOGS) => fetch(svc.url + path, { method: 'POST', headers: { 'x-api-key': TEST_KEY, ...headers }, body });
 
 describe('X-Content-Type-Options', () => {
   it('is nosniff on every answer: rows in each format, errors from every layer, the service routes', async () => {
@@ -51,7 +51,7 @@ describe('a POST body is JSON only with a JSON Content-Type', () => {
   ])('%s is a 415 that names the type to send', async (_, headers, body, named) => {
     const response = await post(headers, body);
     expect(response.status).toBe(415);
-    const { error } = await response.json();
+    const { error } = (await response.json()) as { error: { code: string; message: string } };
     expect(error.code).toBe('unsupported_media_type');
     expect(error.message).toContain('Content-Type: application/json');
     expect(error.message).toContain(named);
