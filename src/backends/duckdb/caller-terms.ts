@@ -53,11 +53,23 @@ const FIELDS_SHOWN = 4;
 
 type Type = { scalar: string } | { array: Type } | { fields: [string, Type][] };
 
+/** What sticky `pattern` matches at `at` of `text`, without copying the text's rest (a message may be long). */
+function matchAt(pattern: RegExp, text: string, at: number): RegExpExecArray | null {
+  pattern.lastIndex = at;
+  return pattern.exec(text);
+}
+
+const WORD = /[A-Z][A-Z0-9_]*/y;
+const DECIMAL = /DECIMAL(\(\d+, ?\d+\))?/y;
+const ARRAY_SUFFIX = /\[\d*\]/y;
+const FIELD_NAME = /(?:"((?:[^"]|"")*)"|([A-Za-z_][A-Za-z0-9_]*)) /y;
+const WORD_CHARACTER = /[A-Za-z0-9_]/;
+
 /** A DuckDB type written at `start` of `text`, and where it ends; undefined where none starts. */
 function readType(text: string, start: number): { type: Type; end: number } | undefined {
   let type: Type;
   let at: number;
-  const word = /^[A-Z][A-Z0-9_]*/.exec(text.slice(start))?.[0];
+  const word = matchAt(WORD, text, start)?.[0];
   if (word === undefined) return undefined;
   if (text.startsWith(WITH_TIME_ZONE, start)) {
     type = { scalar: 'TIMESTAMP' };
@@ -68,7 +80,7 @@ function readType(text: string, start: number): { type: Type; end: number } | un
     type = { fields: fields.fields };
     at = fields.end;
   } else if (word === 'DECIMAL') {
-    const precision = /^DECIMAL(\(\d+, ?\d+\))?/.exec(text.slice(start))![0];
+    const precision = matchAt(DECIMAL, text, start)![0];
     type = { scalar: 'NUMERIC' };
     at = start + precision.length;
   } else if (SCALARS[word] !== undefined) {
@@ -77,8 +89,8 @@ function readType(text: string, start: number): { type: Type; end: number } | un
   } else {
     return undefined;
   }
-  if (/^[A-Za-z0-9_]/.test(text.slice(at, at + 1))) return undefined;
-  for (let suffix = /^\[\d*\]/.exec(text.slice(at)); suffix; suffix = /^\[\d*\]/.exec(text.slice(at))) {
+  if (WORD_CHARACTER.test(text[at] ?? '')) return undefined;
+  for (let suffix = matchAt(ARRAY_SUFFIX, text, at); suffix; suffix = matchAt(ARRAY_SUFFIX, text, at)) {
     type = { array: type };
     at += suffix[0].length;
   }
@@ -90,7 +102,7 @@ function readFields(text: string, start: number): { fields: [string, Type][]; en
   const fields: [string, Type][] = [];
   let at = start;
   while (text[at] !== ')') {
-    const name = /^(?:"((?:[^"]|"")*)"|([A-Za-z_][A-Za-z0-9_]*)) /.exec(text.slice(at));
+    const name = matchAt(FIELD_NAME, text, at);
     if (!name) return undefined;
     const field = readType(text, at + name[0].length);
     if (!field) return undefined;
@@ -120,7 +132,7 @@ export function inGoogleSqlTypes(text: string): string {
   let at = 0;
   while (at < text.length) {
     const char = text[at]!;
-    const wordBefore = /[A-Za-z0-9_]/.test(text[at - 1] ?? '');
+    const wordBefore = WORD_CHARACTER.test(text[at - 1] ?? '');
     // A quote after a letter is an apostrophe ("can't"), not the start of a value.
     if ((char === "'" || char === '"') && !wordBefore) {
       const end = closingQuote(text, char, at + 1);
@@ -146,7 +158,7 @@ export function inGoogleSqlTypes(text: string): string {
  */
 function closingQuote(text: string, quote: string, from: number): number {
   for (let at = text.indexOf(quote, from); at !== -1; at = text.indexOf(quote, at + 1)) {
-    if (!/[A-Za-z0-9_]/.test(text[at + 1] ?? '')) return at + 1;
+    if (!WORD_CHARACTER.test(text[at + 1] ?? '')) return at + 1;
   }
   return text.length;
 }
@@ -161,7 +173,7 @@ function signatureTypes(text: string): { type: string; literal: boolean }[] | un
   while (at < text.length) {
     const type = readType(text, at);
     if (!type) return undefined;
-    types.push({ type: googleSql(type.type), literal: /^(?:[A-Z]+_LITERAL|DECIMAL)\b/.test(text.slice(at)) });
+    types.push({ type: googleSql(type.type), literal: /^(?:[A-Z]+_LITERAL|DECIMAL)\b/.test(text.slice(at, type.end)) });
     at = type.end;
     if (text.startsWith(', ', at)) at += 2;
     else if (at < text.length) return undefined;
