@@ -2,10 +2,14 @@
  * Signed tokens (JWT), verified with jose: HS256 with CANNERY_JWT_SECRET, RS256 and ES256 with
  * the public keys of CANNERY_JWT_JWKS_FILE. The algorithms are fixed by what is configured, never
  * read from the token, so `alg: none` and a token signed with a public key as an HMAC secret are
- * refused. `exp` is required. Every refusal is a 401 that says why without repeating the token.
+ * refused. `exp` is required, and at most CANNERY_JWT_MAX_TTL away: a token cannot be revoked
+ * before it, so an `exp` far off (`1e300`) would make it a key that never ends. Every refusal is a
+ * 401 that says why without repeating the token.
  */
 import type { JSONWebKeySet, JWTPayload, JWTVerifyGetKey } from 'jose';
+import { durationText } from '../config/durations.js';
 import { CREDENTIAL_NAME } from '../config/keys-file.js';
+import { DEFAULTS } from '../config/settings.js';
 import type { JsonWebKeys } from '../config/jwks-file.js';
 import { CanneryError } from '../core/errors.js';
 import { grantOf, type Grant, type Scope } from './grant.js';
@@ -15,7 +19,15 @@ export interface TokenKeys {
   secret?: string | undefined;
   /** CANNERY_JWT_JWKS_FILE's keys: RS256 and ES256. */
   jwks?: JsonWebKeys | undefined;
+  /** CANNERY_JWT_MAX_TTL, in seconds (default DEFAULTS.jwtMaxTtlSeconds). */
+  maxTtlSeconds?: number | undefined;
 }
+
+/**
+ * How far a minter's clock may run ahead of the service's: a token minted to live exactly the
+ * longest allowed is not refused for its first seconds.
+ */
+const CLOCK_SKEW_SECONDS = 60;
 
 /** A verified token's grant, and when it expires (milliseconds since the epoch). */
 export interface VerifiedToken {
@@ -45,6 +57,7 @@ export function tokenCheck(keys: TokenKeys): TokenCheck | undefined {
   if (secret) algorithms.push('HS256');
   if (keys.jwks !== undefined) algorithms.push('RS256', 'ES256');
   if (algorithms.length === 0) return undefined;
+  const maxTtl = keys.maxTtlSeconds ?? DEFAULTS.jwtMaxTtlSeconds;
   // Loaded as the service starts, not at its first token.
   const ready = loadJose().then((lib) => {
     const jwks = keys.jwks === undefined ? undefined : lib.createLocalJWKSet(keys.jwks as JSONWebKeySet);
@@ -61,8 +74,24 @@ export function tokenCheck(keys: TokenKeys): TokenCheck | undefined {
     } catch (error) {
       throw refusal(lib.errors, error, algorithms);
     }
+    checkLifetime(payload, nowMs, maxTtl);
     return { grant: grantOfClaims(payload, token), expiresAt: payload.exp! * 1000 };
   };
+}
+
+/**
+ * A token lives at most `maxTtl` seconds: its `exp` at most that after its `iat` (when it has
+ * one), and, whatever `iat` says, at most that after now, so a made-up `iat` gains nothing.
+ */
+function checkLifetime(payload: JWTPayload, nowMs: number, maxTtl: number): void {
+  const exp = payload.exp!;
+  const longest = durationText(maxTtl);
+  if (payload.iat !== undefined && exp - payload.iat > maxTtl) {
+    throw new CanneryError('unauthorized', `token claim "exp" is more than CANNERY_JWT_MAX_TTL (${longest}) after "iat"; mint tokens that live at most that long`);
+  }
+  if (exp - nowMs / 1000 > maxTtl + CLOCK_SKEW_SECONDS) {
+    throw new CanneryError('unauthorized', `token claim "exp" is more than CANNERY_JWT_MAX_TTL (${longest}) from now; mint tokens that live at most that long`);
+  }
 }
 
 function refusal(errors: Jose['errors'], error: unknown, algorithms: readonly string[]): CanneryError {

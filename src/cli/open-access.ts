@@ -29,7 +29,7 @@ export async function openAccess(settings: Settings, log: (line: string) => void
   const access = createAccess({
     apiKeys: generatedKey ? [generatedKey] : (settings.apiKeys ?? []),
     keys: keys?.keys,
-    tokens: { secret: settings.jwtSecret, jwks },
+    tokens: { secret: settings.jwtSecret, jwks, maxTtlSeconds: settings.jwtMaxTtlSeconds },
   });
   const keysReload = settings.keysFile === undefined ? undefined : startKeysReload({ access, path: settings.keysFile, log });
   return { access, ...(generatedKey ? { generatedKey } : {}), ...(keysReload ? { keysReload } : {}) };

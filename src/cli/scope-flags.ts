@@ -1,4 +1,5 @@
 /** The flags `keys new` and `token` share: what a credential may run, with which fixed values, how often, for how long. */
+import { parseDuration } from '../config/durations.js';
 import { CREDENTIAL_NAME, EVERY_ENDPOINT } from '../config/keys-file.js';
 import type { Flags } from './command.js';
 
@@ -43,12 +44,9 @@ export function checkName(name: string): void {
   if (!CREDENTIAL_NAME.test(name)) throw new Error(`a name is 1 to 64 letters, digits or . _ : @ -, starting with a letter or digit (got "${name}")`);
 }
 
-const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400 };
-
 /** `90s`, `15m`, `1h`, `30d`: a length of time, in seconds. */
 export function durationSeconds(flag: string, text: string): number {
-  const match = /^(\d+)([smhd])$/.exec(text);
-  const seconds = match ? Number(match[1]) * UNIT_SECONDS[match[2]!]! : 0;
-  if (!(seconds > 0)) throw new Error(`--${flag} is a length of time such as 90s, 15m, 1h or 30d (got "${text}")`);
+  const seconds = parseDuration(text);
+  if (seconds === undefined) throw new Error(`--${flag} is a length of time such as 90s, 15m, 1h or 30d (got "${text}")`);
   return seconds;
 }

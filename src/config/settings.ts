@@ -6,6 +6,7 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { LOG_THRESHOLDS, type LogThreshold } from '../core/logger.js';
 import { readBigQuerySettings, type BigQuerySettings } from './bigquery-settings.js';
+import { parseDuration } from './durations.js';
 
 export type BackendName = 'duckdb' | 'bigquery';
 
@@ -25,6 +26,8 @@ export interface Settings {
   jwtSecret: string | undefined;
   /** A JWKS file of public keys for RS256 and ES256 tokens; undefined: those are refused. */
   jwtJwksFile: string | undefined;
+  /** The longest a signed token may live, in seconds: one whose `exp` is further off is refused. */
+  jwtMaxTtlSeconds: number;
   backend: BackendName;
   queryTimeoutMs: number;
   /** On SIGTERM/SIGINT, how long requests in flight may take to finish. */
@@ -86,6 +89,9 @@ export const DEFAULTS = {
   port: 4000,
   host: '127.0.0.1',
   queryTimeoutMs: 25_000,
+  // A token cannot be revoked before its exp (docs/access.md): a day bounds what a leaked one is
+  // worth, and is far longer than the minutes an app's backend mints them for.
+  jwtMaxTtlSeconds: 24 * 3600,
   shutdownGraceMs: 10_000,
   // A bound, so one heavy query cannot take the machine's memory (DuckDB's own default is 80%):
   // the process peaks at about this plus half a GiB (docs/operations.md). Queries of the shipped
@@ -125,6 +131,7 @@ export function readSettings(env: Env = process.env): Settings {
     keysFile: env.CANNERY_KEYS_FILE || undefined,
     jwtSecret: jwtSecret(env.CANNERY_JWT_SECRET),
     jwtJwksFile: env.CANNERY_JWT_JWKS_FILE || undefined,
+    jwtMaxTtlSeconds: duration(env, 'CANNERY_JWT_MAX_TTL', DEFAULTS.jwtMaxTtlSeconds),
     backend: backendName(env.CANNERY_BACKEND),
     queryTimeoutMs: integer(env, 'CANNERY_QUERY_TIMEOUT_MS', DEFAULTS.queryTimeoutMs, 1, 3_600_000),
     shutdownGraceMs: integer(env, 'CANNERY_SHUTDOWN_GRACE_MS', DEFAULTS.shutdownGraceMs, 0, 3_600_000),
@@ -178,6 +185,15 @@ export function integer(env: Env, name: string, fallback: number, min: number, m
     throw new Error(`${name} must be a whole number from ${min} to ${max} (got "${raw}")`);
   }
   return value;
+}
+
+/** A length of time such as `24h` (durations.ts), in seconds. */
+function duration(env: Env, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const seconds = parseDuration(raw);
+  if (seconds === undefined) throw new Error(`${name} must be a length of time such as 90s, 15m, 24h or 7d (got "${raw}")`);
+  return seconds;
 }
 
 /** A size as DuckDB's memory_limit takes it (`512MB`, `1.5GiB`); DuckDB's own refusal says only "Failed to set config". */

@@ -18,6 +18,7 @@ export const ERROR_CODES = [
   'not_acceptable',
   'body_too_large',
   'uri_too_long',
+  'unsupported_media_type',
   'result_too_large',
   'resources_exceeded',
   'too_many_requests',

@@ -4,7 +4,8 @@
  *
  * Before routing, a middleware bounds the URL and a declared body and answers CORS preflights;
  * every answer, whatever gave it (a route, that middleware, an error h3 raised), passes
- * onResponse, which adds CORS headers, counts it in the metrics and writes its log line. An
+ * onResponse, which adds `X-Content-Type-Options: nosniff` and CORS headers, counts it in the
+ * metrics and writes its log line. An
  * endpoint's route is auth (key or token -> grant, its rate) -> resolve -> scope -> parameters
  * (fixed values filled in) -> service -> response, for a cache hit too: the service answers hits
  * inside its one entry point.
@@ -130,6 +131,9 @@ export function createApp(options: AppOptions): CanneryApp {
           : new CanneryError('invalid_parameter', `malformed request (${error.message}); check the URL's percent-encoding`),
       ),
     onResponse(response, event) {
+      // Every answer is typed exactly (JSON, NDJSON, CSV, the console's files): a browser must
+      // never read one as another type, as a rows' value that looks like HTML would be.
+      response.headers.set('x-content-type-options', 'nosniff');
       cors?.decorate(event.req, response);
       answered(event.req.method, event.url.pathname, response.status, recordOf(event));
     },

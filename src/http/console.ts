@@ -43,8 +43,8 @@ const TYPES: Record<string, string> = {
   '.svg': 'image/svg+xml',
 };
 
+/** X-Content-Type-Options is the app's, on every answer (app.ts). */
 const SECURITY_HEADERS = {
-  'x-content-type-options': 'nosniff',
   'referrer-policy': 'no-referrer',
   'cross-origin-opener-policy': 'same-origin',
   'cross-origin-resource-policy': 'same-origin',

@@ -10,6 +10,7 @@ const STATUS: Record<ErrorCode, number> = {
   not_acceptable: 406,
   body_too_large: 413,
   uri_too_long: 414,
+  unsupported_media_type: 415,
   too_many_requests: 429,
   missing_parameter: 400,
   invalid_parameter: 400,

@@ -172,16 +172,18 @@ function resultResponse(endpoint: CompiledEndpoint, contract: EndpointContract |
 
 function operation(endpoint: CompiledEndpoint, method: 'get' | 'post', contract: EndpointContract | undefined, fixed: Record<string, string[]> | undefined): Json {
   const { definition } = endpoint;
+  const responses = { '200': resultResponse(endpoint, contract), ...queryResponses() };
   const base: Json = {
     operationId: `${method}_${definition.name.replace(/[^A-Za-z0-9_]/g, '_')}`,
     summary: definition.name,
     description: `${definition.description}\n\nAlso callable by id: ${QUERY_PATH}${definition.id}. At most ${definition.max_rows} rows.`,
     tags: ['endpoints'],
-    responses: { '200': resultResponse(endpoint, contract), ...queryResponses() },
+    responses,
   };
   if (method === 'get') return { ...base, parameters: queryParameters(endpoint, fixed) };
   return {
     ...base,
+    responses: { ...responses, '415': errorResponse(415, 'A body sent without a JSON Content-Type (application/json, or a +json type).') },
     parameters: [{ $ref: '#/components/parameters/RedactPii' }, { $ref: '#/components/parameters/IfNoneMatch' }],
     requestBody: { required: true, content: { 'application/json': { schema: bodySchema(endpoint, fixed) } } },
   };

@@ -1,4 +1,9 @@
-/** Parameters from the query string, and for POST also from a JSON object body (which only then is waited for). */
+/**
+ * Parameters from the query string, and for POST also from a JSON object body (which only then is
+ * waited for). A body is read as JSON only when its Content-Type says it is JSON: a form (what
+ * `curl -d` sends), text/plain or a body with no type is refused with a 415 that says which type
+ * to send, never guessed at. An empty body has no type to check: its parameters are in the URL.
+ */
 import type { H3Event } from 'h3';
 import { CanneryError } from '../core/errors.js';
 import { SANDBOX_PARAM } from '../engine/serve/params.js';
@@ -7,7 +12,28 @@ import { readBodyText, type NodeExchange } from './request-body.js';
 export function readParams(event: H3Event): [string, string][] | Promise<[string, string][]> {
   const entries: [string, string][] = [...new URLSearchParams(event.url.search)];
   if (event.req.method !== 'POST') return entries;
-  return readBodyText(nodeExchange(event)).then((text) => [...entries, ...jsonBodyParams(text)]);
+  const contentType = event.req.headers.get('content-type');
+  return readBodyText(nodeExchange(event)).then((text) => {
+    if (text.trim() === '') return entries;
+    if (!isJson(contentType)) throw notJson(contentType);
+    return [...entries, ...jsonBodyParams(text)];
+  });
+}
+
+/**
+ * application/json or a JSON suffix type (application/problem+json, RFC 6839), with any
+ * parameters; a charset, when given, is UTF-8, the only encoding JSON has (RFC 8259, 8.1).
+ */
+function isJson(contentType: string | null): boolean {
+  if (contentType === null) return false;
+  const [type = '', ...parameters] = contentType.toLowerCase().split(';').map((part) => part.trim());
+  if (type !== 'application/json' && !/^application\/[^/]+\+json$/.test(type)) return false;
+  return parameters.every((parameter) => !parameter.startsWith('charset=') || /^charset="?utf-?8"?$/.test(parameter));
+}
+
+function notJson(contentType: string | null): CanneryError {
+  const sent = contentType === null ? 'no Content-Type' : `Content-Type ${JSON.stringify(contentType.slice(0, 100))}`;
+  return new CanneryError('unsupported_media_type', `a POST body is read as JSON only: send it with Content-Type: application/json (got ${sent})`);
 }
 
 /** The body is read from node:http's own request, which is what lets its rest be dropped (request-body.ts). */

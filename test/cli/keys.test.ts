@@ -89,6 +89,17 @@ describe('cannery token', () => {
     expect((await cannery(['token', '--ttl', 'forever'], { env: { CANNERY_JWT_SECRET: SECRET } })).stderr).toContain('--ttl is a length of time');
     expect((await cannery(['token'], { env: { CANNERY_JWT_SECRET: 'short' } })).stderr).toContain('CANNERY_JWT_SECRET must be at least 32 characters');
   });
+
+  it('mints no token the service would refuse: --ttl at most CANNERY_JWT_MAX_TTL (24h unless set)', async () => {
+    const day = await cannery(['token', '--ttl', '24h'], { env: { CANNERY_JWT_SECRET: SECRET } });
+    expect(day.code, day.stderr).toBe(0);
+    const longer = await cannery(['token', '--ttl', '2d'], { env: { CANNERY_JWT_SECRET: SECRET } });
+    expect(longer.code).not.toBe(0);
+    expect(longer.stderr).toContain('--ttl 2d is longer than CANNERY_JWT_MAX_TTL (24h)');
+    expect(longer.stdout).toBe('');
+    const raised = await cannery(['token', '--ttl', '2d'], { env: { CANNERY_JWT_SECRET: SECRET, CANNERY_JWT_MAX_TTL: '7d' } });
+    expect(raised.code, raised.stderr).toBe(0);
+  });
 });
 
 describe('cannery serve with a keys file', () => {

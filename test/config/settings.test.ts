@@ -94,6 +94,15 @@ describe('shared cache settings', () => {
     expect(() => readSettings({ CANNERY_CACHE_TIMEOUT_MS: '0' })).toThrow('CANNERY_CACHE_TIMEOUT_MS must be a whole number from 1');
   });
 
+  it('the longest a signed token may live: 24h by default, a length of time, anything else refused by name', () => {
+    expect(readSettings({}).jwtMaxTtlSeconds).toBe(86_400);
+    expect(readSettings({ CANNERY_JWT_MAX_TTL: '15m' }).jwtMaxTtlSeconds).toBe(900);
+    expect(readSettings({ CANNERY_JWT_MAX_TTL: '7d' }).jwtMaxTtlSeconds).toBe(604_800);
+    for (const bad of ['forever', '3600', '0h', '1.5h', '-1h']) {
+      expect(() => readSettings({ CANNERY_JWT_MAX_TTL: bad })).toThrow(`CANNERY_JWT_MAX_TTL must be a length of time such as 90s, 15m, 24h or 7d (got "${bad}")`);
+    }
+  });
+
   it('the memory limit of loads: 512MB by default, a size DuckDB takes, anything else refused by name', () => {
     expect(readSettings({}).loadMemoryLimit).toBe('512MB');
     expect(readSettings({ CANNERY_LOAD_MEMORY_LIMIT: ' 1.5GiB ' }).loadMemoryLimit).toBe('1.5GiB');

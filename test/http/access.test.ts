@@ -287,6 +287,32 @@ describe('signed tokens', () => {
     }
   });
 
+  it('refuses a token that lives longer than CANNERY_JWT_MAX_TTL (24h): exp 1e300, exp a day and more away, with iat or without', async () => {
+    const nowSeconds = Math.floor(Date.now() / 1000);
+    const signed = async (times: { iat?: number; exp: number }) => {
+      const jwt = await new SignJWT({ ...abcScope, ...times }).setProtectedHeader({ alg: 'HS256' }).sign(new TextEncoder().encode(SECRET));
+      secrets.push(jwt);
+      return jwt;
+    };
+    const DAY = 86_400;
+    const refused: [string, { iat?: number; exp: number }, string][] = [
+      ['exp 1e300 (the reported case)', { exp: 1e300 }, '"exp" is more than CANNERY_JWT_MAX_TTL (24h) from now'],
+      ['exp 1e300 after an iat', { iat: nowSeconds, exp: 1e300 }, '"exp" is more than CANNERY_JWT_MAX_TTL (24h) after "iat"'],
+      ['a day and an hour without iat', { exp: nowSeconds + DAY + 3600 }, 'from now'],
+      ['two days from an iat a day ago', { iat: nowSeconds - DAY, exp: nowSeconds + DAY }, 'after "iat"'],
+      ['an iat made up to sit beside a far exp', { iat: nowSeconds + 10 * DAY, exp: nowSeconds + 10 * DAY + 60 }, 'from now'],
+    ];
+    for (const [what, times, message] of refused) {
+      const answer = await call(await signed(times), logs('?project=abc'));
+      expectError(answer, 401, 'unauthorized');
+      expect(answer.body.error.message, what).toContain(message);
+    }
+    // A day exactly is allowed, with iat or without (a minter's clock a little ahead is no matter).
+    for (const times of [{ iat: nowSeconds, exp: nowSeconds + DAY }, { exp: nowSeconds + DAY + 30 }]) {
+      expect((await call(await signed(times), logs('?project=abc'))).status, JSON.stringify(times)).toBe(200);
+    }
+  });
+
   it('RS256 and ES256 tokens verify against the JWKS file; a key not in it, or its public key as an HMAC secret, does not', async () => {
     const claims = { ...abcScope, exp: Math.floor(Date.now() / 1000) + 600 };
     const rs = await new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid: 'rsa-1' }).sign(rsa.privateKey);

@@ -112,6 +112,7 @@ async function send(path: string, init: RequestInit = {}): Promise<{ status: num
   return { status: response.status, body, response };
 }
 
+const JSON_BODY = { 'content-type': 'application/json' };
 const withKey = (init: RequestInit = {}): RequestInit => ({ ...init, headers: { 'x-api-key': TEST_KEY, ...(init.headers as Record<string, string>) } });
 
 /** Asserts the error shape of DESIGN.md and returns the error object. */
@@ -551,8 +552,8 @@ describe('never a 500', () => {
       [`${Q}logs.all?project=p1&iso_timestamp_start=0000-01-01T00:00:00Z`, withKey()],
       [`${Q}logs.all?project=p1&iso_timestamp_start=9999-12-31T23:59:59-01:00`, withKey()],
       [`${Q}contract.typed?n=99999999999999999999`, withKey()],
-      [`${Q}logs.all`, withKey({ method: 'POST', body: '{"project": "p1", "__proto__": {"x": 1}}' })],
-      [`${Q}logs.all`, withKey({ method: 'POST', body: '\u0000' })],
+      [`${Q}logs.all`, withKey({ method: 'POST', headers: JSON_BODY, body: '{"project": "p1", "__proto__": {"x": 1}}' })],
+      [`${Q}logs.all`, withKey({ method: 'POST', headers: JSON_BODY, body: '\u0000' })],
       [`${Q}logs.all`, withKey({ method: 'DELETE' })],
       ['/health', { method: 'POST' }],
     ];

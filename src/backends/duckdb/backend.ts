@@ -34,6 +34,7 @@ import { columnTypeOf } from './contract-types.js';
 import { registerHostFunctions } from './host-functions/register.js';
 import { hostWatch, watchQuery, type HostWatch } from './host-functions/watch.js';
 import { callsHostFunction, hostFunctionGate } from './host-function-gate.js';
+import { inCallerTerms } from './caller-terms.js';
 
 export interface DuckDbOptions {
   /** A database file, or ':memory:'. */
@@ -251,7 +252,7 @@ export function runDuckDbQuery(connections: Connections, request: QueryRequest, 
       }
       const message = firstLine((error as Error).message);
       const outOfMemory = OUT_OF_MEMORY.test(message);
-      throw new CanneryError('query_failed', `${request.endpointName}: the query failed: ${message}${outOfMemory ? OUT_OF_MEMORY_ADVICE : ''}`, {
+      throw new CanneryError('query_failed', `${request.endpointName}: the query failed: ${inCallerTerms(message)}${outOfMemory ? OUT_OF_MEMORY_ADVICE : ''}`, {
         cause: error,
         queryRejected: outOfMemory || QUERY_REJECTIONS.test(message),
       });
@@ -291,7 +292,7 @@ export async function describeDuckDbQuery(instance: DuckDBInstance, request: Que
       return { name, type: stored ? writeBackType(columnTypeOf(type), stored) : columnTypeOf(type) };
     });
   } catch (error) {
-    throw new CanneryError('query_failed', `${request.endpointName}: the query cannot be described: ${firstLine((error as Error).message)}`, { cause: error });
+    throw new CanneryError('query_failed', `${request.endpointName}: the query cannot be described: ${inCallerTerms(firstLine((error as Error).message))}`, { cause: error });
   } finally {
     closeQuietly(connection);
   }
@@ -327,7 +328,7 @@ const OUT_OF_MEMORY_ADVICE = ' (the most DuckDB may use is CANNERY_DUCKDB_MEMORY
 
 /**
  * DuckDB appends the offending SQL (translated, with our internal names) after the first line;
- * callers get the cause only, without the server's paths.
+ * callers get the cause only, without the server's paths (and in their own terms: caller-terms.ts).
  */
 function firstLine(message: string): string {
   return withoutServerPaths(message.split('\n')[0]!.trim());

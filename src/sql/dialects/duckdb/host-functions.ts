@@ -70,6 +70,40 @@ export const HOST_FUNCTIONS = {
 
 export type HostFunctionName = keyof typeof HOST_FUNCTIONS;
 
+/**
+ * The BigQuery function a caller wrote where a host function's name is not simply its own in upper
+ * case, so an error DuckDB raises about the call names what the caller wrote
+ * (backends/duckdb/caller-terms.ts). Where several render to one host function, each is named.
+ */
+const CALLED_AS: Partial<Record<HostFunctionName, string>> = {
+  initcap_default: 'INITCAP',
+  normalize: 'NORMALIZE (or NORMALIZE_AND_CASEFOLD)',
+  instr_bytes: 'INSTR',
+  edit_distance_bytes: 'EDIT_DISTANCE',
+  safe_convert_bytes: 'SAFE_CONVERT_BYTES_TO_STRING',
+  json_parse: 'PARSE_JSON',
+  json_query: 'JSON_QUERY (or JSON_EXTRACT)',
+  json_value: 'JSON_VALUE (or JSON_EXTRACT_SCALAR)',
+  json_query_array: 'JSON_QUERY_ARRAY (or JSON_EXTRACT_ARRAY)',
+  json_value_array: 'JSON_VALUE_ARRAY (or JSON_EXTRACT_STRING_ARRAY)',
+  json_bool: 'BOOL',
+  json_int64: 'INT64',
+  json_float64: 'FLOAT64',
+  json_string: 'STRING',
+  json_array_add: 'JSON_ARRAY_APPEND (or JSON_ARRAY_INSERT)',
+  ip_from_string: 'NET.IP_FROM_STRING (or NET.SAFE_IP_FROM_STRING)',
+  ip_to_string: 'NET.IP_TO_STRING',
+  ipv4_from_int64: 'NET.IPV4_FROM_INT64',
+  ipv4_to_int64: 'NET.IPV4_TO_INT64',
+  ip_net_mask: 'NET.IP_NET_MASK',
+  ip_trunc: 'NET.IP_TRUNC',
+};
+
+/** The BigQuery function(s) a host function renders, as a caller wrote them. */
+export function calledAs(name: HostFunctionName): string {
+  return CALLED_AS[name] ?? name.toUpperCase();
+}
+
 /** What every host function's SQL name starts with, so no DuckDB function or macro is shadowed. */
 export const HOST_FUNCTION_PREFIX = 'cannery_';
 
