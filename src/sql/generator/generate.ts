@@ -6,6 +6,10 @@
  *
  * Anything the walk has no rule for is refused by `refuse`, the one place that does, naming the
  * construct and the backend.
+ *
+ * A table name is written as what it names where it stands (analyse/table-scopes.ts, BigQuery's
+ * WITH scoping): a CTE in scope or a source. A caller's sandbox query is generated sealed
+ * (sealed.ts): each CTE under a generated name, a source only inside the endpoint's CTEs.
  */
 import { staticType } from '../analyse/static-type.js';
 import { cteKey, tableReads, type TableRead } from '../analyse/table-scopes.js';
