@@ -177,8 +177,6 @@ export function generate(query: Query, dialect: Dialect, options: GenerateOption
   }
 
   function fromItem(item: FromItem): string {
-    const transformed = transforms.fromItem?.(item, printer);
-    if (transformed !== undefined) return transformed;
     if (item.kind === 'unknown') return refuse(item.what, item);
     const alias = item.alias === undefined ? '' : ` AS ${identifier(item.alias)}`;
     switch (item.kind) {
