@@ -2,6 +2,7 @@
 import { CanneryError } from '../../core/errors.js';
 import type { CompiledSql, Dialect } from '../../sql/generator/dialect.js';
 import { generate } from '../../sql/generator/generate.js';
+import { UnsealedRead } from '../../sql/generator/sealed.js';
 import { UnsupportedConstruct } from '../../sql/generator/unsupported.js';
 import { InvalidQuery } from '../../sql/parse/errors.js';
 import type { SqlLocation } from '../../sql/parse/errors.js';
@@ -41,9 +42,11 @@ export function compileSandboxQuery(endpoint: Pick<CompiledEndpoint, 'definition
   try {
     const redact = options.redact ? endpointRelations(endpoint.statement, SOURCES) : undefined;
     const statement = composeSandboxQuery(sql, { statement: endpoint.statement, declaredParams: Object.keys(definition.params), redact });
-    return generate(statement, dialect, { rowCap: definition.max_rows });
+    return generate(statement, dialect, { rowCap: definition.max_rows, sealed: true });
   } catch (error) {
     if (error instanceof SandboxViolation) throw new CanneryError('sandbox_violation', error.message, { param: 'sql' });
+    // What the rules let through and the sealed generation would not write: refused all the same.
+    if (error instanceof UnsealedRead) throw new CanneryError('sandbox_violation', `${error.message}${at(error.location)}`, { param: 'sql' });
     // As the backend's own refusal of the query is (service.ts): the caller's SQL means nothing.
     if (error instanceof InvalidQuery) throw new CanneryError('invalid_parameter', `sql cannot run: ${error.message}${at(error.location)}`, { param: 'sql' });
     if (error instanceof UnsupportedConstruct) {

@@ -7,7 +7,7 @@
  */
 import type { ShapeData } from '../analyse/shape-data.js';
 import type { DialectName } from '../language.js';
-import type { DerivedParameter, Expr, FromItem, Query, SelectItem, TypeName, WriteBack } from '../parse/tree.js';
+import type { DerivedParameter, Expr, Query, SelectItem, TypeName, WriteBack } from '../parse/tree.js';
 
 export interface CompiledSql {
   /** Executable SQL, parameters as placeholders. */
@@ -39,7 +39,6 @@ export type ExprTransforms = { [K in Expr['kind']]?: Transform<Extract<Expr, { k
 
 export interface Transforms extends ExprTransforms {
   selectItem?: Transform<SelectItem>;
-  fromItem?: Transform<FromItem>;
   /** A type (CAST's target, a typed literal's, an ARRAY or STRUCT's) in the dialect's words. */
   typeName?: Transform<TypeName>;
 }

@@ -6,9 +6,14 @@
  *
  * Anything the walk has no rule for is refused by `refuse`, the one place that does, naming the
  * construct and the backend.
+ *
+ * A table name is written as what it names where it stands (analyse/table-scopes.ts, BigQuery's
+ * WITH scoping): a CTE in scope or a source. A caller's sandbox query is generated sealed
+ * (sealed.ts): each CTE under a generated name, a source only inside the endpoint's CTEs.
  */
 import { checkCteExpansion } from '../analyse/cte-expansion.js';
 import { staticType } from '../analyse/static-type.js';
+import { cteKey, tableReads, type TableRead } from '../analyse/table-scopes.js';
 import { InvalidQuery } from '../parse/errors.js';
 import {
   allowsPart,
@@ -28,14 +33,20 @@ import {
   TYPE_LOOKUP,
   type CallContext,
 } from '../language.js';
-import type { Call, DerivedParameter, Expr, FromItem, Literal, OrderItem, Query, QueryBody, Select, SelectItem, TypeName, WindowSpec } from '../parse/tree.js';
+import type { Call, DerivedParameter, Expr, FromItem, Literal, OrderItem, Query, QueryBody, Select, SelectItem, TableRef, TypeName, WindowSpec } from '../parse/tree.js';
 import type { CompiledSql, Dialect, Printer } from './dialect.js';
 import { applyRowCap } from './row-cap.js';
+import { sealedNames, UnsealedRead } from './sealed.js';
 import { UnsupportedConstruct } from './unsupported.js';
 
 export interface GenerateOptions {
   /** At most this many rows from the outermost query. */
   rowCap?: number;
+  /**
+   * A caller's sandbox query over an endpoint's CTEs (sealed.ts): every CTE under a generated
+   * name, and a source table only inside the endpoint's own CTEs.
+   */
+  sealed?: boolean;
 }
 
 const NUMBER = /^-?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
@@ -52,8 +63,9 @@ export function generate(query: Query, dialect: Dialect, options: GenerateOption
   for (const rewrite of dialect.rewrites) tree = rewrite(tree);
   const parameters = new Set<string>();
   const derived: Record<string, DerivedParameter> = {};
-  /** CTE names visible where the walk is (BigQuery matches them case-insensitively). */
-  const cteScopes: ReadonlySet<string>[] = [];
+  /** What each table name of the tree to print names, resolved once, as BigQuery scopes names. */
+  const reads = new Map<TableRef, TableRead>(tableReads(tree).map((read) => [read.table, read]));
+  const sealed = options.sealed === true ? sealedNames() : undefined;
   const transforms = dialect.transforms;
 
   const printer: Printer = {
@@ -75,19 +87,17 @@ export function generate(query: Query, dialect: Dialect, options: GenerateOption
     return dialect.quoteIdentifier(name);
   }
 
-  function isCte(name: string): boolean {
-    const key = name.toLowerCase();
-    return cteScopes.some((scope) => scope.has(key));
-  }
-
   function printQuery(node: Query): string {
-    cteScopes.push(new Set(node.with.map((cte) => cte.name.toLowerCase())));
-    try {
-      const withSql = node.with.length ? `WITH ${node.with.map((cte) => `${dialect.cteName(cte.name)} AS (${printQuery(cte.query)})`).join(', ')} ` : '';
-      return withSql + printBody(node.body) + orderBy(node.orderBy) + limit(node);
-    } finally {
-      cteScopes.pop();
-    }
+    const names = new Set<string>();
+    const ctes = node.with.map((cte) => {
+      // BigQuery refuses two CTEs of one name in one WITH; sealed, both would be written, under two names.
+      if (names.has(cteKey(cte.name))) throw new InvalidQuery(`Duplicate alias ${cte.name} for WITH subquery`, cte.loc);
+      names.add(cteKey(cte.name));
+      const body = printQuery(cte.query);
+      return `${dialect.cteName(sealed ? sealed.define(cte) : cte.name)} AS (${body})`;
+    });
+    const withSql = ctes.length ? `WITH ${ctes.join(', ')} ` : '';
+    return withSql + printBody(node.body) + orderBy(node.orderBy) + limit(node);
   }
 
   function printBody(body: QueryBody): string {
@@ -170,13 +180,18 @@ export function generate(query: Query, dialect: Dialect, options: GenerateOption
   }
 
   function fromItem(item: FromItem): string {
-    const transformed = transforms.fromItem?.(item, printer);
-    if (transformed !== undefined) return transformed;
     if (item.kind === 'unknown') return refuse(item.what, item);
     const alias = item.alias === undefined ? '' : ` AS ${identifier(item.alias)}`;
     switch (item.kind) {
       case 'table': {
-        if (!item.qualified && isCte(item.name)) return identifier(item.name) + alias;
+        const read = reads.get(item);
+        if (read?.cte && !sealed) return identifier(item.name) + alias;
+        if (read?.cte) {
+          // Defined before every reference to it (a CTE in scope is one written earlier); the caller's name stays the alias.
+          const name = sealed?.of(read.cte) ?? refuse(`a CTE read before it is written (\`${item.name}\`)`, item);
+          return `${identifier(name)} AS ${identifier(item.alias ?? item.name)}`;
+        }
+        if (sealed && !read?.within.some((cte) => cte.endpoint)) throw new UnsealedRead(item.name, item.loc);
         const relation = dialect.relation(item.name) ?? refuse(`table \`${item.name}\` (neither a known source nor a CTE)`, item);
         // Unaliased, BigQuery names a table by its path's last part: keep that name on every backend.
         return `${relation} AS ${identifier(item.alias ?? item.name.slice(item.name.lastIndexOf('.') + 1))}`;

@@ -43,6 +43,11 @@ export type QueryBody = Select | SetOperation | Query;
 export interface Cte extends Node {
   name: string;
   query: Query;
+  /**
+   * Set on an endpoint's own CTEs where a caller's sandbox query joins them (sql/sandbox/rules.ts):
+   * generated sealed, the query reads a source table only in the body of such a CTE.
+   */
+  endpoint?: true | undefined;
 }
 
 /** `a UNION ALL b UNION DISTINCT c`: members in order, `operators[i]` between members i and i+1. */

@@ -83,52 +83,52 @@ function refusal(sql: string): string {
 
 describe('a string is redacted where it is read', () => {
   it.each([
-    ["select replace(event_message, '.', ' . ') as m from edge_logs", "SELECT REPLACE(R(`event_message`), '.', ' . ') AS `m` FROM `edge_logs`"],
-    ["select count(*) as n from edge_logs where event_message like '%10.0.0.1%'", "SELECT COUNT(*) AS `n` FROM `edge_logs` WHERE (R(`event_message`) LIKE '%10.0.0.1%')"],
+    ["select replace(event_message, '.', ' . ') as m from edge_logs", "SELECT REPLACE(R(`event_message`), '.', ' . ') AS `m` FROM `edge_logs__1` AS `edge_logs`"],
+    ["select count(*) as n from edge_logs where event_message like '%10.0.0.1%'", "SELECT COUNT(*) AS `n` FROM `edge_logs__1` AS `edge_logs` WHERE (R(`event_message`) LIKE '%10.0.0.1%')"],
     [
       "select split(h.x_real_ip, '.') as parts from edge_logs cross join unnest(metadata) as m cross join unnest(m.request) as r cross join unnest(r.headers) as h",
-      "SELECT SPLIT(R(`h`.`x_real_ip`), '.') AS `parts` FROM `edge_logs` CROSS JOIN UNNEST(`metadata`) AS `m` CROSS JOIN UNNEST(`m`.`request`) AS `r` CROSS JOIN UNNEST(`r`.`headers`) AS `h`",
+      "SELECT SPLIT(R(`h`.`x_real_ip`), '.') AS `parts` FROM `edge_logs__1` AS `edge_logs` CROSS JOIN UNNEST(`metadata`) AS `m` CROSS JOIN UNNEST(`m`.`request`) AS `r` CROSS JOIN UNNEST(`r`.`headers`) AS `h`",
     ],
     // An unqualified field of an UNNESTed record, as BigQuery resolves it.
     [
       "select substr(path, 2, 4) as p from edge_logs cross join unnest(metadata) as m cross join unnest(m.request)",
-      'SELECT SUBSTR(R(`path`), 2, 4) AS `p` FROM `edge_logs` CROSS JOIN UNNEST(`metadata`) AS `m` CROSS JOIN UNNEST(`m`.`request`)',
+      'SELECT SUBSTR(R(`path`), 2, 4) AS `p` FROM `edge_logs__1` AS `edge_logs` CROSS JOIN UNNEST(`metadata`) AS `m` CROSS JOIN UNNEST(`m`.`request`)',
     ],
-    ['select id from edge_logs order by event_message', 'SELECT `id` FROM `edge_logs` ORDER BY R(`event_message`)'],
-    ['select a.id from edge_logs as a join postgres_logs as b on a.event_message = b.event_message', 'SELECT `a`.`id` FROM `edge_logs` AS `a` JOIN `postgres_logs` AS `b` ON (R(`a`.`event_message`) = R(`b`.`event_message`))'],
-    ['select id, row_number() over (partition by event_message order by timestamp) as n from edge_logs', 'SELECT `id`, ROW_NUMBER() OVER (PARTITION BY R(`event_message`) ORDER BY `timestamp`) AS `n` FROM `edge_logs`'],
-    ['select count(distinct event_message) as n from edge_logs', 'SELECT COUNT(DISTINCT R(`event_message`)) AS `n` FROM `edge_logs`'],
+    ['select id from edge_logs order by event_message', 'SELECT `id` FROM `edge_logs__1` AS `edge_logs` ORDER BY R(`event_message`)'],
+    ['select a.id from edge_logs as a join postgres_logs as b on a.event_message = b.event_message', 'SELECT `a`.`id` FROM `edge_logs__1` AS `a` JOIN `postgres_logs__1` AS `b` ON (R(`a`.`event_message`) = R(`b`.`event_message`))'],
+    ['select id, row_number() over (partition by event_message order by timestamp) as n from edge_logs', 'SELECT `id`, ROW_NUMBER() OVER (PARTITION BY R(`event_message`) ORDER BY `timestamp`) AS `n` FROM `edge_logs__1` AS `edge_logs`'],
+    ['select count(distinct event_message) as n from edge_logs', 'SELECT COUNT(DISTINCT R(`event_message`)) AS `n` FROM `edge_logs__1` AS `edge_logs`'],
   ])('%s', (sql, expected) => {
     expectText(sql, expected);
   });
 
   it('a grouped or DISTINCT item is read, and keeps its name', () => {
     expectText('select event_message, count(*) as n from edge_logs group by event_message', 
-      'SELECT R(`event_message`) AS `event_message`, COUNT(*) AS `n` FROM `edge_logs` GROUP BY `event_message`',
+      'SELECT R(`event_message`) AS `event_message`, COUNT(*) AS `n` FROM `edge_logs__1` AS `edge_logs` GROUP BY `event_message`',
     );
-    expectText('select distinct event_message from edge_logs', 'SELECT DISTINCT R(`event_message`) AS `event_message` FROM `edge_logs`');
+    expectText('select distinct event_message from edge_logs', 'SELECT DISTINCT R(`event_message`) AS `event_message` FROM `edge_logs__1` AS `edge_logs`');
   });
 
   it('the rows a DISTINCT set operation or IN (subquery) compares are read', () => {
     expectText('select event_message from edge_logs union distinct select event_message from postgres_logs', 
-      'SELECT R(`event_message`) AS `event_message` FROM `edge_logs` UNION DISTINCT SELECT R(`event_message`) AS `event_message` FROM `postgres_logs`',
+      'SELECT R(`event_message`) AS `event_message` FROM `edge_logs__1` AS `edge_logs` UNION DISTINCT SELECT R(`event_message`) AS `event_message` FROM `postgres_logs__1` AS `postgres_logs`',
     );
     expectText('select id from edge_logs where event_message in (select event_message from postgres_logs)', 
-      'SELECT `id` FROM `edge_logs` WHERE (R(`event_message`) IN (SELECT R(`event_message`) AS `event_message` FROM `postgres_logs`))',
+      'SELECT `id` FROM `edge_logs__1` AS `edge_logs` WHERE (R(`event_message`) IN (SELECT R(`event_message`) AS `event_message` FROM `postgres_logs__1` AS `postgres_logs`))',
     );
   });
 });
 
 describe('what no expression reads is left to the output redactor', () => {
   it.each([
-    ['select event_message, metadata from edge_logs order by timestamp desc limit 5', 'SELECT `event_message`, `metadata` FROM `edge_logs` ORDER BY `timestamp` DESC LIMIT 5'],
-    ['select * from edge_logs', 'SELECT * FROM `edge_logs`'],
-    ['select id from edge_logs where timestamp > timestamp_sub(current_timestamp(), interval 1 hour)', 'SELECT `id` FROM `edge_logs` WHERE (`timestamp` > TIMESTAMP_SUB(CURRENT_TIMESTAMP(), INTERVAL 1 HOUR))'],
-    ['select count(*) as n from edge_logs where event_message is not null', 'SELECT COUNT(*) AS `n` FROM `edge_logs` WHERE (`event_message` IS NOT NULL)'],
-    ['select array_length(metadata) as n from edge_logs', 'SELECT ARRAY_LENGTH(`metadata`) AS `n` FROM `edge_logs`'],
+    ['select event_message, metadata from edge_logs order by timestamp desc limit 5', 'SELECT `event_message`, `metadata` FROM `edge_logs__1` AS `edge_logs` ORDER BY `timestamp` DESC LIMIT 5'],
+    ['select * from edge_logs', 'SELECT * FROM `edge_logs__1` AS `edge_logs`'],
+    ['select id from edge_logs where timestamp > timestamp_sub(current_timestamp(), interval 1 hour)', 'SELECT `id` FROM `edge_logs__1` AS `edge_logs` WHERE (`timestamp` > TIMESTAMP_SUB(CURRENT_TIMESTAMP(), INTERVAL 1 HOUR))'],
+    ['select count(*) as n from edge_logs where event_message is not null', 'SELECT COUNT(*) AS `n` FROM `edge_logs__1` AS `edge_logs` WHERE (`event_message` IS NOT NULL)'],
+    ['select array_length(metadata) as n from edge_logs', 'SELECT ARRAY_LENGTH(`metadata`) AS `n` FROM `edge_logs__1` AS `edge_logs`'],
     [
       'select r.status_code from edge_logs cross join unnest(metadata) as m cross join unnest(m.response) as r where r.status_code >= 500',
-      'SELECT `r`.`status_code` FROM `edge_logs` CROSS JOIN UNNEST(`metadata`) AS `m` CROSS JOIN UNNEST(`m`.`response`) AS `r` WHERE (`r`.`status_code` >= 500)',
+      'SELECT `r`.`status_code` FROM `edge_logs__1` AS `edge_logs` CROSS JOIN UNNEST(`metadata`) AS `m` CROSS JOIN UNNEST(`m`.`response`) AS `r` WHERE (`r`.`status_code` >= 500)',
     ],
   ])('%s', (sql, expected) => {
     expectText(sql, expected);
@@ -138,31 +138,31 @@ describe('what no expression reads is left to the output redactor', () => {
 describe('taint follows the value', () => {
   it('through the caller\'s CTE and a subquery, with or without an alias', () => {
     expectText("with x as (select event_message as msg from edge_logs) select upper(msg) as u from x", 
-      ', x AS (SELECT `event_message` AS `msg` FROM `edge_logs`) SELECT UPPER(R(`msg`)) AS `u` FROM `x`',
+      ', x__1 AS (SELECT `event_message` AS `msg` FROM `edge_logs__1` AS `edge_logs`) SELECT UPPER(R(`msg`)) AS `u` FROM `x__1` AS `x`',
     );
-    expectText("select lower(event_message) as v from (select * from edge_logs)", 'SELECT LOWER(R(`event_message`)) AS `v` FROM (SELECT * FROM `edge_logs`)');
+    expectText("select lower(event_message) as v from (select * from edge_logs)", 'SELECT LOWER(R(`event_message`)) AS `v` FROM (SELECT * FROM `edge_logs__1` AS `edge_logs`)');
     expectText("select lower(s.e) as v from (select event_message as e from edge_logs) as s", 
-      'SELECT LOWER(R(`s`.`e`)) AS `v` FROM (SELECT `event_message` AS `e` FROM `edge_logs`) AS `s`',
+      'SELECT LOWER(R(`s`.`e`)) AS `v` FROM (SELECT `event_message` AS `e` FROM `edge_logs__1` AS `edge_logs`) AS `s`',
     );
   });
 
   it('through UNION ALL, a scalar subquery, COALESCE and CASE', () => {
     expect(compiled("select lower(m) as l from (select event_message as m from edge_logs union all select 'x' from edge_logs)")).toContain(expand('LOWER(R(`m`))'));
-    expectText("select lower((select max(event_message) from edge_logs)) as l", 'SELECT LOWER((SELECT MAX(R(`event_message`)) FROM `edge_logs`)) AS `l`');
-    expectText("select lower((select event_message from edge_logs limit 1)) as l", 'SELECT LOWER(R((SELECT `event_message` FROM `edge_logs` LIMIT 1))) AS `l`');
-    expectText("select length(coalesce(event_message, '')) as n from edge_logs", "SELECT LENGTH(R(COALESCE(`event_message`, ''))) AS `n` FROM `edge_logs`");
+    expectText("select lower((select max(event_message) from edge_logs)) as l", 'SELECT LOWER((SELECT MAX(R(`event_message`)) FROM `edge_logs__1` AS `edge_logs`)) AS `l`');
+    expectText("select lower((select event_message from edge_logs limit 1)) as l", 'SELECT LOWER(R((SELECT `event_message` FROM `edge_logs__1` AS `edge_logs` LIMIT 1))) AS `l`');
+    expectText("select length(coalesce(event_message, '')) as n from edge_logs", "SELECT LENGTH(R(COALESCE(`event_message`, ''))) AS `n` FROM `edge_logs__1` AS `edge_logs`");
     expectText("select length(case when id = 'a' then event_message else 'b' end) as n from edge_logs",
-      "SELECT LENGTH(R((CASE WHEN (R(`id`) = 'a') THEN `event_message` ELSE 'b' END))) AS `n` FROM `edge_logs`",
+      "SELECT LENGTH(R((CASE WHEN (R(`id`) = 'a') THEN `event_message` ELSE 'b' END))) AS `n` FROM `edge_logs__1` AS `edge_logs`",
     );
   });
 
   it('into an UNNEST made of a read value', () => {
-    expectText("select x from edge_logs, unnest(split(event_message, '.')) as x", "SELECT `x` FROM `edge_logs`, UNNEST(SPLIT(R(`event_message`), '.')) AS `x`");
+    expectText("select x from edge_logs, unnest(split(event_message, '.')) as x", "SELECT `x` FROM `edge_logs__1` AS `edge_logs`, UNNEST(SPLIT(R(`event_message`), '.')) AS `x`");
   });
 
   it('a record the schema does not list a field of is read as a string (a grown BigQuery table fails closed)', () => {
     expectText('select upper(m.not_in_the_schema) as u from function_logs cross join unnest(metadata) as m', 
-      'SELECT UPPER(R(`m`.`not_in_the_schema`)) AS `u` FROM `function_logs` CROSS JOIN UNNEST(`metadata`) AS `m`',
+      'SELECT UPPER(R(`m`.`not_in_the_schema`)) AS `u` FROM `function_logs__1` AS `function_logs` CROSS JOIN UNNEST(`metadata`) AS `m`',
     );
   });
 });
@@ -205,7 +205,7 @@ describe('alias.* of an UNNESTed record', () => {
   it('gives its fields, read redacted by a later query', () => {
     expectText(
       'select upper(path) as p from (select r.* from edge_logs cross join unnest(metadata) as m cross join unnest(m.request) as r)',
-      'SELECT UPPER(R(`path`)) AS `p` FROM (SELECT `r`.* FROM `edge_logs` CROSS JOIN UNNEST(`metadata`) AS `m` CROSS JOIN UNNEST(`m`.`request`) AS `r`)',
+      'SELECT UPPER(R(`path`)) AS `p` FROM (SELECT `r`.* FROM `edge_logs__1` AS `edge_logs` CROSS JOIN UNNEST(`metadata`) AS `m` CROSS JOIN UNNEST(`m`.`request`) AS `r`)',
     );
   });
 });
