@@ -70,6 +70,14 @@ describe('host functions past their bounds', () => {
     expectBound(await sandbox("select edit_distance(concat(repeat('a', 20000), cast(x as string)), repeat('b', 20000)) as d from unnest(generate_array(1, 9)) as x"), /EDIT_DISTANCE/);
   });
 
+  it("answer JSON functions over blocks of ordinary log lines (2 KB objects), where a bound sized for the worst JSON would refuse them", async () => {
+    const sql =
+      "select count(json_value(concat('{\"level\":\"info\",\"n\":', cast(x as string), ',\"msg\":\"', repeat('x', 2000), '\"}'), '$.level')) as n from unnest(generate_array(1, 6000)) as x";
+    const answer = await sandbox(sql);
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    expect(answer.body.result).toEqual([{ n: 6000 }]);
+  });
+
   it('answer a query slow within the bounds with 504 at its timeout, while /health answers', async () => {
     // Two million rows of 62 x 60 characters: each block within EDIT_DISTANCE's bound, minutes in
     // all, and no row kept: before, the timeout's interrupt ended the stream as if it were done,

@@ -6,11 +6,14 @@
  * bounded before it is computed, by what its rows hold: past the bound the query fails, naming the
  * BigQuery function and the bound, and nothing of the block is computed.
  *
- * Each bound is about half a second of the function's work on the 2-core machine the figures of
- * docs/benchmarks.md come from, measured while other work shared it: characters through JSON
- * values about 1.2 µs each, through INITCAP or NORMALIZE about 0.6 µs, a cell of the edit distance's
- * table about 30 ns, a comparison of INSTR's search about 4 ns. BigQuery documents no bound on the
- * lengths of EDIT_DISTANCE's or INSTR's arguments; FORMAT's bound on its output is ZetaSQL's 1 MiB.
+ * Each bound is about half a second to a second of the function's worst work on the 2-core
+ * machine the figures of docs/benchmarks.md come from: JSON about 25 ns a character of a log
+ * line's object but about 1 µs a value of an array of small numbers or objects, so JSON text is
+ * measured as its characters plus STRUCTURAL_WEIGHT for each `{`, `[`, `,` and `:` (25 to 35 ns a
+ * unit either way); INITCAP or NORMALIZE about 60 ns a character, a cell of the edit distance's
+ * table about 30 ns, a comparison of INSTR's search about 4 ns. Blocks of ordinary log rows (a
+ * 2 KB object each) pass far within them. BigQuery documents no bound on the lengths of
+ * EDIT_DISTANCE's or INSTR's arguments; FORMAT's bound on its output is ZetaSQL's 1 MiB.
  */
 import type { HostFunctionName } from './host-functions.js';
 
@@ -19,8 +22,12 @@ export type HostArgument = string | bigint | boolean | number | Uint8Array | nul
 
 /** How a function's work grows with its arguments, and how much of it one block may take. */
 export interface Work {
-  /** 'length': with the characters (bytes, elements) of its arguments; 'product': with the first two's lengths multiplied. */
-  readonly grows: 'length' | 'product';
+  /**
+   * 'length': with the characters (bytes, elements) of its arguments; 'json': the same, each of
+   * JSON's structural characters weighing STRUCTURAL_WEIGHT; 'product': with the first two's
+   * lengths multiplied.
+   */
+  readonly grows: 'length' | 'json' | 'product';
   /** The most one block of rows may measure. */
   readonly bound: number;
 }
@@ -28,9 +35,12 @@ export interface Work {
 /** JavaScript's own string and byte work (case mapping of ASCII, hashing, an address's bytes). */
 const NATIVE: Work = { grows: 'length', bound: 16_000_000 };
 /** Work a character at a time in JavaScript (INITCAP, NORMALIZE, FORMAT, base32). */
-const TEXT: Work = { grows: 'length', bound: 800_000 };
-/** Reading and writing JSON values, a character at a time. */
-const JSON_WORK: Work = { grows: 'length', bound: 400_000 };
+const TEXT: Work = { grows: 'length', bound: 8_000_000 };
+/** Reading and writing JSON values: a character at a time, and a value at a time. */
+const JSON_WORK: Work = { grows: 'json', bound: 32_000_000 };
+
+/** What one of JSON's `{`, `[`, `,` and `:` weighs against a character: a value costs some 40 characters' work. */
+export const STRUCTURAL_WEIGHT = 40;
 /** A table of one cell per pair of characters (the Levenshtein distance). */
 const TABLE: Work = { grows: 'product', bound: 16_000_000 };
 /** A search that may compare every position of the text with the whole needle (INSTR). */
@@ -111,8 +121,21 @@ export function lengthOf(value: HostArgument): number {
   return 1;
 }
 
+/** A JSON text's characters, each structural one weighing STRUCTURAL_WEIGHT. */
+export function jsonSizeOf(value: HostArgument): number {
+  if (typeof value !== 'string') return Array.isArray(value) ? value.reduce((total: number, item: HostArgument) => total + 1 + jsonSizeOf(item), 0) : lengthOf(value);
+  let structural = 0;
+  for (let index = 0; index < value.length; index++) {
+    const code = value.charCodeAt(index);
+    // { [ , :
+    if (code === 123 || code === 91 || code === 44 || code === 58) structural++;
+  }
+  return value.length + structural * (STRUCTURAL_WEIGHT - 1);
+}
+
 /** What one row's call measures, before it runs. */
 export function measure(work: Work, args: readonly HostArgument[]): number {
+  if (work.grows === 'json') return args.reduce((sum: number, arg) => sum + jsonSizeOf(arg), 0);
   const total = args.reduce((sum: number, arg) => sum + lengthOf(arg), 0);
   if (work.grows === 'length') return total;
   // The lengths as the function walks them (every position of the text, for an empty needle too),
@@ -128,7 +151,9 @@ export function boundError(name: HostFunctionName, measured: number): HostBoundE
   const what =
     work.grows === 'product'
       ? `its arguments' lengths multiplied (${number(measured)}, summed over the rows it computes at once, up to 2,048)`
-      : `its arguments' characters (${number(measured)}, over the rows it computes at once, up to 2,048)`;
+      : work.grows === 'json'
+        ? `its arguments' size (${number(measured)}: characters, each of { [ , : counting ${STRUCTURAL_WEIGHT}, over the rows it computes at once, up to 2,048)`
+        : `its arguments' characters (${number(measured)}, over the rows it computes at once, up to 2,048)`;
   return new HostBoundError(`${called} on the embedded engine takes at most ${number(work.bound)} of ${what}; pass it shorter values or fewer rows`);
 }
 

@@ -56,8 +56,15 @@ describe('host function bounds', () => {
   });
 
   it('refuse JSON text past the JSON functions\' bound, in the caller\'s function name', () => {
-    const text = `[${'1,'.repeat(500_000)}1]`;
-    expect(refusal(() => blockMeter('json_query_array').add(measure(HOST_FUNCTION_BOUNDS.json_query_array.work, [text, '', true]))).message).toMatch(/^JSON_QUERY_ARRAY .*400,000/);
+    // A million small values: 2 million characters, but each comma weighs a value's work.
+    const text = `[${'1,'.repeat(1_000_000)}1]`;
+    expect(refusal(() => blockMeter('json_query_array').add(measure(HOST_FUNCTION_BOUNDS.json_query_array.work, [text, '', true]))).message).toMatch(/^JSON_QUERY_ARRAY .*32,000,000/);
+    // A block of 2,048 log lines' objects of 2 KB each passes.
+    const line = JSON.stringify({ level: 'info', msg: 'x'.repeat(1_400), request: { method: 'GET', path: '/rest/v1/todos', headers: { ua: 'Mozilla/5.0', ip: '1.2.3.4' } }, status: 200 });
+    const block = blockMeter('json_value');
+    expect(() => {
+      for (let row = 0; row < 2048; row++) block.add(measure(HOST_FUNCTION_BOUNDS.json_value.work, [line, '$.level']));
+    }).not.toThrow();
   });
 
   it('refuse an output past its bound before it is written', () => {
