@@ -12,6 +12,7 @@ import { BIGINT, BOOLEAN, DOUBLE, DuckDBInstance, VARCHAR, type DuckDBConnection
 import { CanneryError } from '../../core/errors.js';
 import { withoutServerPaths } from '../../core/server-paths.js';
 import { EXECUTION_TIME_PARAM } from '../../sql/language.js';
+import { OUTPUT_BOUND_ERROR } from '../../sql/functions/output-bounds.js';
 import type { Dialect } from '../../sql/generator/dialect.js';
 import { duckDbDialect } from '../../sql/dialects/duckdb/dialect.js';
 import { quoteIdentifier } from '../../sql/dialects/duckdb/quote.js';
@@ -251,6 +252,8 @@ export function runDuckDbQuery(connections: Connections, request: QueryRequest, 
         throw new CanneryError('query_failed', `${request.endpointName}: the query failed: ${failure ?? error.message}`, { cause: error, queryRejected: failure !== undefined });
       }
       const message = firstLine((error as Error).message);
+      const outputBound = OUTPUT_BOUND_ERROR.exec(message)?.[1];
+      if (outputBound !== undefined) throw boundPassed(request, outputBound);
       const outOfMemory = OUT_OF_MEMORY.test(message);
       throw new CanneryError('query_failed', `${request.endpointName}: the query failed: ${inCallerTerms(message)}${outOfMemory ? OUT_OF_MEMORY_ADVICE : ''}`, {
         cause: error,
@@ -266,7 +269,7 @@ export function runDuckDbQuery(connections: Connections, request: QueryRequest, 
   });
 }
 
-/** A host function's bound passed: the caller's query asks for more than the embedded engine does at once. */
+/** A host function's bound, or a bound the generated SQL checks (REPEAT's output, GENERATE_ARRAY's elements), passed: the caller's query asks for more than the engine builds at once. */
 function boundPassed(request: QueryRequest, bound: string): CanneryError {
   return new CanneryError('resources_exceeded', `${request.endpointName}: ${bound}`);
 }

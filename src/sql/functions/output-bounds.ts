@@ -24,6 +24,13 @@ export const MAX_ROW_OUTPUT_BYTES = 128 << 10;
 export const MAX_ROW_GENERATED_ELEMENTS = 16 << 10;
 
 /** Conversions DuckDB folds like the literal they convert. */
+/**
+ * The errors above, as the embedded engine reports them (inside its cast's "Could not convert
+ * string '...'"): what a backend reads to tell a bound passed (resources_exceeded, as the host
+ * functions' bounds) from a query that failed.
+ */
+export const OUTPUT_BOUND_ERROR = /Could not convert string '((?:Output of [A-Z_]+ exceeds max allowed output size|[A-Z_]+ produced too many elements) \(.*\))' to [A-Z]/;
+
 const FOLDED_CALLS = new Set(['timestamp', 'date', 'datetime', 'time']);
 
 /** An expression DuckDB computes once for the whole query: literals, parameters and what is made of them alone. */
@@ -51,12 +58,26 @@ function grouped(count: number): string {
 }
 
 /** The bound that applies to `call`, and the words that name it in its error. */
-function boundFor(call: CallContext, bigQuery: number, perRow: number, unit: string): { bound: number; named: string } {
-  if (call.argNodes.every(sameOnEveryRow)) return { bound: bigQuery, named: `${grouped(bigQuery)} ${unit}, BigQuery's limit` };
+function boundFor(call: CallContext, bigQuery: number, perRow: number, unit: string): { bound: number; named: string; ours: boolean } {
+  if (call.argNodes.every(sameOnEveryRow)) return { bound: bigQuery, named: `${grouped(bigQuery)} ${unit}, BigQuery's limit`, ours: false };
   return {
     bound: perRow,
     named: `${grouped(perRow)} ${unit} where an argument varies by row, cannery's limit: DuckDB builds 2,048 rows' values at once`,
+    ours: true,
   };
+}
+
+/**
+ * The error of a bound passed. BigQuery's own bound is the function's error, which SAFE. makes
+ * NULL as BigQuery does. cannery's lower per-row bound is not BigQuery's: there the value would be
+ * built, and under SAFE. (DuckDB's TRY, which turns any error within it into NULL) the error would
+ * become a NULL BigQuery does not answer, so such a call is refused by name instead.
+ */
+function boundError(call: CallContext, ours: boolean, message: string, duckType?: string): string {
+  if (ours && call.safe) {
+    call.refuse(`SAFE.${call.name.toUpperCase()} with an argument that varies by row (its bound there is cannery's, lower than BigQuery's, and SAFE. would answer NULL where BigQuery answers the value); call it without SAFE.`);
+  }
+  return fail(call, message, duckType);
 }
 
 /**
@@ -67,15 +88,15 @@ function boundFor(call: CallContext, bigQuery: number, perRow: number, unit: str
  */
 export function boundedCount(call: CallContext, bytes: string, count: string, known?: number): string {
   if (known !== undefined && known <= MAX_OUTPUT_BYTES) return count;
-  const { bound, named } = boundFor(call, MAX_OUTPUT_BYTES, MAX_ROW_OUTPUT_BYTES, 'bytes');
+  const { bound, named, ours } = boundFor(call, MAX_OUTPUT_BYTES, MAX_ROW_OUTPUT_BYTES, 'bytes');
   const message = `Output of ${call.name.toUpperCase()} exceeds max allowed output size (${named})`;
-  return `(CASE WHEN ${bytes} > ${bound} THEN ${fail(call, message)} ELSE ${count} END)`;
+  return `(CASE WHEN ${bytes} > ${bound} THEN ${boundError(call, ours, message)} ELSE ${count} END)`;
 }
 
 /** `series`, or the call's error where `count` (SQL: the elements it would hold, less one) reaches the bound; `known` as boundedOutput's. */
 export function boundedSeries(call: CallContext, count: string, series: string, duckType: string, known?: number): string {
   if (known !== undefined && known < MAX_GENERATED_ELEMENTS) return series;
-  const { bound, named } = boundFor(call, MAX_GENERATED_ELEMENTS, MAX_ROW_GENERATED_ELEMENTS, 'elements');
+  const { bound, named, ours } = boundFor(call, MAX_GENERATED_ELEMENTS, MAX_ROW_GENERATED_ELEMENTS, 'elements');
   const message = `${call.name.toUpperCase()} produced too many elements (more than ${named})`;
-  return `(CASE WHEN ${count} >= ${bound} THEN ${fail(call, message, duckType)} ELSE ${series} END)`;
+  return `(CASE WHEN ${count} >= ${bound} THEN ${boundError(call, ours, message, duckType)} ELSE ${series} END)`;
 }
