@@ -21,7 +21,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoEventCounts, MAIN_DEMO_PROJECT } from '../../src/demo/seed.js';
-import { CLI, cannery as canneryIn, type Run } from '../support/cannery-cli.js';
+import { CLI, cannery as canneryIn, run as runProgram, type Run } from '../support/cannery-cli.js';
 import { startServe, type ServeProcess } from '../support/serve-process.js';
 import { SHIPPED_ENDPOINTS } from '../support/shipped-endpoints.js';
 
@@ -83,15 +83,7 @@ describe('a day in the life, on the default database', () => {
   const cannery = (...args: string[]) => canneryIn(args, { cwd: day, env: { TMPDIR: tmp } });
   /** A shell line, as typed, in the folder. */
   const shell = (line: string): Promise<Run> =>
-    new Promise((resolve, reject) => {
-      const child = spawn('sh', ['-c', line], { cwd: day, env: { PATH: process.env.PATH ?? '', TMPDIR: tmp, CANNERY: `${process.execPath} ${CLI}` }, stdio: ['ignore', 'pipe', 'pipe'] });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-      child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-      child.on('error', reject);
-      child.on('close', (code) => resolve({ code, stdout, stderr }));
-    });
+    runProgram('sh', ['-c', line], { cwd: day, env: { PATH: process.env.PATH ?? '', TMPDIR: tmp, CANNERY: `${process.execPath} ${CLI}` } });
   const file = async (name: string, lines: string[], ending = '\n'): Promise<string> => {
     await writeFile(join(day, name), lines.length === 0 ? '' : lines.join(ending) + ending);
     return name;

@@ -13,12 +13,13 @@ export interface Run {
 
 /** Only PATH and `env` reach the child, so the caller's environment cannot change the outcome. */
 export function cannery(args: string[], options: { cwd?: string; env?: Record<string, string> } = {}): Promise<Run> {
+  return run(process.execPath, [CLI, ...args], { cwd: options.cwd ?? tmpdir(), env: { PATH: process.env.PATH ?? '', ...options.env } });
+}
+
+/** Runs a program to its end, with no input, and collects what it printed. */
+export function run(command: string, args: string[], options: { cwd: string; env: Record<string, string> }): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
-      cwd: options.cwd ?? tmpdir(),
-      env: { PATH: process.env.PATH ?? '', ...options.env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
