@@ -20,3 +20,7 @@ for (const name of (await readdir(dir)).filter((file) => file.endsWith('.schema.
   await mkdir(join(out, '..'), { recursive: true });
   await writeFile(out, `${code}\nmodule.exports.schemaHash = ${JSON.stringify(schemaHash(text))};\n`);
 }
+
+// The shipped log source files, read ahead of time the same way (src/config/sources.ts).
+const { PRECOMPILED_BUILT_INS, precompiledBuiltIns } = await import('../dist/config/sources.js');
+await writeFile(PRECOMPILED_BUILT_INS, await precompiledBuiltIns());

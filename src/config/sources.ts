@@ -1,7 +1,8 @@
 /**
  * The logical log sources an endpoint's SQL may read (in backticks), with the fields their
- * tables carry: the one source-schema model, which the DuckDB tables, the seed, name resolution
- * and docs/sql.md all read.
+ * tables carry, as the log layout reads them: the DuckDB tables, the seed, name resolution and
+ * docs/sql.md all read this model. It is made from the shipped source files (sources/*.yaml),
+ * BigQuery's schema form, by `logSourceDescriptor`.
  *
  * The fields are those of the public schemas of these sources (docs/sql.md#sources says which):
  * Supabase Studio's field reference of each log table (packages/shared-data/log-constants.ts),
@@ -14,6 +15,11 @@
  * project. Nested objects are stored as repeated records (one-element arrays), the convention
  * of the system the spec describes, so SQL reaches them with UNNEST.
  */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { formatProblem } from './problem-line.js';
+import type { DeclaredField, DeclaredType, SourceDeclaration } from './source-declaration.js';
 
 /** A scalar type of a source field. */
 export type ScalarType = 'string' | 'integer' | 'number' | 'boolean' | 'timestamp';
@@ -56,322 +62,6 @@ export interface SourceDescriptor {
   metadata: RecordShape;
 }
 
-/**
- * What the API gateway learned of the caller's credentials (`request.sb`): read by Studio's
- * API-key and unified-log queries, though its field reference leaves it out. A legacy JWT API
- * key and a user's session JWT (`jwt.apikey`, `jwt.authorization`) or a new-style API key
- * (`apikey.apikey`).
- */
-const jwtPayload: RecordShape = {
-  algorithm: 'string',
-  expires_at: 'integer',
-  issued_at: 'integer',
-  issuer: 'string',
-  key_id: 'string',
-  role: 'string',
-  session_id: 'string',
-  signature_prefix: 'string',
-  subject: 'string',
-};
-const gatewayAuth: RecordShape = {
-  auth_user: 'string',
-  jwt: {
-    apikey: { invalid: 'string', payload: jwtPayload },
-    authorization: { invalid: 'string', payload: jwtPayload },
-  },
-  apikey: { apikey: { error: 'string', hash: 'string', prefix: 'string' } },
-};
-
-const cloudflare: RecordShape = {
-  asOrganization: 'string',
-  asn: 'integer',
-  botManagement: {
-    corporateProxy: 'boolean',
-    detectionIds: 'integer[]',
-    ja3Hash: 'string',
-    score: 'integer',
-    staticResource: 'boolean',
-    verifiedBot: 'boolean',
-  },
-  city: 'string',
-  clientAcceptEncoding: 'string',
-  clientTcpRtt: 'integer',
-  clientTrustScore: 'integer',
-  colo: 'string',
-  continent: 'string',
-  country: 'string',
-  edgeRequestKeepAliveStatus: 'integer',
-  httpProtocol: 'string',
-  isEUCountry: 'string',
-  latitude: 'string',
-  longitude: 'string',
-  metroCode: 'string',
-  postalCode: 'string',
-  region: 'string',
-  regionCode: 'string',
-  timezone: 'string',
-  tlsCipher: 'string',
-  tlsClientAuth: { certPresented: 'string', certRevoked: 'string', certVerified: 'string' },
-  tlsExportedAuthenticator: {
-    clientFinished: 'string',
-    clientHandshake: 'string',
-    serverFinished: 'string',
-    serverHandshake: 'string',
-  },
-  tlsVersion: 'string',
-};
-
-const postgresParsed: RecordShape = {
-  // application_name, detail and hint: read by Studio's default Postgres and pg_cron queries.
-  application_name: 'string',
-  backend_type: 'string',
-  command_tag: 'string',
-  connection_from: 'string',
-  context: 'string',
-  database_name: 'string',
-  detail: 'string',
-  error_severity: 'string',
-  hint: 'string',
-  leader_pid: 'integer',
-  process_id: 'integer',
-  query: 'string',
-  query_id: 'integer',
-  query_pos: 'integer',
-  session_id: 'string',
-  session_line_num: 'integer',
-  session_start_time: 'string',
-  sql_state_code: 'string',
-  timestamp: 'string',
-  transaction_id: 'integer',
-  user_name: 'string',
-  virtual_transaction_id: 'string',
-};
-
-export const BUILT_IN_SOURCES: readonly SourceDescriptor[] = [
-  {
-    name: 'cloudflare.logs.prod',
-    // The database (primary or read replica) that served the request.
-    columns: { identifier: 'string' },
-    metadata: {
-      load_balancer_redirect_identifier: 'string',
-      logflare_worker: { worker_id: 'string' },
-      request: {
-        cf: cloudflare,
-        headers: {
-          accept: 'string',
-          cf_connecting_ip: 'string',
-          cf_ipcountry: 'string',
-          cf_ray: 'string',
-          // content_length and content_type: read by Studio's API report and request details.
-          content_length: 'string',
-          content_type: 'string',
-          host: 'string',
-          referer: 'string',
-          user_agent: 'string',
-          x_client_info: 'string',
-          x_forwarded_proto: 'string',
-          x_real_ip: 'string',
-        },
-        host: 'string',
-        method: 'string',
-        path: 'string',
-        protocol: 'string',
-        sb: gatewayAuth,
-        search: 'string',
-        url: 'string',
-      },
-      response: {
-        headers: {
-          cf_cache_status: 'string',
-          cf_ray: 'string',
-          // content_disposition, content_length, etag, last_modified, proxy_status and
-          // x_sb_error_code: read by Studio's reports and request details.
-          content_disposition: 'string',
-          content_length: 'string',
-          content_location: 'string',
-          content_range: 'string',
-          content_type: 'string',
-          date: 'string',
-          etag: 'string',
-          last_modified: 'string',
-          proxy_status: 'string',
-          sb_gateway_mode: 'string',
-          sb_gateway_version: 'string',
-          transfer_encoding: 'string',
-          x_kong_proxy_latency: 'string',
-          x_sb_error_code: 'string',
-        },
-        origin_time: 'integer',
-        status_code: 'integer',
-      },
-    },
-  },
-  {
-    name: 'postgres.logs',
-    columns: { identifier: 'string' },
-    metadata: { host: 'string', parsed: postgresParsed },
-  },
-  {
-    name: 'deno-relay-logs',
-    metadata: {
-      deployment_id: 'string',
-      // execution_id: read by Studio's default function-edge query.
-      execution_id: 'string',
-      execution_time_ms: 'integer',
-      function_id: 'string',
-      project_ref: 'string',
-      request: {
-        headers: {
-          accept: 'string',
-          accept_encoding: 'string',
-          content_length: 'string',
-          host: 'string',
-          user_agent: 'string',
-          // x_client_info and sb: read by Studio's edge-function request details.
-          x_client_info: 'string',
-        },
-        host: 'string',
-        method: 'string',
-        pathname: 'string',
-        protocol: 'string',
-        sb: gatewayAuth,
-        search: 'string',
-        url: 'string',
-      },
-      response: {
-        headers: {
-          content_length: 'string',
-          content_type: 'string',
-          date: 'string',
-          server: 'string',
-          vary: 'string',
-          // Read by Studio's edge-functions report (invocations by region).
-          x_sb_edge_region: 'string',
-        },
-        status_code: 'integer',
-      },
-      version: 'string',
-    },
-  },
-  {
-    name: 'deno-subhosting-events',
-    metadata: {
-      deployment_id: 'string',
-      event_type: 'string',
-      execution_id: 'string',
-      function_id: 'string',
-      level: 'string',
-      project_ref: 'string',
-      region: 'string',
-      timestamp: 'string',
-      version: 'string',
-    },
-  },
-  {
-    name: 'gotrue.logs.prod',
-    // The fields of Auth's JSON log lines (event_message), which the pipeline copies into metadata.
-    metadata: {
-      action: 'string',
-      args: 'string[]',
-      auth_event: {
-        action: 'string',
-        actor_id: 'string',
-        actor_name: 'string',
-        actor_username: 'string',
-        actor_via_sso: 'boolean',
-        log_type: 'string',
-        traits: { channel: 'string', provider: 'string', user_email: 'string', user_id: 'string', user_phone: 'string' },
-      },
-      client_id: 'string',
-      component: 'string',
-      duration: 'integer',
-      error: 'string',
-      // error_code and grant_type: read by Studio's auth reports.
-      error_code: 'string',
-      factor_id: 'string',
-      grant_type: 'string',
-      header: 'string',
-      host: 'string',
-      instance_id: 'string',
-      issuer: 'string',
-      level: 'string',
-      login_method: 'string',
-      message: 'string',
-      metering: 'boolean',
-      method: 'string',
-      msg: 'string',
-      path: 'string',
-      project: 'string',
-      provider: 'string',
-      referer: 'string',
-      remote_addr: 'string',
-      request_id: 'string',
-      source_type: 'string',
-      status: 'integer',
-      time: 'string',
-      timestamp: 'string',
-      user_id: 'string',
-    },
-  },
-  {
-    name: 'realtime.logs.prod',
-    metadata: {
-      context: {
-        application: 'string',
-        domain: 'string[]',
-        file: 'string',
-        function: 'string',
-        gl: 'string',
-        line: 'integer',
-        mfa: 'string[]',
-        module: 'string',
-        pid: 'string',
-        time: 'integer',
-        vm: { node: 'string' },
-      },
-      external_id: 'string',
-      level: 'string',
-      measurements: { connected: 'integer', connected_cluster: 'integer', limit: 'integer', sum: 'integer' },
-      project: 'string',
-    },
-  },
-  {
-    name: 'storage.logs.prod.2',
-    metadata: {
-      context: { host: 'string', pid: 'integer' },
-      level: 'string',
-      project: 'string',
-      rawError: 'string',
-      req: {
-        headers: {
-          accept: 'string',
-          cf_connecting_ip: 'string',
-          cf_ray: 'string',
-          content_length: 'string',
-          content_type: 'string',
-          host: 'string',
-          referer: 'string',
-          user_agent: 'string',
-          x_client_info: 'string',
-          x_forwarded_proto: 'string',
-        },
-        hostname: 'string',
-        method: 'string',
-        remoteAddress: 'string',
-        remotePort: 'integer',
-        url: 'string',
-      },
-      reqId: 'string',
-      res: { headers: { content_length: 'integer', content_type: 'string' }, statusCode: 'integer' },
-      responseTime: 'number',
-      tenantId: 'string',
-      timestamp: 'string',
-    },
-  },
-  { name: 'postgREST.logs.prod', columns: { identifier: 'string' }, metadata: { host: 'string' } },
-  { name: 'pgbouncer.logs.prod', columns: { file: 'string' }, metadata: { host: 'string' } },
-];
-
 export function sourceNames(sources: readonly SourceDescriptor[] = BUILT_IN_SOURCES): string[] {
   return sources.map((source) => source.name);
 }
@@ -380,3 +70,127 @@ export function sourceNames(sources: readonly SourceDescriptor[] = BUILT_IN_SOUR
 export function topLevelColumns(source: Pick<SourceDescriptor, 'columns'>): Readonly<Record<string, ScalarType>> {
   return { ...COMMON_COLUMNS, ...source.columns };
 }
+
+const SCALAR_TYPES: Readonly<Partial<Record<DeclaredType, ScalarType>>> = {
+  STRING: 'string',
+  INT64: 'integer',
+  FLOAT64: 'number',
+  BOOL: 'boolean',
+  TIMESTAMP: 'timestamp',
+};
+
+/**
+ * A declaration in the log layout as the descriptor model says it: COMMON_COLUMNS first (with
+ * `timestamp` REQUIRED), then the source's own scalar columns, then `metadata`, a repeated record
+ * whose nested records are repeated records too, every scalar one of the five types. A declaration
+ * outside that layout is refused by name: the log tables' storage is built for it alone.
+ */
+export function logSourceDescriptor(declaration: SourceDeclaration): SourceDescriptor {
+  const where = declaration.file ?? declaration.name;
+  const refuse = (why: string): never => {
+    throw new Error(`${where}: source ${declaration.name} is not in the log layout: ${why}`);
+  };
+  const columns = [...declaration.columns];
+  const metadata = columns.pop();
+  if (metadata?.name !== 'metadata' || metadata.type !== 'RECORD' || metadata.mode !== 'REPEATED') {
+    refuse('its last column must be metadata, a REPEATED RECORD');
+  }
+  Object.entries(COMMON_COLUMNS).forEach(([name, type], index) => {
+    const column = columns[index];
+    const mode = name === NOT_NULL_COLUMN ? 'REQUIRED' : 'NULLABLE';
+    if (column?.name !== name || column.mode !== mode || SCALAR_TYPES[column.type] !== type) {
+      refuse(`column ${index + 1} must be ${name}, ${mode}, of type ${type}`);
+    }
+  });
+  const own = columns.slice(Object.keys(COMMON_COLUMNS).length).map((column): [string, ScalarType] => {
+    const shape = fieldShape(column, column.name, refuse);
+    return typeof shape === 'string' && !listElement(shape) ? [column.name, shape as ScalarType] : refuse(`column ${column.name} must be a NULLABLE scalar`);
+  });
+  // Keys in the descriptor's own order: name, columns (only when the source has its own), metadata.
+  return {
+    name: declaration.name,
+    ...(own.length > 0 ? { columns: Object.fromEntries(own) } : {}),
+    metadata: recordShape(metadata?.fields ?? [], 'metadata', refuse),
+  };
+}
+
+function recordShape(fields: readonly DeclaredField[], path: string, refuse: (why: string) => never): RecordShape {
+  return Object.fromEntries(fields.map((field) => [field.name, fieldShape(field, `${path}.${field.name}`, refuse)]));
+}
+
+function fieldShape(field: DeclaredField, path: string, refuse: (why: string) => never): FieldShape {
+  if (field.type === 'RECORD') {
+    if (field.mode !== 'REPEATED') refuse(`${path} must be a REPEATED RECORD, as every nested object is`);
+    return recordShape(field.fields ?? [], path, refuse);
+  }
+  const scalar = SCALAR_TYPES[field.type] ?? refuse(`${path} is ${field.type}, not one of ${Object.keys(SCALAR_TYPES).join(', ')}`);
+  if (field.mode === 'REQUIRED') refuse(`${path} must not be REQUIRED`);
+  return field.mode === 'REPEATED' ? `${scalar}[]` : scalar;
+}
+
+/**
+ * The shipped log sources, in this order: each a file in sources/ of the package (both src/config
+ * and dist/config sit two levels below its root). Named one by one, not read as a folder, so a
+ * file a user adds there is theirs, not a built-in.
+ */
+const BUILT_IN_FILES = [
+  'cloudflare.logs.prod',
+  'postgres.logs',
+  'deno-relay-logs',
+  'deno-subhosting-events',
+  'gotrue.logs.prod',
+  'realtime.logs.prod',
+  'storage.logs.prod.2',
+  'postgREST.logs.prod',
+  'pgbouncer.logs.prod',
+].map((name) => new URL(`../../sources/${name}.yaml`, import.meta.url));
+
+async function readBuiltIns(): Promise<SourceDeclaration[]> {
+  const files = BUILT_IN_FILES.map((url) => fileURLToPath(url));
+  const texts = files.map((file) => readFileSync(file, 'utf8'));
+  const ahead = precompiledDeclarations(builtInHash(texts));
+  if (ahead) return ahead.map((declaration, index) => ({ ...declaration, file: files[index] }));
+  // Only a file edited since the build gets here: the YAML and schema modules load for it alone.
+  const { parseSourceFile } = await import('./source-files.js');
+  return texts.map((text, index) => {
+    const { declaration, problems } = parseSourceFile(text, files[index] ?? '');
+    if (!declaration) throw new Error(`a shipped source file does not load:\n${problems.map(formatProblem).join('\n')}`);
+    return declaration;
+  });
+}
+
+/** Where the build writes the built-in declarations: dist/config/built-in-sources.json. */
+export const PRECOMPILED_BUILT_INS = new URL('./built-in-sources.json', import.meta.url);
+
+/** The hash the precompiled declarations record of the files' texts they were read from. */
+export function builtInHash(texts: readonly string[]): string {
+  return createHash('sha256').update(texts.join('\0')).digest('hex');
+}
+
+function precompiledDeclarations(hash: string): SourceDeclaration[] | undefined {
+  let saved: { hash?: unknown; declarations?: SourceDeclaration[] };
+  try {
+    saved = JSON.parse(readFileSync(PRECOMPILED_BUILT_INS, 'utf8')) as typeof saved;
+  } catch {
+    return undefined;
+  }
+  return saved.hash === hash ? saved.declarations : undefined;
+}
+
+/** What the build writes to PRECOMPILED_BUILT_INS, from the files as they are now. */
+export async function precompiledBuiltIns(): Promise<string> {
+  const { parseSourceFile } = await import('./source-files.js');
+  const texts = BUILT_IN_FILES.map((url) => readFileSync(url, 'utf8'));
+  const declarations = texts.map((text) => parseSourceFile(text, '').declaration);
+  return JSON.stringify({ hash: builtInHash(texts), declarations });
+}
+
+/**
+ * The shipped log source declarations, read once when this module loads: every model of them
+ * starts here. Parsing the nine files' YAML took about as long as the rest of a start's imports
+ * together, in every thread that loads this module, so the build writes what they declare ahead of
+ * time (schemas/build.mjs), used only for the very texts it was made from.
+ */
+export const BUILT_IN_DECLARATIONS: readonly SourceDeclaration[] = await readBuiltIns();
+
+export const BUILT_IN_SOURCES: readonly SourceDescriptor[] = BUILT_IN_DECLARATIONS.map(logSourceDescriptor);

@@ -62,10 +62,10 @@ beforeAll(async () => {
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
 describe('npm pack', () => {
-  it('builds at pack time and ships the build, the schemas, the console, the grammar and the CI recipe; no sources, tests or maps', async () => {
+  it('builds at pack time and ships the build, the schemas, the log source files, the console, the grammar and the CI recipe; no TypeScript sources, tests or maps', async () => {
     const listing = await run('tar', ['-tzf', tarball], dir);
     const files = listing.stdout.trim().split('\n');
-    for (const file of ['dist/cli.js', 'dist/console/index.html', 'dist/sql/parse/bigquery-grammar.js', 'dist/engine/compile/worker.js', 'schemas/endpoint.schema.json', 'schemas/endpoint-tests.schema.json', 'docs/ci/github-actions.yml', 'README.md', 'package.json']) {
+    for (const file of ['dist/cli.js', 'dist/console/index.html', 'dist/sql/parse/bigquery-grammar.js', 'dist/engine/compile/worker.js', 'schemas/endpoint.schema.json', 'schemas/endpoint-tests.schema.json', 'schemas/source.schema.json', 'sources/cloudflare.logs.prod.yaml', 'docs/ci/github-actions.yml', 'README.md', 'package.json']) {
       expect(files).toContain(`package/${file}`);
     }
     expect(files.filter((file) => /^package\/(src|test|bench|grammar|web|endpoints)\/|^package\/dist\/bench\/|\.map$/.test(file))).toEqual([]);
