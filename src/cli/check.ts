@@ -13,16 +13,19 @@ import { BACKEND_CHOICES, loadOfflineEndpoints, offlineCompileContext, type Back
 import { formatProblem } from '../config/problem-line.js';
 import { loadOptionsFor } from './load-options.js';
 import { checkFormat, checkReport, githubAnnotation } from './problem-output.js';
+import { projectSourcesFor } from './project-sources.js';
 import { loadCheckedTests } from './test-files.js';
 
 export const checkCommand: Command = {
-  options: { endpoints: { type: 'string' }, 'dry-run': { type: 'boolean' }, format: { type: 'string' }, backend: { type: 'string' } },
+  options: { endpoints: { type: 'string' }, sources: { type: 'string' }, 'dry-run': { type: 'boolean' }, format: { type: 'string' }, backend: { type: 'string' } },
   async run(flags) {
     const format = checkFormat(flags.format);
     const dir = typeof flags.endpoints === 'string' ? flags.endpoints : readSettings().endpointsDir;
-    const { folder, registry } = await loadOfflineEndpoints(dir, offlineCompileContext(backendChoice(flags.backend)), await loadOptionsFor(readSettings()));
+    const project = await projectSourcesFor(flags, dir);
+    const context = offlineCompileContext(backendChoice(flags.backend), project.sources);
+    const { folder, registry } = await loadOfflineEndpoints(dir, context, await loadOptionsFor(readSettings()));
     const testFiles = await loadCheckedTests(folder);
-    const problems = [...registry.problems, ...testFiles.flatMap((file) => file.problems)];
+    const problems = [...project.problems, ...registry.problems, ...testFiles.flatMap((file) => file.problems)];
     if (format === 'json') {
       console.log(checkReport(dir, registry, problems, testFiles));
     } else {

@@ -5,6 +5,7 @@ import type { Flags } from './command.js';
 export function settingsWithFlags(flags: Flags): Settings {
   const settings = readSettings();
   if (typeof flags.endpoints === 'string') settings.endpointsDir = flags.endpoints;
+  if (typeof flags.sources === 'string') settings.sourcesDir = flags.sources;
   if (typeof flags.db === 'string') settings.dbPath = flags.db;
   if (typeof flags.host === 'string') settings.host = flags.host;
   if (typeof flags['memory-limit'] === 'string') settings.loadMemoryLimit = memorySize('--memory-limit', flags['memory-limit']);

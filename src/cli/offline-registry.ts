@@ -2,7 +2,8 @@
  * The endpoints of a folder, compiled without a database (what `check`, `test`, `openapi` and the
  * benchmarks need): for the DuckDB dialect, and for each other backend `check` gates.
  */
-import { readBigQuerySettings } from '../config/bigquery-settings.js';
+import { declaredTables, readBigQuerySettings } from '../config/bigquery-settings.js';
+import type { SourceDeclaration } from '../config/source-declaration.js';
 import { BUILT_IN_SOURCES, sourceNames } from '../config/sources.js';
 import type { EndpointFolder } from '../config/endpoint-folder.js';
 import type { ScratchEngine } from '../engine/backend.js';
@@ -19,20 +20,28 @@ export type BackendChoice = DialectName | 'all';
 
 export const BACKEND_CHOICES: readonly BackendChoice[] = ['all', 'duckdb', 'bigquery'];
 
-function offlineDialect(name: DialectName): Dialect {
-  const sources = sourceNames(BUILT_IN_SOURCES);
-  if (name === 'duckdb') return duckDbDialect(sources, { sourceColumns: sourceColumnsLookup(BUILT_IN_SOURCES) });
+/** Every source name an endpoint may read: the log sources', then the project's declared ones. */
+export function allSourceNames(declared: readonly SourceDeclaration[] = []): string[] {
+  return [...sourceNames(BUILT_IN_SOURCES), ...declared.map((declaration) => declaration.name)];
+}
+
+function offlineDialect(name: DialectName, declared: readonly SourceDeclaration[]): Dialect {
+  const sources = allSourceNames(declared);
+  if (name === 'duckdb') return duckDbDialect(sources, { sourceColumns: sourceColumnsLookup(BUILT_IN_SOURCES, declared) });
   // Table paths change only the text, not whether a query compiles: the settings' where given.
   const settings = readBigQuerySettings(process.env, false);
   const project = settings.project ?? 'project';
-  return bigQueryDialect(sourceTables(sources, { project, dataset: settings.dataset ?? 'dataset' }, settings.tables));
+  return bigQueryDialect(sourceTables(sources, { project, dataset: settings.dataset ?? 'dataset' }, declaredTables(settings, declared)));
 }
 
-/** Compiles for each backend of `backends` (default: all), reporting any backend's problem; endpoints keep the first one's SQL. */
-export function offlineCompileContext(backends: BackendChoice = 'all'): CompileContext {
+/**
+ * Compiles for each backend of `backends` (default: all), reporting any backend's problem; endpoints
+ * keep the first one's SQL. `declared`: the project's own sources (readProjectSources).
+ */
+export function offlineCompileContext(backends: BackendChoice = 'all', declared: readonly SourceDeclaration[] = []): CompileContext {
   const names: DialectName[] = backends === 'all' ? ['duckdb', 'bigquery'] : [backends];
-  const [served, ...others] = names.map(offlineDialect);
-  return { dialect: served!, alsoCheck: others, sources: sourceNames(BUILT_IN_SOURCES) };
+  const [served, ...others] = names.map((name) => offlineDialect(name, declared));
+  return { dialect: served!, alsoCheck: others, sources: allSourceNames(declared) };
 }
 
 /** Endpoints compiled to run on `engine`'s scratch databases (what `test` and `diff` run them on). */

@@ -1,7 +1,9 @@
 /** Assembles a running service from settings: backend, registry, service. Used by `serve` and `run`. */
 import type { Backend } from '../engine/backend.js';
 import type { DuckDbBackend } from '../backends/duckdb/backend.js';
-import type { Settings } from '../config/settings.js';
+import { sourcesDirOf, type Settings } from '../config/settings.js';
+import { SourceFolderError } from '../config/source-files.js';
+import { readProjectSources } from '../config/source-model.js';
 import { BUILT_IN_SOURCES, sourceNames } from '../config/sources.js';
 import type { CompileContext } from '../engine/compile/compile.js';
 import type { EngineObserver } from '../engine/serve/observer.js';
@@ -13,7 +15,10 @@ import { createService, type Service, type SharedCacheSettings } from '../engine
 export async function openBackend(settings: Settings): Promise<Backend> {
   if (settings.backend === 'bigquery') {
     const { bigQueryBackendOptions, createBigQueryBackend } = await import('../backends/bigquery/backend.js');
-    return createBigQueryBackend(bigQueryBackendOptions(settings.bigquery, sourceNames(BUILT_IN_SOURCES)));
+    // The project's declared sources are tables in BigQuery too (the embedded engine's are the storage's to create).
+    const { sources, problems } = await readProjectSources(sourcesDirOf(settings));
+    if (problems.length > 0) throw new SourceFolderError(problems);
+    return createBigQueryBackend(bigQueryBackendOptions(settings.bigquery, sourceNames(BUILT_IN_SOURCES), sources));
   }
   return openDuckDbBackend(settings);
 }
@@ -32,9 +37,13 @@ export async function openDuckDbBackend(settings: Settings, writable = false): P
   });
 }
 
-/** How endpoint files are compiled for a backend, at start-up and on every reload. */
+/**
+ * How endpoint files are compiled for a backend, at start-up and on every reload: over the sources
+ * its dialect knows, the log sources and those the project declared.
+ */
 export function compileContextFor(backend: Backend): CompileContext {
-  return { dialect: backend.dialect, sources: sourceNames(BUILT_IN_SOURCES) };
+  const { settings } = backend.dialect;
+  return { dialect: backend.dialect, sources: settings.name === 'duckdb' ? settings.sources : settings.tables.map(([name]) => name) };
 }
 
 export interface OpenServiceOptions {

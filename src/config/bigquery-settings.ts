@@ -52,9 +52,16 @@ export function readBigQuerySettings(env: Env, required: boolean): BigQuerySetti
 }
 
 /** Refuses settings that cannot name every source's table or the project to run jobs in. */
-export function checkBigQueryComplete(settings: BigQuerySettings): asserts settings is BigQuerySettings & { project: string } {
+export function checkBigQueryComplete(
+  settings: BigQuerySettings,
+  /** The project's declared sources; one whose file names its table needs no dataset. */
+  declared: readonly { name: string; bigqueryTable?: string }[] = [],
+): asserts settings is BigQuerySettings & { project: string } {
   if (!settings.project) throw new Error('CANNERY_BQ_PROJECT must be set for BigQuery: the project that runs the queries');
-  const unmapped = sourceNames(BUILT_IN_SOURCES).filter((source) => !settings.tables[source]);
+  const unmapped = [
+    ...sourceNames(BUILT_IN_SOURCES).filter((source) => !settings.tables[source]),
+    ...declared.filter((d) => d.bigqueryTable === undefined && !settings.tables[d.name]).map((d) => d.name),
+  ];
   if (!settings.dataset && unmapped.length) {
     throw new Error(`CANNERY_BQ_DATASET must be set for BigQuery: the dataset of the sources without a CANNERY_BQ_TABLES entry (${unmapped.join(', ')})`);
   }
@@ -102,8 +109,23 @@ function tableOverrides(raw: string | undefined, defaultProject: string | undefi
   return tables;
 }
 
-function tableRef(source: string, value: unknown, defaultProject: string | undefined): TableRef {
-  const invalid = (why: string) => new Error(`CANNERY_BQ_TABLES["${source}"] ${why}`);
+/**
+ * Source name -> table for the declared sources whose file names one (`bigquery.table`), with
+ * CANNERY_BQ_TABLES's entries winning: an environment maps one deployment's tables.
+ */
+export function declaredTables(
+  settings: BigQuerySettings,
+  declarations: readonly { name: string; bigqueryTable?: string; file?: string }[],
+): Record<string, TableRef> {
+  const tables: Record<string, TableRef> = {};
+  for (const { name, bigqueryTable, file } of declarations) {
+    if (bigqueryTable !== undefined) tables[name] = tableRef(name, bigqueryTable, settings.project, `${file ?? name}: bigquery.table`);
+  }
+  return { ...tables, ...settings.tables };
+}
+
+function tableRef(source: string, value: unknown, defaultProject: string | undefined, where = `CANNERY_BQ_TABLES["${source}"]`): TableRef {
+  const invalid = (why: string) => new Error(`${where} ${why}`);
   if (typeof value !== 'string') throw invalid('must be a string "project.dataset.table" or "dataset.table"');
   // The table part is last; the dataset has no dots; a domain-scoped project (example.com:proj) may.
   const match = /^(?:(.+)\.)?([^.]+)\.([^.]+)$/.exec(value);

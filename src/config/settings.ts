@@ -3,7 +3,7 @@
  * listed in docs/settings.md; a malformed value is refused at start-up, not guessed at.
  */
 import { availableParallelism } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { LOG_THRESHOLDS, type LogThreshold } from '../core/logger.js';
 import { readBigQuerySettings, type BigQuerySettings } from './bigquery-settings.js';
 import { parseDuration } from './durations.js';
@@ -12,6 +12,8 @@ export type BackendName = 'duckdb' | 'bigquery';
 
 export interface Settings {
   endpointsDir: string;
+  /** The folder of source files (CANNERY_SOURCES); undefined: `sources` beside the endpoint folder (sourcesDirOf). */
+  sourcesDir: string | undefined;
   dbPath: string;
   port: number;
   host: string;
@@ -124,6 +126,7 @@ type Env = Record<string, string | undefined>;
 export function readSettings(env: Env = process.env): Settings {
   return {
     endpointsDir: env.CANNERY_ENDPOINTS || DEFAULTS.endpointsDir,
+    sourcesDir: env.CANNERY_SOURCES || undefined,
     dbPath: env.CANNERY_DB || DEFAULTS.dbPath,
     port: integer(env, 'PORT', DEFAULTS.port, 0, 65535),
     host: env.HOST || DEFAULTS.host,
@@ -297,4 +300,9 @@ function backendName(raw: string | undefined): BackendName {
   if (raw === undefined || raw === '' || raw === 'duckdb') return 'duckdb';
   if (raw === 'bigquery') return 'bigquery';
   throw new Error(`CANNERY_BACKEND must be duckdb or bigquery (got "${raw}")`);
+}
+
+/** The source folder of the settings: CANNERY_SOURCES, else `sources` beside the endpoint folder, as a project lays them out. */
+export function sourcesDirOf(settings: Pick<Settings, 'endpointsDir' | 'sourcesDir'>): string {
+  return settings.sourcesDir ?? join(dirname(settings.endpointsDir.replace(/[\\/]+$/, '') || '.'), 'sources');
 }

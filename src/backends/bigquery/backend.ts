@@ -12,7 +12,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { BigQuery, type BigQueryOptions } from '@google-cloud/bigquery';
-import { checkBigQueryComplete, type BigQuerySettings } from '../../config/bigquery-settings.js';
+import { checkBigQueryComplete, declaredTables, type BigQuerySettings } from '../../config/bigquery-settings.js';
+import type { SourceDeclaration } from '../../config/source-declaration.js';
 import { CanneryError } from '../../core/errors.js';
 import type { WireRow } from '../../core/types.js';
 import { bigQueryDialect } from '../../sql/dialects/bigquery/dialect.js';
@@ -44,12 +45,17 @@ export interface BigQueryBackend extends Backend {
 }
 
 /** The backend options the settings describe; refuses settings that leave a source without a table. */
-export function bigQueryBackendOptions(settings: BigQuerySettings, sources: readonly string[]): BigQueryBackendOptions {
-  checkBigQueryComplete(settings);
+export function bigQueryBackendOptions(
+  settings: BigQuerySettings,
+  sources: readonly string[],
+  /** The project's declared sources: their names are sources too, and a file's `bigquery.table` maps one. */
+  declared: readonly SourceDeclaration[] = [],
+): BigQueryBackendOptions {
+  checkBigQueryComplete(settings, declared);
   return {
     project: settings.project,
     // Without a dataset every source has an override (checkBigQueryComplete), so none is named after it.
-    tables: sourceTables(sources, { project: settings.project, dataset: settings.dataset ?? '' }, settings.tables),
+    tables: sourceTables([...sources, ...declared.map((d) => d.name)], { project: settings.project, dataset: settings.dataset ?? '' }, declaredTables(settings, declared)),
     location: settings.location,
     apiEndpoint: settings.apiEndpoint,
     maxBytesBilled: settings.maxBytesBilled,

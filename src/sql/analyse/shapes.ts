@@ -8,6 +8,7 @@
  * BigQuery types it: an array `stored: 'struct'` is a repeated record kept as its one element
  * (a STRUCT; NULL for none), which the DuckDB dialect reads as such (dialects/duckdb/rewrites/stored-records.ts).
  */
+import type { DeclaredField, SourceDeclaration } from '../../config/source-declaration.js';
 import { listElement, NOT_NULL_COLUMN, topLevelColumns, type FieldShape, type RecordShape, type SourceDescriptor } from '../../config/sources.js';
 
 export type Shape =
@@ -67,8 +68,25 @@ export function hasField(shape: Shape, name: string): boolean {
   return shape.kind === 'struct' && shape.fields.has(name.toLowerCase());
 }
 
-/** Looks up the columns of a source by name, for name resolution. */
-export function sourceColumnsLookup(sources: readonly SourceDescriptor[]): (source: string) => Columns {
-  const byName = new Map(sources.map((source) => [source.name, sourceColumns(source)]));
+/**
+ * The columns of a declared source as BigQuery types them: a RECORD a struct, REPEATED an array.
+ * No column is `notNull`, REQUIRED or not: that shape lets the DuckDB dialect bound "newest N"
+ * queries, which is right only where the table itself refuses NULLs, as the log tables' do.
+ */
+export function declaredColumns(declaration: Pick<SourceDeclaration, 'columns'>): ReadonlyMap<string, Shape> {
+  return new Map(declaration.columns.map((column) => [column.name.toLowerCase(), declaredShape(column)]));
+}
+
+function declaredShape(field: DeclaredField): Shape {
+  const one = field.type === 'RECORD' ? structShape((field.fields ?? []).map((f) => [f.name, declaredShape(f)])) : SCALAR;
+  return field.mode === 'REPEATED' ? { kind: 'array', element: one } : one;
+}
+
+/** Looks up the columns of a source by name, for name resolution: the log sources', then the declared ones'. */
+export function sourceColumnsLookup(sources: readonly SourceDescriptor[], declared: readonly SourceDeclaration[] = []): (source: string) => Columns {
+  const byName = new Map([
+    ...sources.map((source): [string, Columns] => [source.name, sourceColumns(source)]),
+    ...declared.map((declaration): [string, Columns] => [declaration.name, declaredColumns(declaration)]),
+  ]);
   return (source) => byName.get(source);
 }

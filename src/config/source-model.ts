@@ -1,0 +1,40 @@
+/**
+ * The sources a project declares (its source folder) beside the shipped log sources: what name
+ * resolution, the dialects and the BigQuery table mapping read. The shipped ones come first and
+ * cannot be declared again; a project folder that holds a shipped file unchanged (this repository's
+ * own sources/) is the same declaration, not a second one.
+ */
+import { isDeepStrictEqual } from 'node:util';
+import type { Problem } from '../core/types.js';
+import type { SourceDeclaration } from './source-declaration.js';
+import { readSourceFolder } from './source-files.js';
+import { BUILT_IN_DECLARATIONS } from './sources.js';
+
+export interface ProjectSources {
+  /** The project's own declarations, without the shipped log sources, by file name. */
+  sources: SourceDeclaration[];
+  /** Every problem of the folder's files, each at its file and line. */
+  problems: Problem[];
+}
+
+/** Reads `dir` (a folder that does not exist declares nothing) and refuses a redeclared shipped source. */
+export async function readProjectSources(dir: string): Promise<ProjectSources> {
+  const folder = await readSourceFolder(dir);
+  const sources: SourceDeclaration[] = [];
+  const problems = [...folder.problems];
+  for (const declaration of folder.sources) {
+    const shipped = BUILT_IN_DECLARATIONS.find((built) => built.name.toLowerCase() === declaration.name.toLowerCase());
+    if (!shipped) {
+      sources.push(declaration);
+      continue;
+    }
+    if (isDeepStrictEqual({ ...declaration, file: undefined }, { ...shipped, file: undefined })) continue;
+    problems.push({
+      file: declaration.file ?? dir,
+      line: folder.fieldLines.get(declaration.name)?.name ?? 1,
+      field: 'name',
+      message: `source ${declaration.name} is a shipped log source (${shipped.name}); name your own source otherwise`,
+    });
+  }
+  return { sources, problems };
+}
