@@ -8,6 +8,7 @@ import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseKeysFile } from '../../src/config/keys-file.js';
+import { parseSourceFile } from '../../src/config/source-files.js';
 import { cannery } from '../support/cannery-cli.js';
 import { ROOT, runPage, scratchEndpoints, writePage, yamlBlocks, type BlockResult } from '../support/doc-runner.js';
 import type { Block } from '../support/doc-pages.js';
@@ -45,18 +46,20 @@ describe('the shell blocks of every page, as written', () => {
 });
 
 /** What a YAML example is, by its top-level keys; undefined: the page must say (not-run). */
-function yamlKind(block: Block): 'endpoint' | 'tests' | 'keys' | undefined {
+function yamlKind(block: Block): 'endpoint' | 'tests' | 'keys' | 'source' | undefined {
   const top = new Set(block.body.map((line) => /^([a-z_]+):/.exec(line)?.[1]).filter(Boolean));
   if (top.has('keys')) return 'keys';
   if (top.has('tests') && top.has('endpoint')) return 'tests';
   if (top.has('query') && top.has('name')) return 'endpoint';
+  if (top.has('columns') && top.has('name')) return 'source';
   return undefined;
 }
 
-/** The problems `check` finds with the example beside the shipped endpoints (a keys file: its parser's). */
-async function problemsOf(kind: 'endpoint' | 'tests' | 'keys', block: Block, where: string): Promise<string> {
+/** The problems `check` finds with the example beside the shipped endpoints (a keys or source file: its parser's). */
+async function problemsOf(kind: 'endpoint' | 'tests' | 'keys' | 'source', block: Block, where: string): Promise<string> {
   const text = `${block.body.join('\n')}\n`;
   if (kind === 'keys') return parseKeysFile(text, where).problems.map((problem) => `${problem.line}: ${problem.message}`).join('\n');
+  if (kind === 'source') return parseSourceFile(text, where).problems.map((problem) => `${problem.line}: ${problem.message}`).join('\n');
   const dir = scratchEndpoints();
   try {
     const file = kind === 'tests' ? join(dir, 'endpoints', 'tests', 'docs-example.yaml') : join(dir, 'endpoints', 'docs-example.yaml');
