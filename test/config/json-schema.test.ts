@@ -26,6 +26,11 @@ const DOCUMENTS: Record<string, unknown[]> = {
   ],
   'keys.schema.json': [{}, { keys: [{ name: 1 }] }, { keys: 'all' }, []],
   'endpoint-tests.schema.json': [{}, { tests: [{ name: 'x', params: 3 }] }, { tests: 'none' }],
+  'source.schema.json': [
+    { name: 'shop.orders', columns: [{ name: 'items', type: 'RECORD', mode: 'REPEATED', fields: [{ name: 'sku', type: 'STRING' }] }] },
+    {},
+    { name: 'a b', columns: [{ name: '1x', type: 'MONEY', fields: [{}] }], bigquery: { table: 1 } },
+  ],
 };
 
 const made: string[] = [];
