@@ -156,11 +156,21 @@ function refusal(source: SourceDeclaration, what: string): DataError {
  * stored value and refusing (before changing anything) where it would not.
  */
 export async function ensureDeclaredTable(connection: DuckDBConnection, source: SourceDeclaration): Promise<DeclaredOutcome> {
+  const { outcome, statements } = await migration(connection, source);
+  for (const statement of statements) await connection.run(statement);
+  return outcome;
+}
+
+/** Whether every declared table is there as declared: nothing to write, so a file can be opened read-only. Reads only. */
+export async function declaredTablesCurrent(connection: DuckDBConnection, sources: readonly SourceDeclaration[]): Promise<boolean> {
+  for (const source of sources) if ((await migration(connection, source)).outcome !== 'unchanged') return false;
+  return true;
+}
+
+/** What makes the table of `source` as declared: the statements, or a refusal thrown. Reads only. */
+async function migration(connection: DuckDBConnection, source: SourceDeclaration): Promise<{ outcome: DeclaredOutcome; statements: string[] }> {
   const stored = await storedColumns(connection, source.name);
-  if (stored === undefined) {
-    await connection.run(`CREATE TABLE ${quoteIdentifier(source.name)} (${columnDefinitions(source)})`);
-    return 'created';
-  }
+  if (stored === undefined) return { outcome: 'created', statements: [`CREATE TABLE ${quoteIdentifier(source.name)} (${columnDefinitions(source)})`] };
   const wantedTypes = await typesOf(connection, source.columns.map((column) => declaredDuckdbType(column)));
   const byName = new Map(source.columns.map((column, index) => [column.name.toLowerCase(), { column, type: wantedTypes[index]! }]));
   const statements: string[] = [];
@@ -191,8 +201,7 @@ export async function ensureDeclaredTable(connection: DuckDBConnection, source: 
     statements.push(`ALTER TABLE ${table} ADD COLUMN ${quoteIdentifier(column.name)} ${declaredDuckdbType(column)}`);
     if (column.mode === 'REQUIRED') statements.push(`ALTER TABLE ${table} ALTER COLUMN ${quoteIdentifier(column.name)} SET NOT NULL`);
   }
-  for (const statement of statements) await connection.run(statement);
-  return statements.length === 0 ? 'unchanged' : 'migrated';
+  return { outcome: statements.length === 0 ? 'unchanged' : 'migrated', statements };
 }
 
 /** Every declared source's table, created or migrated; in one transaction, so a refusal leaves every table as it was. */

@@ -167,7 +167,7 @@ async function readerSql(connection: DuckDBConnection, source: SourceDeclaration
   const compression = format.gzip ? 'gzip' : 'uncompressed';
   if (format.format === 'ndjson') {
     const reads = source.columns.map((column) => ({ column, ...textReadColumn(column, 'ndjson', source) }));
-    const from = `read_json($file, format = 'newline_delimited', compression = $compression, columns = $columns, maximum_object_size = ${MAX_OBJECT_BYTES})`;
+    const from = `read_json($file, format = 'newline_delimited', compression = $compression, columns = $columns)`;
     return {
       select: `SELECT ${reads.map((read) => read.select).join(', ')} FROM ${from}`,
       values: { file, compression, columns: structValue(Object.fromEntries(reads.map((read) => [read.column.name, read.type]))) },
@@ -216,9 +216,6 @@ async function readerSql(connection: DuckDBConnection, source: SourceDeclaration
   missingRequired(source, columns, `${file}`);
   return { select: `SELECT ${selects.join(', ')} FROM read_parquet($file)`, values: { file }, from: 'read_parquet($file)', columns };
 }
-
-/** The longest NDJSON line read: DuckDB's reader refuses an object longer than it is told. */
-const MAX_OBJECT_BYTES = 256 << 20;
 
 function missingRequired(source: SourceDeclaration, present: readonly DeclaredField[], where: string): void {
   const missing = source.columns.find((column) => column.mode === 'REQUIRED' && !present.includes(column));
