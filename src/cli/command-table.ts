@@ -100,8 +100,11 @@ export const commandTable: readonly CommandRow[] = [
   },
   {
     name: 'compact',
-    synopsis: '--db FILE',
-    summary: ['rewrite every source table in the current storage layout, in time order (server stopped)'],
+    synopsis: '--db FILE [--sources DIR]',
+    summary: [
+      'rewrite every log source table in the current storage layout, in time order, and every',
+      "declared source's table with a time_column in that column's order (server stopped)",
+    ],
     load: async () => (await import('./compact.js')).compactCommand,
   },
   {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SourceDeclaration } from '../../../src/config/source-declaration.js';
-import { declaredDuckdbType, dropDeclaredTable, ensureDeclaredTable, ensureDeclaredTables } from '../../../src/backends/duckdb/declared-tables.js';
+import { compactDeclaredTable, declaredDuckdbType, dropDeclaredTable, ensureDeclaredTable, ensureDeclaredTables } from '../../../src/backends/duckdb/declared-tables.js';
 import { recordImport } from '../../../src/backends/duckdb/import/ledger.js';
 import { bigQueryRows, connectDuckDB, rows } from '../../support/duckdb.js';
 
@@ -142,6 +142,22 @@ describe('declared source tables', () => {
       expect(await rows(connection, `SELECT source FROM cannery.imports`)).toEqual([{ source: 'other' }]);
       expect(await rows(connection, `SELECT table_name FROM duckdb_tables() WHERE table_name = 'shop.orders'`)).toEqual([]);
       expect(await dropDeclaredTable(connection, 'shop.orders')).toBe(false);
+    } finally {
+      close();
+    }
+  });
+
+  it('are compacted in time_column order, keeping their NOT NULL columns', async () => {
+    const { connection, close } = await connectDuckDB();
+    try {
+      await ensureDeclaredTable(connection, orders);
+      await connection.run(
+        `INSERT INTO "shop.orders" (order_id, created_at) VALUES ('late', '2026-01-03T00:00:00Z'), ('early', '2026-01-01T00:00:00Z'), ('middle', '2026-01-02T00:00:00Z')`,
+      );
+      expect(await compactDeclaredTable(connection, orders)).toBe(3);
+      expect(await rows(connection, 'SELECT order_id FROM "shop.orders"')).toEqual([{ order_id: 'early' }, { order_id: 'middle' }, { order_id: 'late' }]);
+      expect(await columnTypes(connection)).toMatchObject({ order_id: 'VARCHAR NOT NULL', created_at: 'TIMESTAMP WITH TIME ZONE NOT NULL' });
+      expect(await compactDeclaredTable(connection, { name: orders.name, columns: orders.columns })).toBeUndefined();
     } finally {
       close();
     }
