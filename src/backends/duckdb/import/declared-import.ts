@@ -137,6 +137,8 @@ interface ReaderSql {
   values: Record<string, DuckDBValue>;
   /** The reader alone (`read_x(...)`), for locating a failing row. */
   from: string;
+  /** Top-level INT64 columns, read as text (textReadColumn). */
+  wholeColumns?: string[];
   /** The declared columns the file holds (CSV: in the file's order). */
   columns: DeclaredField[];
 }
@@ -160,7 +162,17 @@ function textReadColumn(field: DeclaredField, format: DeclaredFormat, source: So
   const name = quoteIdentifier(field.name);
   // BigQuery's loads read BYTES as base64 text.
   if (field.type === 'BYTES') return { type: 'VARCHAR', select: `from_base64(${name}) AS ${name}` };
+  // DuckDB's readers round `1.5` into a BIGINT; BigQuery's loads refuse it. Read as text, a value
+  // that is not a whole number fails the cast (and is then found by line, inInputTerms).
+  if (field.type === 'INT64' && field.mode !== 'REPEATED') {
+    return { type: 'VARCHAR', select: `CAST(CASE WHEN ${notWhole(name)} THEN 'not a whole number' ELSE ${name} END AS BIGINT) AS ${name}` };
+  }
   return { type: declaredDuckdbType(field), select: name };
+}
+
+/** Whether the text of column `name` is not an INT64 as BigQuery writes one (NULL is not this). */
+function notWhole(name: string): string {
+  return `NOT regexp_full_match(trim(${name}), '[+-]?[0-9]+')`;
 }
 
 async function readerSql(connection: DuckDBConnection, source: SourceDeclaration, file: string, format: FileFormat): Promise<ReaderSql> {
@@ -173,6 +185,7 @@ async function readerSql(connection: DuckDBConnection, source: SourceDeclaration
       values: { file, compression, columns: structValue(Object.fromEntries(reads.map((read) => [read.column.name, read.type]))) },
       from,
       columns: source.columns,
+      wholeColumns: wholeColumns(source.columns),
     };
   }
   if (format.format === 'csv') {
@@ -196,6 +209,7 @@ async function readerSql(connection: DuckDBConnection, source: SourceDeclaration
       values: { file, compression, columns: structValue(Object.fromEntries(reads.map((read) => [read.column.name, read.type]))) },
       from,
       columns,
+      wholeColumns: wholeColumns(columns),
     };
   }
   const probe = await connection.runAndReadAll(`SELECT * FROM read_parquet($file) LIMIT 0`, { file });
@@ -215,6 +229,10 @@ async function readerSql(connection: DuckDBConnection, source: SourceDeclaration
   });
   missingRequired(source, columns, `${file}`);
   return { select: `SELECT ${selects.join(', ')} FROM read_parquet($file)`, values: { file }, from: 'read_parquet($file)', columns };
+}
+
+function wholeColumns(columns: readonly DeclaredField[]): string[] {
+  return columns.filter((column) => column.type === 'INT64' && column.mode !== 'REPEATED').map((column) => column.name);
 }
 
 function missingRequired(source: SourceDeclaration, present: readonly DeclaredField[], where: string): void {
@@ -336,23 +354,43 @@ async function inInputTerms(
     if (found === undefined) return new DataError('invalid_event', `${path} near line ${json[1]}: ${json[2]!.trim()}`, { cause: error });
     return new DataError('invalid_event', `${path} line ${found.line}, field ${found.path}: ${found.why}`, { line: found.line, field: found.path, cause: error });
   }
+  if (/Could not convert string 'not a whole number' to INT64/.test(message)) {
+    for (const column of reader.wholeColumns ?? []) {
+      const quoted = quoteIdentifier(column);
+      const found = await firstRowWhere(connection, `SELECT * FROM ${reader.from}`, reader.values, `${quoted} IS NOT NULL AND ${notWhole(quoted)}`, quoted);
+      if (found === undefined) continue;
+      const line = format.format === 'csv' ? found.row + 1 : found.row;
+      const where = format.format === 'csv' ? `line ${line}, column` : `line ${line} (not counting blank lines), field`;
+      return new DataError('invalid_event', `${path} ${where} ${column}: "${found.value}" is not a valid INT64`, { line, field: column, cause: error });
+    }
+  }
   // `table.column`, where the table's name may hold dots itself.
   const failed = /NOT NULL constraint failed: (\S+)/.exec(message)?.[1];
   const column = failed === undefined ? undefined : source.columns.find((declared) => failed.endsWith(`.${declared.name}`))?.name;
   if (column !== undefined) {
-    const row = await firstRowWhere(connection, reader, `${quoteIdentifier(column)} IS NULL`);
+    const row = (await firstRowWhere(connection, reader.select, reader.values, `${quoteIdentifier(column)} IS NULL`))?.row;
     const where = row === undefined ? '' : format.format === 'csv' ? ` line ${row + 1}` : format.format === 'ndjson' ? ` line ${row} (not counting blank lines)` : ` row ${row}`;
     return new DataError('invalid_event', `${path}${where}, column ${column}: no value, and source ${source.name} declares it REQUIRED`, { field: column, ...(row === undefined ? {} : { line: row }), cause: error });
   }
   return error;
 }
 
-/** The position (from 1) of the first row the reader yields where `condition` holds. */
-async function firstRowWhere(connection: DuckDBConnection, reader: ReaderSql, condition: string): Promise<number | undefined> {
+/** The position (from 1) of the first row `select` yields where `condition` holds, and its value of `column`, if given. */
+async function firstRowWhere(
+  connection: DuckDBConnection,
+  select: string,
+  values: Record<string, DuckDBValue>,
+  condition: string,
+  column?: string,
+): Promise<{ row: number; value: string } | undefined> {
   try {
-    const result = await connection.runAndReadAll(`SELECT n FROM (SELECT row_number() OVER () AS n, * FROM (${reader.select})) WHERE ${condition} ORDER BY n LIMIT 1`, reader.values);
-    const row = result.getRowObjectsJS()[0] as { n: bigint } | undefined;
-    return row === undefined ? undefined : Number(row.n);
+    const result = await connection.runAndReadAll(
+      // Named apart from any declared column.
+      `SELECT __cannery_row${column === undefined ? '' : `, ${column} AS __cannery_value`} FROM (SELECT row_number() OVER () AS __cannery_row, * FROM (${select})) WHERE ${condition} ORDER BY __cannery_row LIMIT 1`,
+      values,
+    );
+    const row = result.getRowObjectsJS()[0] as { __cannery_row: bigint; __cannery_value?: unknown } | undefined;
+    return row === undefined ? undefined : { row: Number(row.__cannery_row), value: String(row.__cannery_value ?? '') };
   } catch {
     return undefined;
   }
@@ -423,6 +461,8 @@ async function misfit(connection: DuckDBConnection, value: unknown, field: Decla
     return undefined;
   }
   if (plainlyFits(value, field.type)) return undefined;
+  // DuckDB's own transform rounds it; BigQuery refuses it.
+  if (field.type === 'INT64' && typeof value === 'number' && !Number.isInteger(value)) return { path, why: `${preview(value)} is not a valid INT64` };
   const type = field.type === 'BYTES' ? 'VARCHAR' : declaredDuckdbType(field);
   try {
     await connection.run(`SELECT json_transform_strict($doc, ${quoteString(JSON.stringify(type))})`, { doc: JSON.stringify(value) });
