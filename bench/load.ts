@@ -10,13 +10,17 @@
  * getrusage at its exit (bench/rusage.ts). Figures are medians over the runs; a ratio is the median
  * of each run's, whose steps ran close together under the same load from elsewhere.
  *
+ * Then, for a declared source (sources/*.yaml, docs/sources.md) of the same events' top-level
+ * columns: the file as CSV and as Parquet, DuckDB's own `read_csv` / `read_parquet` of it into the
+ * table of that declaration (the baseline, bench/read-declared.ts), and `cannery import --source` of it.
+ *
  * `--before PATH/TO/dist/cli.js` measures another build's seed and import beside this one's, in the
  * same runs (main's, to say what a change did).
  *
  *   npm run bench:load [-- --sizes 100k,1m --runs 3 --before ../main/dist/cli.js]
  */
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,6 +30,19 @@ import { CLI, describeMachine, markdownTable, mib, parseSize } from './support.j
 
 const RUSAGE = fileURLToPath(new URL('rusage.js', import.meta.url));
 const READ_JSON = fileURLToPath(new URL('read-json.js', import.meta.url));
+const READ_DECLARED = fileURLToPath(new URL('read-declared.js', import.meta.url));
+/** The declared source the CSV and Parquet loads go into: the edge events' top-level columns. */
+const DECLARED_SOURCE = `name: bench.edge
+time_column: timestamp
+columns:
+  - { name: id, type: STRING, mode: REQUIRED }
+  - { name: timestamp, type: TIMESTAMP, mode: REQUIRED }
+  - { name: event_message, type: STRING }
+  - { name: project, type: STRING }
+  - { name: identifier, type: STRING }
+`;
+const DECLARED_FORMATS = ['csv', 'parquet'] as const;
+type DeclaredFormat = (typeof DECLARED_FORMATS)[number];
 const SOURCE = 'cloudflare.logs.prod';
 const WEEK_US = 7n * 86_400_000_000n;
 
@@ -63,6 +80,25 @@ function measured(script: string, args: string[], dir: string): Promise<Usage> {
   });
 }
 
+/** The seeded edge events' top-level columns as CSV or Parquet, in time order. */
+async function exportColumns(db: string, file: string, format: DeclaredFormat): Promise<void> {
+  const instance = await DuckDBInstance.create(db, { access_mode: 'READ_ONLY' });
+  try {
+    const connection = await instance.connect();
+    try {
+      await connection.run("SET TimeZone = 'UTC'");
+      await connection.run(
+        `COPY (SELECT id, "timestamp", event_message, project, identifier FROM "${SOURCE}" ORDER BY "timestamp") TO $file (FORMAT ${format === 'csv' ? 'csv, HEADER' : 'parquet'})`,
+        { file },
+      );
+    } finally {
+      connection.closeSync();
+    }
+  } finally {
+    instance.closeSync();
+  }
+}
+
 /** The seeded edge events as NDJSON, in time order; `later` moves them a week on, under other ids. */
 async function exportEvents(db: string, file: string, later: boolean): Promise<void> {
   const instance = await DuckDBInstance.create(db, { access_mode: 'READ_ONLY' });
@@ -97,12 +133,18 @@ interface SizeResult {
   seed: Map<string, Usage[]>;
   import: Map<string, Usage[]>;
   append: Map<string, Usage[]>;
+  /** Per format: its file's bytes, DuckDB's own reader into the declared table, and cannery import --source, by build. */
+  declared: Map<DeclaredFormat, { fileBytes: number; reader: Usage[]; import: Map<string, Usage[]> }>;
 }
 
 async function measureSize(label: string, edgeEvents: number, builds: readonly Build[], runs: number): Promise<SizeResult> {
   const dir = await mkdtemp(join(tmpdir(), 'cannery-bench-load-'));
   try {
-    const result: SizeResult = { label, edgeEvents, seededEvents: 0, fileBytes: 0, readJson: [], seed: new Map(), import: new Map(), append: new Map() };
+    const result: SizeResult = { label, edgeEvents, seededEvents: 0, fileBytes: 0, readJson: [], seed: new Map(), import: new Map(), append: new Map(), declared: new Map() };
+    for (const format of DECLARED_FORMATS) result.declared.set(format, { fileBytes: 0, reader: [], import: new Map(builds.map((build) => [build.name, []])) });
+    const sources = join(dir, 'sources');
+    await mkdir(sources);
+    await writeFile(join(sources, 'bench.edge.yaml'), DECLARED_SOURCE);
     for (const build of builds) {
       result.seed.set(build.name, []);
       result.import.set(build.name, []);
@@ -121,6 +163,11 @@ async function measureSize(label: string, edgeEvents: number, builds: readonly B
           await exportEvents(db, second, true);
           result.fileBytes = (await stat(first)).size;
           result.seededEvents = await countEvents(db);
+          for (const format of DECLARED_FORMATS) {
+            const file = join(dir, `edge.${format}`);
+            await exportColumns(db, file, format);
+            result.declared.get(format)!.fileBytes = (await stat(file)).size;
+          }
         }
         await rm(db, { force: true });
       }
@@ -136,6 +183,21 @@ async function measureSize(label: string, edgeEvents: number, builds: readonly B
         result.append.get(build.name)!.push(await measured(build.cli, ['import', '--db', db, '--source', SOURCE, second], dir));
         await rm(db, { force: true });
         await rm(`${db}.wal`, { force: true });
+      }
+      for (const format of DECLARED_FORMATS) {
+        const file = join(dir, `edge.${format}`);
+        const measures = result.declared.get(format)!;
+        progress(`${label}, run ${run + 1}/${runs}: DuckDB read_${format}`);
+        const baseline = join(dir, `read-${format}.duckdb`);
+        measures.reader.push(await measured(READ_DECLARED, [format, file, baseline], dir));
+        await rm(baseline, { force: true });
+        for (const build of builds) {
+          progress(`${label}, run ${run + 1}/${runs}: ${build.name} import --source of ${format}`);
+          const db = join(dir, `declared-${build.name}.duckdb`);
+          measures.import.get(build.name)!.push(await measured(build.cli, ['import', '--db', db, '--sources', sources, '--source', 'bench.edge', file], dir));
+          await rm(db, { force: true });
+          await rm(`${db}.wal`, { force: true });
+        }
       }
     }
     return result;
@@ -218,6 +280,24 @@ function report(results: readonly SizeResult[], builds: readonly Build[], runs: 
       return [`${build.name}: cannery seed --events ${result.edgeEvents} (${result.seededEvents.toLocaleString('en-US')} events)`, seconds(cpu(seeds)) + spread(seeds), mib(rss(seeds)), `${perEvent.toFixed(1)} µs`, target];
     });
     lines.push(markdownTable(['seed', 'CPU (median, range)', 'peak RSS', 'CPU per event', 'target'], seedRows), '');
+    const declaredRows: string[][] = [];
+    for (const [format, measures] of result.declared) {
+      const readerRss = rss(measures.reader);
+      const ceiling = Math.max(TARGETS.importRss * readerRss, TARGETS.rssFloor);
+      declaredRows.push([`DuckDB read_${format} of ${mib(measures.fileBytes)} into the declared table (baseline)`, seconds(cpu(measures.reader)) + spread(measures.reader), mib(readerRss), '1.00x', '']);
+      for (const build of builds) {
+        const imports = measures.import.get(build.name)!;
+        const importRatio = pairedRatio(imports, measures.reader);
+        declaredRows.push([
+          `${build.name}: cannery import --source of the ${format}`,
+          seconds(cpu(imports)) + spread(imports),
+          mib(rss(imports)),
+          ratio(importRatio),
+          `CPU <= ${TARGETS.importCpu}x: ${verdict(importRatio <= TARGETS.importCpu)}; RSS <= ${mib(ceiling)}: ${verdict(rss(imports) <= ceiling)}`,
+        ]);
+      }
+    }
+    lines.push(markdownTable(['declared source (top-level columns)', 'CPU (median, range)', 'peak RSS', 'CPU vs DuckDB reader', 'target'], declaredRows), '');
   }
   if (results.length > 1) {
     const [small, large] = [results[0]!, results.at(-1)!];

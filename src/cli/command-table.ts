@@ -82,17 +82,29 @@ export const commandTable: readonly CommandRow[] = [
   },
   {
     name: 'import',
-    synopsis: '--db FILE --source NAME [FILE.ndjson | -] [--max-line-bytes N] [--replace-invalid-utf8] [--memory-limit SIZE]',
+    synopsis: '--db FILE --source NAME [FILE | -] [--format F] [--sources DIR] [--max-line-bytes N] [--replace-invalid-utf8] [--memory-limit SIZE]',
     summary: [
-      "load NDJSON log events into a source's table, creating or widening it, all or nothing;",
-      'the same input again is a no-op',
+      "load NDJSON log events, or a declared source's NDJSON, CSV or Parquet file (gzip too),",
+      "into the source's table, all or nothing; the same input again is a no-op",
     ],
     load: async () => (await import('./import.js')).importCommand,
   },
   {
+    name: 'sources',
+    synopsis: 'infer FILE [--name NAME] [--format F] | drop NAME --db FILE',
+    summary: [
+      'infer: print a source file (sources/*.yaml) for a sample CSV, NDJSON or Parquet file;',
+      "drop: remove a declared source's table and its imports, to load it afresh",
+    ],
+    load: async () => (await import('./sources.js')).sourcesCommand,
+  },
+  {
     name: 'compact',
-    synopsis: '--db FILE',
-    summary: ['rewrite every source table in the current storage layout, in time order (server stopped)'],
+    synopsis: '--db FILE [--sources DIR]',
+    summary: [
+      'rewrite every log source table in the current storage layout, in time order, and every',
+      "declared source's table with a time_column in that column's order (server stopped)",
+    ],
     load: async () => (await import('./compact.js')).compactCommand,
   },
   {

@@ -1,5 +1,6 @@
 /**
- * `cannery import --db FILE --source NAME [FILE.ndjson | -]`: NDJSON log events into a source's table.
+ * `cannery import --db FILE --source NAME [FILE.ndjson | -]`: NDJSON log events into a source's table;
+ * for a source declared in sources/ (docs/sources.md), its NDJSON, CSV or Parquet file (declared-import.ts).
  *
  * The batch id is printed before anything is read, and the summary names it once committed: after a
  * crash, the user runs the same command again, which loads the input or says it is already in.
@@ -10,6 +11,7 @@ import { stat } from 'node:fs/promises';
 import { openDuckDb } from '../backends/duckdb/backend.js';
 import { formatBytes } from '../backends/duckdb/import/bytes.js';
 import { DEFAULT_MAX_LINE_BYTES, importNdjson, type ImportResult } from '../backends/duckdb/import/import.js';
+import { fileFormat, importDeclared } from '../backends/duckdb/import/declared-import.js';
 import { findImportOfFile } from '../backends/duckdb/import/input-digest.js';
 import type { LedgerEntry } from '../backends/duckdb/import/ledger.js';
 import { BUILT_IN_SOURCES, sourceNames } from '../config/sources.js';
@@ -17,6 +19,8 @@ import type { Command } from './command.js';
 import { positiveInteger, settingsWithFlags } from './flags.js';
 import { progressReporter } from './progress.js';
 import { didYouMean } from '../config/spelling.js';
+import type { SourceDeclaration } from '../config/source-declaration.js';
+import { declaredSources } from './source-folder.js';
 
 /** Reads of 1 MiB: a quarter of the per-chunk work of node's 64 KiB default, for the same memory. */
 const READ_BYTES = 1 << 20;
@@ -30,14 +34,19 @@ export const importCommand: Command = {
     'max-line-bytes': { type: 'string' },
     'replace-invalid-utf8': { type: 'boolean' },
     'memory-limit': { type: 'string' },
+    format: { type: 'string' },
+    sources: { type: 'string' },
   },
   async run(flags, positionals) {
-    const { dbPath, loadMemoryLimit } = settingsWithFlags(flags);
+    const { dbPath, loadMemoryLimit, endpointsDir } = settingsWithFlags(flags);
     const source = flags.source;
-    const known = sourceNames(BUILT_IN_SOURCES);
+    const declared = await declaredSources(flags, endpointsDir);
+    const known = [...sourceNames(BUILT_IN_SOURCES), ...declared.map((entry) => entry.name)];
     if (typeof source !== 'string') throw new Error(`--source is required (one of: ${known.join(', ')})`);
     // Endpoints can only read known sources, so a table under any other name would be unreachable.
     if (!known.includes(source)) throw new Error(`unknown source "${source}"${didYouMean(source, known)}; known sources: ${known.join(', ')}`);
+    const declaration = declared.find((entry) => entry.name === source);
+    if (declaration !== undefined) return importDeclaredFile(declaration, positionals, flags.format, dbPath, loadMemoryLimit);
     const maxLineBytes = positiveInteger('max-line-bytes', flags['max-line-bytes'], DEFAULT_MAX_LINE_BYTES);
     if (maxLineBytes > LONGEST_LINE_LIMIT) throw new Error(`--max-line-bytes can be at most ${LONGEST_LINE_LIMIT} (${formatBytes(LONGEST_LINE_LIMIT)}), the most one event can hold here`);
     const [path = '-'] = positionals;
@@ -79,6 +88,43 @@ export const importCommand: Command = {
     }
   },
 };
+
+/** A declared source's file, read by DuckDB's reader for its format with the declared types. */
+async function importDeclaredFile(
+  source: SourceDeclaration,
+  positionals: string[],
+  format: string | boolean | undefined,
+  dbPath: string,
+  memoryLimit: string,
+): Promise<number> {
+  const [path] = positionals;
+  if (path === undefined || path === '-') throw new Error(`give the file to load into ${source.name}: DuckDB's readers read a file, not standard input`);
+  const fileFormatOf = fileFormat(path, typeof format === 'string' ? format : undefined);
+  const totalBytes = (await stat(path)).size;
+  stopCleanlyOnSignals();
+  const instance = await openDuckDb({ path: dbPath, memoryLimit });
+  const connection = await instance.connect();
+  const batchId = randomUUID();
+  console.error(`import ${batchId}: ${path} (${fileFormatOf.format}${fileFormatOf.gzip ? ', gzip' : ''}) -> ${source.name} in ${dbPath}`);
+  const progress = progressReporter('importing');
+  try {
+    const result = await importDeclared(connection, source, path, {
+      format: fileFormatOf,
+      batchId,
+      onProgress: ({ events, bytes }) => progress.update({ events, bytes, totalBytes }),
+    });
+    progress.done();
+    if (result.previous !== undefined) console.error(alreadyImported(result.previous, result.bytes));
+    else console.error(`committed import ${result.batchId}: ${result.rows.toLocaleString('en-US')} row(s) (${formatBytes(result.bytes)}) into ${source.name} in ${dbPath}`);
+    return 0;
+  } catch (error) {
+    progress.done();
+    throw new Error(`${(error as Error).message}\nimport ${batchId} failed; nothing of it was written to ${dbPath}`, { cause: error });
+  } finally {
+    connection.closeSync();
+    instance.closeSync();
+  }
+}
 
 function alreadyImported(previous: LedgerEntry, bytes: number): string {
   return (

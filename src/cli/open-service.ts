@@ -5,6 +5,7 @@ import { sourcesDirOf, type Settings } from '../config/settings.js';
 import { SourceFolderError } from '../config/source-files.js';
 import { readProjectSources } from '../config/source-model.js';
 import { BUILT_IN_SOURCES, sourceNames } from '../config/sources.js';
+import type { SourceDeclaration } from '../config/source-declaration.js';
 import type { CompileContext } from '../engine/compile/compile.js';
 import type { EngineObserver } from '../engine/serve/observer.js';
 import { loadRegistry, type LoadOptions } from '../engine/serve/registry.js';
@@ -12,24 +13,30 @@ import { loadOptionsFor } from './load-options.js';
 import { createService, type Service, type SharedCacheSettings } from '../engine/serve/service.js';
 
 /** The backend of the settings; only its own modules are loaded (the BigQuery client takes ~100 ms). */
-export async function openBackend(settings: Settings): Promise<Backend> {
+export async function openBackend(settings: Settings, declared: readonly SourceDeclaration[] = []): Promise<Backend> {
   if (settings.backend === 'bigquery') {
     const { bigQueryBackendOptions, createBigQueryBackend } = await import('../backends/bigquery/backend.js');
-    // The project's declared sources are tables in BigQuery too (the embedded engine's are the storage's to create).
-    const { sources, problems } = await readProjectSources(sourcesDirOf(settings));
-    if (problems.length > 0) throw new SourceFolderError(problems);
-    return createBigQueryBackend(bigQueryBackendOptions(settings.bigquery, sourceNames(BUILT_IN_SOURCES), sources));
+    // The project's declared sources are tables in BigQuery too, mapped by name or their own `bigquery.table`.
+    return createBigQueryBackend(bigQueryBackendOptions(settings.bigquery, sourceNames(BUILT_IN_SOURCES), declared));
   }
-  return openDuckDbBackend(settings);
+  return openDuckDbBackend(settings, false, declared);
+}
+
+/** The project's declared sources (sources/ beside the endpoint folder, or CANNERY_SOURCES). */
+export async function projectSources(settings: Settings): Promise<SourceDeclaration[]> {
+  const { sources, problems } = await readProjectSources(sourcesDirOf(settings));
+  if (problems.length > 0) throw new SourceFolderError(problems);
+  return sources;
 }
 
 /** The DuckDB backend of the settings; `writable` for the demo database, which serve keeps current. */
-export async function openDuckDbBackend(settings: Settings, writable = false): Promise<DuckDbBackend> {
+export async function openDuckDbBackend(settings: Settings, writable = false, declared: readonly SourceDeclaration[] = []): Promise<DuckDbBackend> {
   const { createDuckDbBackend } = await import('../backends/duckdb/backend.js');
   return createDuckDbBackend({
     writable,
     path: settings.dbPath,
     sources: BUILT_IN_SOURCES,
+    declared,
     memoryLimit: settings.duckdbMemoryLimit,
     threads: settings.duckdbThreads,
     connections: settings.maxConcurrentQueries,
@@ -53,6 +60,8 @@ export interface OpenServiceOptions {
   clock?: () => Date;
   /** Told about backend queries and cache warming (the metrics' engine observer). */
   observer?: EngineObserver;
+  /** The project's declared sources (default: projectSources of the settings). */
+  declared?: readonly SourceDeclaration[];
   /** The backend to serve from, opened by the caller (default: openBackend of the settings). */
   backend?: Backend;
 }
@@ -73,9 +82,10 @@ async function openSharedCache(settings: Settings): Promise<SharedCacheSettings 
 
 export async function openService(settings: Settings, options: OpenServiceOptions = {}): Promise<Service> {
   const load = options.load ?? (await loadOptionsFor(settings));
-  const opening = options.backend ? Promise.resolve(options.backend) : openBackend(settings);
+  const declared = options.declared ?? (await projectSources(settings));
+  const opening = options.backend ? Promise.resolve(options.backend) : openBackend(settings, declared);
   // The endpoint files are read, and the compiler loaded, while the database opens.
-  const loading = loadRegistry(settings.endpointsDir, opening.then(compileContextFor), undefined, load);
+  const loading = loadRegistry(settings.endpointsDir, opening.then((backend) => compileContextFor(backend, declared)), undefined, load);
   loading.catch(() => undefined); // awaited below, once the backend is open (or its failure is thrown)
   const backend = await opening;
   let sharedCache: SharedCacheSettings | undefined;

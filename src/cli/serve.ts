@@ -8,7 +8,7 @@ import { createLogger } from '../core/logger.js';
 import { lowerOtherThreads } from '../core/thread-priority.js';
 import { loadOptionsFor } from './load-options.js';
 import { openAccess } from './open-access.js';
-import { compileContextFor, openDuckDbBackend, openService } from './open-service.js';
+import { compileContextFor, openDuckDbBackend, openService, projectSources } from './open-service.js';
 import type { Command } from './command.js';
 import { settingsWithFlags } from './flags.js';
 import { MAIN_DEMO_PROJECT } from '../demo/pools.js';
@@ -32,10 +32,11 @@ export const serveCommand: Command = {
     const { access, generatedKey, keysReload } = await openAccess(settings, (line) => console.error(`cannery: ${line}`), demo?.demoKeyFile(settings.dbPath));
     const metrics = createMetrics();
     const load = await loadOptionsFor(settings);
+    const declared = await projectSources(settings);
     // A live demo database stays writable: this process is the one that writes to it.
-    const live = demo && demoMarker && settings.demoLive ? { demo, marker: demoMarker, backend: await openDuckDbBackend(settings, true) } : undefined;
+    const live = demo && demoMarker && settings.demoLive ? { demo, marker: demoMarker, backend: await openDuckDbBackend(settings, true, declared) } : undefined;
     // The HTTP side loads while the database opens (time otherwise spent waiting on it).
-    const opening = openService(settings, { observer: metrics.engine, load, backend: live?.backend });
+    const opening = openService(settings, { observer: metrics.engine, load, declared, backend: live?.backend });
     const httpSide = loadHttpSide();
     httpSide.catch(() => undefined); // awaited below, once the service is open
     const service = await opening;

@@ -21,6 +21,8 @@ import { BUILT_IN_SOURCES, type SourceDescriptor } from '../../config/sources.js
 import { DEFAULTS } from '../../config/settings.js';
 import { CURRENT_LAYOUT } from './layout-version.js';
 import { ensureSourceTables, readSourceTables, sourceTablesCurrent } from './source-tables.js';
+import { declaredTablesCurrent, ensureDeclaredTables } from './declared-tables.js';
+import type { SourceDeclaration } from '../../config/source-declaration.js';
 import { databaseBusy } from './lock.js';
 import { readWireRows, StreamFailed } from './result-rows.js';
 import { openConnections, type Connections } from './connections.js';
@@ -41,6 +43,8 @@ export interface DuckDbOptions {
   /** A database file, or ':memory:'. */
   path: string;
   sources?: readonly SourceDescriptor[];
+  /** The project's own sources (sources/*.yaml), whose tables are created or migrated as the database opens. */
+  declared?: readonly SourceDeclaration[];
   /** DuckDB memory_limit, e.g. '1GB'. */
   memoryLimit?: string;
   threads?: number;
@@ -115,14 +119,18 @@ export interface DuckDbBackend extends Backend {
 export async function createDuckDbBackend(options: DuckDbOptions): Promise<DuckDbBackend> {
   const sources = options.sources ?? BUILT_IN_SOURCES;
   const watch = hostWatch();
-  const instance = await openReadable({ ...options, hostWatch: watch }, sources);
+  const declared = options.declared ?? [];
+  const instance = await openReadable({ ...options, hostWatch: watch }, sources, declared);
   const names = sources.map((source) => source.name);
+  const declaredNames = declared.map((source) => source.name);
   let connections: Connections | undefined;
   let sourceColumns: (source: string) => Columns;
   try {
     sourceColumns = await withConnection(instance, async (connection) => {
-      if (options.path !== ':memory:') await readEveryTable(connection, options.path, names);
+      if (options.path !== ':memory:') await readEveryTable(connection, options.path, [...names, ...declaredNames]);
       const tables = await readSourceTables(connection, names);
+      // Declared tables hold their columns as declared: no storage layout, no records stored as one STRUCT.
+      const declaredTables = await readSourceTables(connection, declaredNames);
       for (const table of tables.values()) {
         if (table.layout < CURRENT_LAYOUT && (await hasRows(connection, table.name))) {
           options.notice?.(
@@ -137,7 +145,7 @@ export async function createDuckDbBackend(options: DuckDbOptions): Promise<DuckD
       // The generator writes each query for the tables as they are stored (docs/storage.md), and,
       // for a file no one writes while it is served, for the records every row holds.
       const present = options.path !== ':memory:' && !options.writable ? await readPresentRecords(connection, tables) : undefined;
-      return tableColumns(tables, present);
+      return tableColumns(new Map([...tables, ...declaredTables]), present);
     });
   } catch (error) {
     await connections?.close();
@@ -148,7 +156,7 @@ export async function createDuckDbBackend(options: DuckDbOptions): Promise<DuckD
   const gate = hostFunctionGate<QueryResult>();
   return {
     name: 'duckdb',
-    dialect: duckDbDialect(sources.map((source) => source.name), { sourceColumns, strictNames: true }),
+    dialect: duckDbDialect([...names, ...declaredNames], { sourceColumns, strictNames: true }),
     // The gate lets one host-function query run at a time: the watch is that query's.
     run: (request) => gate(request.sql, () => runDuckDbQuery(serving, request, callsHostFunction(request.sql) ? watch : undefined)),
     connect: () => instance.connect(),
@@ -164,17 +172,21 @@ export async function createDuckDbBackend(options: DuckDbOptions): Promise<DuckD
  * a second reader (`cannery run` beside a running `serve`) opens it too. Otherwise the tables are
  * made or widened with write access first, and the file then reopened read-only (unless `writable`).
  */
-async function openReadable(options: DuckDbOptions, sources: readonly SourceDescriptor[]): Promise<DuckDBInstance> {
+async function openReadable(options: DuckDbOptions, sources: readonly SourceDescriptor[], declared: readonly SourceDeclaration[]): Promise<DuckDBInstance> {
+  const ensure = async (connection: DuckDBConnection) => {
+    await ensureSourceTables(connection, sources);
+    await ensureDeclaredTables(connection, declared);
+  };
   if (options.path === ':memory:') {
     const instance = await openDuckDb(options);
-    await withConnection(instance, (connection) => ensureSourceTables(connection, sources));
+    await withConnection(instance, ensure);
     return instance;
   }
   if (existsSync(options.path) && !options.writable) {
     const reader = await openDuckDb({ ...options, readOnly: true });
     let current = false;
     try {
-      current = await withConnection(reader, (connection) => sourceTablesCurrent(connection, sources));
+      current = await withConnection(reader, async (connection) => (await sourceTablesCurrent(connection, sources)) && (await declaredTablesCurrent(connection, declared)));
     } finally {
       if (!current) reader.closeSync();
     }
@@ -182,7 +194,7 @@ async function openReadable(options: DuckDbOptions, sources: readonly SourceDesc
   }
   const writer = await openDuckDb(options);
   try {
-    await withConnection(writer, (connection) => ensureSourceTables(connection, sources));
+    await withConnection(writer, ensure);
   } catch (error) {
     writer.closeSync();
     throw error;

@@ -80,3 +80,9 @@ export async function recordImport(connection: DuckDBConnection, entry: Omit<Led
     events: BigInt(entry.events),
   });
 }
+
+/** Forgets every import into `source`, whose table is being dropped: loading the same files again is then a new import. */
+export async function forgetImports(connection: DuckDBConnection, source: string): Promise<void> {
+  await ensureLedger(connection);
+  await connection.run(`DELETE FROM ${await qualifiedName(connection, SCHEMA, TABLE)} WHERE source = $source`, { source });
+}
