@@ -10,6 +10,7 @@
  * into NULL). A rendering for BigQuery is only given where it is not `NAME(args)`.
  */
 import { quoteString } from './dialects/duckdb/quote.js';
+import { trying } from './dialects/duckdb/safe-calls.js';
 import { byType, float64Text, raise, repeatable, secondFraction, timeText } from './dialects/duckdb/semantics.js';
 import type { StaticType, TypeLookup } from './analyse/static-type.js';
 import { formatSql, parseFormats, UnsupportedFormat, type FormatValue, type TimeKind } from './dialects/duckdb/time-formats.js';
@@ -341,10 +342,22 @@ export const FUNCTIONS: ReadonlyMap<string, FunctionSpec> = new Map<string, Func
  */
 export const REFUSED_FUNCTIONS: Readonly<Record<string, string>> = REFUSED;
 
-/** A `SAFE.` call as each dialect writes it: DuckDB's TRY turns the errors BigQuery's SAFE. does into NULL. */
-export const SAFE_CALLS: Readonly<Record<DialectName, (sql: string) => string>> = {
+/** What a `SAFE.` call's rendering gets besides its text. */
+export interface SafeCall {
+  name: string;
+  args: readonly string[];
+  argNodes: readonly Expr[];
+  refuse(what: string): never;
+}
+
+/**
+ * A `SAFE.` call as each dialect writes it: DuckDB's TRY turns the errors BigQuery's SAFE. does
+ * into NULL, its arguments' raised still (safe-calls.ts). ERROR's error is what it is called for:
+ * SAFE. does not cover it (GoogleSQL: SAFE.ERROR raises).
+ */
+export const SAFE_CALLS: Readonly<Record<DialectName, (sql: string, call: SafeCall) => string>> = {
   bigquery: (sql) => `SAFE.${sql}`,
-  duckdb: (sql) => `TRY(${sql})`,
+  duckdb: (sql, call) => (call.name === 'error' ? sql : trying(sql, call.args, call.argNodes, call.refuse)),
 };
 
 export interface ResolvedFunction {
