@@ -10,8 +10,7 @@
  * into NULL). A rendering for BigQuery is only given where it is not `NAME(args)`.
  */
 import { quoteString } from './dialects/duckdb/quote.js';
-import { trying } from './dialects/duckdb/safe-calls.js';
-import { byType, float64Text, raise, repeatable, secondFraction, timeText } from './dialects/duckdb/semantics.js';
+import { byType, float64Text, raise, repeatable, secondFraction, timeText, trying } from './dialects/duckdb/semantics.js';
 import type { StaticType, TypeLookup } from './analyse/static-type.js';
 import { formatSql, parseFormats, UnsupportedFormat, type FormatValue, type TimeKind } from './dialects/duckdb/time-formats.js';
 import type { Expr } from './parse/tree.js';
@@ -352,7 +351,7 @@ export interface SafeCall {
 
 /**
  * A `SAFE.` call as each dialect writes it: DuckDB's TRY turns the errors BigQuery's SAFE. does
- * into NULL, its arguments' raised still (safe-calls.ts). ERROR's error is what it is called for:
+ * into NULL, its arguments' raised still (semantics.ts `trying`). ERROR's error is what it is called for:
  * SAFE. does not cover it (GoogleSQL: SAFE.ERROR raises).
  */
 export const SAFE_CALLS: Readonly<Record<DialectName, (sql: string, call: SafeCall) => string>> = {

@@ -7,8 +7,7 @@
  * FLOOR, TRUNC, MOD, DIV); the transcendental functions of a NUMERIC, whose NUMERIC result has
  * more digits than a double, are refused.
  */
-import { repeatable } from '../dialects/duckdb/semantics.js';
-import { trying } from '../dialects/duckdb/safe-calls.js';
+import { repeatable, trying } from '../dialects/duckdb/semantics.js';
 import type { Expr } from '../parse/tree.js';
 import { fail, literalString, nonZero } from './arguments.js';
 import { FIRST, same, scalar, type CallContext, type FunctionSpec, type Render } from './call.js';
