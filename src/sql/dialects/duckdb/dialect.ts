@@ -17,6 +17,7 @@ import { EXTRACT_PARTS, extractKey } from '../../language.js';
 import { nameAnonymousColumns } from './rewrites/anonymous-columns.js';
 import { prefilterRegularExpressions } from './rewrites/regex-prefilter.js';
 import { resolveNames } from './rewrites/resolve-names.js';
+import { setOperationStructNames } from './rewrites/set-operation-structs.js';
 import { boundTopRows } from './rewrites/top-n-bound.js';
 import { readStoredRecords } from './rewrites/stored-records.js';
 import { unnestAsProjections } from './rewrites/unnest-projections.js';
@@ -25,7 +26,7 @@ import { dropUnorderedSubqueryOrder } from './rewrites/unordered-subqueries.js';
 import type { Columns } from '../../analyse/shapes.js';
 import { columnsData, columnsLookup } from '../../analyse/shape-data.js';
 import { quoteIdentifier, quoteString } from './quote.js';
-import { structEquality, structInUnnest, structShape } from './struct-equality.js';
+import { structCast, structEquality, structInUnnest, structShape } from './struct-equality.js';
 import { computedOnce, raise, repeatable } from './semantics.js';
 import { canonicalJson, InvalidJson } from '../../functions/json-value.js';
 import { InvalidQuery } from '../../parse/errors.js';
@@ -90,6 +91,7 @@ export function duckDbDialect(sources: readonly string[], options: DuckDbDialect
       readStoredRecords(sourceColumns),
       unnestAsProjections,
       nameAnonymousColumns,
+      setOperationStructNames,
       dropUnorderedSubqueryOrder,
       prefilterRegularExpressions,
     ],
@@ -138,6 +140,7 @@ export function duckDbDialect(sources: readonly string[], options: DuckDbDialect
         const found = `(${equalities.join(' OR ')})`;
         return node.not ? `(NOT ${found})` : found;
       },
+      cast: (node, printer) => structCast(printer.expr(node.operand), node.type, node.safe, printer.typeName, (what) => printer.refuse(what, node)),
       between: (node, printer) => {
         if ([node.operand, node.low, node.high].every((side) => structShape(side) === undefined)) return undefined;
         return printer.refuse('BETWEEN of STRUCTs (GoogleSQL compares STRUCTs for equality only)', node);

@@ -12,6 +12,7 @@
  * scalars never reaches here: it is written as it stands.
  */
 import type { Expr, StructLiteral, TypeName } from '../../parse/tree.js';
+import { quoteIdentifier } from './quote.js';
 import { repeatable } from './semantics.js';
 
 /** The fields of a STRUCT value as the query text shows them: each a scalar (`undefined`) or a STRUCT of its own. */
@@ -54,4 +55,31 @@ export function structInUnnest(value: string, array: string, shape: StructShape,
   const element = '"__cannery_element"';
   const equal = structEquality(value, element, shape, refuse);
   return `(SELECT (CASE WHEN bool_or(${equal}) THEN TRUE WHEN bool_or((${equal}) IS NULL) THEN NULL ELSE FALSE END) FROM (SELECT UNNEST(${array}) AS ${element}))`;
+}
+
+function holdsStruct(type: TypeName): boolean {
+  if (type.name === 'STRUCT') return true;
+  return type.name === 'ARRAY' && type.element !== undefined && holdsStruct(type.element);
+}
+
+/**
+ * A CAST to a type holding a STRUCT, as GoogleSQL casts one: field by field by position (DuckDB's
+ * cast matches fields by name: `CAST(STRUCT(1 AS b, 2 AS a) AS STRUCT<a INT64, b INT64>)` would
+ * swap the values, and a tuple would not cast at all). Undefined for a type holding no STRUCT.
+ */
+export function structCast(value: string, type: TypeName, safe: boolean, typeName: (type: TypeName) => string, refuse: (what: string) => never, depth = 0): string | undefined {
+  if (!holdsStruct(type)) return undefined;
+  // SAFE_CAST is NULL for the whole value when one field fails; DuckDB's TRY_CAST only that field's.
+  if (safe) refuse('SAFE_CAST to a type holding a STRUCT');
+  const v = repeatable(value, refuse);
+  if (type.name === 'ARRAY') {
+    const element = `__cannery_e${depth}`;
+    return `list_transform(${v}, ${element} -> ${structCast(element, type.element!, safe, typeName, refuse, depth + 1)})`;
+  }
+  const fields = (type.fields ?? []).map((field, index) => {
+    const read = `struct_extract_at(${v}, ${index + 1})`;
+    const converted = structCast(read, field.type, safe, typeName, refuse, depth + 1) ?? `CAST(${read} AS ${typeName(field.type)})`;
+    return `${quoteIdentifier(field.name ?? `_field_${index + 1}`)} := ${converted}`;
+  });
+  return `(CASE WHEN ${v} IS NULL THEN NULL ELSE struct_pack(${fields.join(', ')}) END)`;
 }
