@@ -12,7 +12,7 @@
 import { quoteString } from './dialects/duckdb/quote.js';
 import { byType, float64Text, raise, repeatable, secondFraction, timeText, trying } from './dialects/duckdb/semantics.js';
 import type { StaticType, TypeLookup } from './analyse/static-type.js';
-import { formatSql, parseFormats, UnsupportedFormat, type FormatValue, type TimeKind } from './dialects/duckdb/time-formats.js';
+import { checkedTimeCast, formatSql, parseFormats, UnsupportedFormat, type FormatValue, type TimeKind } from './dialects/duckdb/time-formats.js';
 import type { Expr } from './parse/tree.js';
 import { aggregate, analytic, FIRST, MANY, same, scalar, SECOND, type CallContext, type DialectName, type FunctionSpec, type Render } from './functions/call.js';
 import { coerced, literalCount, literalString, literalValue, nonZero } from './functions/arguments.js';
@@ -230,10 +230,12 @@ function unixMillis(call: CallContext): string {
 /** TIMESTAMP(x[, zone]): a DATE's or DATETIME's civil time (or a string's) read in the zone; a string with its own offset keeps it. */
 function timestampOf(call: CallContext): string {
   const zone = call.args[1];
-  if (zone === undefined) return `CAST(${call.args[0]} AS TIMESTAMPTZ)`;
-  const text = literalValue(call, 0);
-  if (typeof text === 'string' && /(?:[+-]\d{1,2}(?::?\d{2})?|Z|UTC)\s*$/i.test(text)) return call.invalid('TIMESTAMP of a string with a time zone takes no second time zone');
-  return `timezone(${zone}, CAST(${call.args[0]} AS TIMESTAMP))`;
+  // A STRING is read as BigQuery reads it (time-formats.ts `checkedTimeCast`).
+  const text = call.typeOf(call.argNodes[0]!) === 'string';
+  if (zone === undefined) return text ? checkedTimeCast('timestamp', call.args[0]!, 'TIMESTAMPTZ', false, call.refuse) : `CAST(${call.args[0]} AS TIMESTAMPTZ)`;
+  const literal = literalValue(call, 0);
+  if (typeof literal === 'string' && /(?:[+-]\d{1,2}(?::?\d{2})?|Z|UTC)\s*$/i.test(literal)) return call.invalid('TIMESTAMP of a string with a time zone takes no second time zone');
+  return `timezone(${zone}, ${text ? checkedTimeCast('datetime', call.args[0]!, 'TIMESTAMP', false, call.refuse) : `CAST(${call.args[0]} AS TIMESTAMP)`})`;
 }
 
 /** DATETIME(year, month, day, hour, minute, second), DATETIME(date, time), DATETIME(timestamp[, zone]). */
@@ -249,6 +251,7 @@ function datetimeOf(call: CallContext): string {
 function dateOf(call: CallContext): string {
   if (call.args.length === 3) return `make_date(${call.args.join(', ')})`;
   if (call.args.length === 2) return `CAST(timezone(${call.args[1]}, CAST(${call.args[0]} AS TIMESTAMPTZ)) AS DATE)`;
+  if (call.typeOf(call.argNodes[0]!) === 'string') return checkedTimeCast('date', call.args[0]!, 'DATE', false, call.refuse);
   return `CAST(${call.args[0]} AS DATE)`;
 }
 
@@ -470,10 +473,16 @@ function castToBytes(cast: CastContext): string {
   return byType(cast.operand, cast.typeOf(cast.node), { string: (v) => `encode(${v})`, otherwise: (v) => `${cast.safe ? 'TRY_CAST' : 'CAST'}(${v} AS BLOB)` }, cast.refuse);
 }
 
-/** To TIME: DuckDB has no cast from TIMESTAMPTZ to TIME; through TIMETZ every source type has one. */
+/** To TIME: DuckDB has no cast from TIMESTAMPTZ to TIME; through TIMETZ every source type has one. A STRING is read as BigQuery reads it. */
 function castToTime(cast: CastContext): string {
   const keyword = cast.safe ? 'TRY_CAST' : 'CAST';
-  return cast.typeOf(cast.node) === 'string' ? `${keyword}(${cast.operand} AS TIME)` : `${keyword}(${keyword}(${cast.operand} AS TIMETZ) AS TIME)`;
+  return cast.typeOf(cast.node) === 'string' ? checkedTimeCast('time', cast.operand, 'TIME', cast.safe, cast.refuse) : `${keyword}(${keyword}(${cast.operand} AS TIMETZ) AS TIME)`;
+}
+
+/** To DATE, DATETIME or TIMESTAMP: a STRING read as BigQuery reads it (time-formats.ts `checkedTimeCast`), any other value by DuckDB's cast. */
+function castToCivil(kind: 'date' | 'datetime' | 'timestamp', duckType: string): (cast: CastContext) => string {
+  return (cast) =>
+    cast.typeOf(cast.node) === 'string' ? checkedTimeCast(kind, cast.operand, duckType, cast.safe, cast.refuse) : `${cast.safe ? 'TRY_CAST' : 'CAST'}(${cast.operand} AS ${duckType})`;
 }
 
 /**
@@ -500,9 +509,9 @@ export const CAST_TYPES: Readonly<Record<string, CastSpec>> = {
   BOOL: BOOL_CAST,
   BOOLEAN: BOOL_CAST,
   BYTES: { bigquery: 'BYTES', duckdb: 'BLOB', type: 'bytes', convert: { duckdb: castToBytes } },
-  TIMESTAMP: { bigquery: 'TIMESTAMP', duckdb: 'TIMESTAMPTZ', type: 'timestamp' },
-  DATETIME: { bigquery: 'DATETIME', duckdb: 'TIMESTAMP', type: 'datetime' },
-  DATE: { bigquery: 'DATE', duckdb: 'DATE', type: 'date' },
+  TIMESTAMP: { bigquery: 'TIMESTAMP', duckdb: 'TIMESTAMPTZ', type: 'timestamp', convert: { duckdb: castToCivil('timestamp', 'TIMESTAMPTZ') } },
+  DATETIME: { bigquery: 'DATETIME', duckdb: 'TIMESTAMP', type: 'datetime', convert: { duckdb: castToCivil('datetime', 'TIMESTAMP') } },
+  DATE: { bigquery: 'DATE', duckdb: 'DATE', type: 'date', convert: { duckdb: castToCivil('date', 'DATE') } },
   TIME: { bigquery: 'TIME', duckdb: 'TIME', type: 'time', convert: { duckdb: castToTime } },
 };
 

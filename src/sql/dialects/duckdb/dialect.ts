@@ -26,6 +26,7 @@ import { dropUnorderedSubqueryOrder } from './rewrites/unordered-subqueries.js';
 import type { Columns } from '../../analyse/shapes.js';
 import { columnsData, columnsLookup } from '../../analyse/shape-data.js';
 import { quoteIdentifier, quoteString } from './quote.js';
+import { isTimeText } from './time-formats.js';
 import { structCast, structEquality, structInUnnest, structShape } from './struct-equality.js';
 import { computedOnce, raise, repeatable } from './semantics.js';
 import { canonicalJson, InvalidJson } from '../../functions/json-value.js';
@@ -172,6 +173,9 @@ export function duckDbDialect(sources: readonly string[], options: DuckDbDialect
       },
       literal: (node, printer) => {
         if (node.type === 'bytes') return `unhex('${String(node.value)}')`;
+        if ((node.type === 'date' || node.type === 'time' || node.type === 'datetime' || node.type === 'timestamp') && !isTimeText(node.type, String(node.value))) {
+          throw new InvalidQuery(`Invalid ${node.type.toUpperCase()} literal: ${String(node.value)}`, node.loc);
+        }
         if (node.type === 'numeric') return `CAST(${quoteString(String(node.value))} AS ${printer.typeName({ name: 'NUMERIC' })})`;
         // A JSON value is held as its canonical text; text that is no JSON is BigQuery's error too.
         if (node.type === 'json') return `CAST(${quoteString(jsonLiteralText(String(node.value), node))} AS JSON)`;
