@@ -10,7 +10,7 @@
  * into NULL). A rendering for BigQuery is only given where it is not `NAME(args)`.
  */
 import { quoteString } from './dialects/duckdb/quote.js';
-import { byType, float64Text, raise, repeatable, secondFraction, timeText, trying } from './dialects/duckdb/semantics.js';
+import { byType, computedOnce, float64Text, raise, repeatable, secondFraction, timeText, trying } from './dialects/duckdb/semantics.js';
 import type { StaticType, TypeLookup } from './analyse/static-type.js';
 import { checkedTimeCast, formatSql, parseFormats, UnsupportedFormat, type FormatValue, type TimeKind } from './dialects/duckdb/time-formats.js';
 import type { Expr } from './parse/tree.js';
@@ -634,12 +634,30 @@ export const BINARY_OPERATORS: readonly string[] = [
   'LIKE', 'NOT LIKE', 'IS', 'IS NOT', 'IS DISTINCT FROM', 'IS NOT DISTINCT FROM',
 ];
 
+/**
+ * An INTERVAL divided by an INT64 as GoogleSQL divides it (ZetaSQL's IntervalValue::Divide): the
+ * months, truncated, their remainder carried into the days at 30 a month, the days the same, their
+ * remainder carried into the microseconds, which are truncated toward zero (DuckDB's own division
+ * rounds them, and spreads a month otherwise: `INTERVAL '0.000008' SECOND / 3` is 2 microseconds,
+ * not 3).
+ */
+function intervalDivision(op: OperatorContext): string {
+  return computedOnce(op.left, (i) =>
+    computedOnce(`CAST(${nonZero(op.right, op.rightNode, op.refuse)} AS BIGINT)`, (n) => {
+      const months = `(datepart('year', ${i}) * 12 + datepart('month', ${i}))`;
+      const days = `(datepart('day', ${i}) + (${months} % ${n}) * 30)`;
+      const micros = `(CAST(datepart('hour', ${i}) AS HUGEINT) * 3600000000 + datepart('minute', ${i}) * 60000000 + datepart('microseconds', ${i}) + (${days} % ${n}) * 86400000000)`;
+      return `(to_months(${months} // ${n}) + to_days(${days} // ${n}) + to_microseconds(CAST(${micros} // ${n} AS BIGINT)))`;
+    }),
+  );
+}
+
 export const OPERATOR_RENDERINGS: Readonly<Record<string, Partial<Record<DialectName, (op: OperatorContext) => string>>>> = {
   '+': { duckdb: int64Arithmetic('+') },
   '-': { duckdb: subtraction },
   '*': { duckdb: int64Arithmetic('*') },
   // BigQuery's division is FLOAT64, like DuckDB's `/`, but a zero divisor is an error, not infinity.
-  '/': { duckdb: (op) => `(${op.left} / ${nonZero(op.right, op.rightNode, op.refuse)})` },
+  '/': { duckdb: (op) => (op.typeOf(op.leftNode) === 'interval' ? intervalDivision(op) : `(${op.left} / ${nonZero(op.right, op.rightNode, op.refuse)})`) },
   '&': { duckdb: bitwise('&') },
   '|': { duckdb: bitwise('|') },
   '^': { duckdb: bitwise('^') },
