@@ -10,9 +10,9 @@
  * into NULL). A rendering for BigQuery is only given where it is not `NAME(args)`.
  */
 import { quoteString } from './dialects/duckdb/quote.js';
-import { byType, float64Text, raise, repeatable, secondFraction, timeText } from './dialects/duckdb/semantics.js';
+import { byType, computedOnce, float64Text, raise, repeatable, secondFraction, timeText, trying } from './dialects/duckdb/semantics.js';
 import type { StaticType, TypeLookup } from './analyse/static-type.js';
-import { formatSql, parseFormats, UnsupportedFormat, type FormatValue, type TimeKind } from './dialects/duckdb/time-formats.js';
+import { checkedTimeCast, formatSql, parseFormats, UnsupportedFormat, type FormatValue, type TimeKind } from './dialects/duckdb/time-formats.js';
 import type { Expr } from './parse/tree.js';
 import { aggregate, analytic, FIRST, MANY, same, scalar, SECOND, type CallContext, type DialectName, type FunctionSpec, type Render } from './functions/call.js';
 import { coerced, literalCount, literalString, literalValue, nonZero } from './functions/arguments.js';
@@ -230,10 +230,12 @@ function unixMillis(call: CallContext): string {
 /** TIMESTAMP(x[, zone]): a DATE's or DATETIME's civil time (or a string's) read in the zone; a string with its own offset keeps it. */
 function timestampOf(call: CallContext): string {
   const zone = call.args[1];
-  if (zone === undefined) return `CAST(${call.args[0]} AS TIMESTAMPTZ)`;
-  const text = literalValue(call, 0);
-  if (typeof text === 'string' && /(?:[+-]\d{1,2}(?::?\d{2})?|Z|UTC)\s*$/i.test(text)) return call.invalid('TIMESTAMP of a string with a time zone takes no second time zone');
-  return `timezone(${zone}, CAST(${call.args[0]} AS TIMESTAMP))`;
+  // A STRING is read as BigQuery reads it (time-formats.ts `checkedTimeCast`).
+  const text = call.typeOf(call.argNodes[0]!) === 'string';
+  if (zone === undefined) return text ? checkedTimeCast('timestamp', call.args[0]!, 'TIMESTAMPTZ', false, call.refuse) : `CAST(${call.args[0]} AS TIMESTAMPTZ)`;
+  const literal = literalValue(call, 0);
+  if (typeof literal === 'string' && /(?:[+-]\d{1,2}(?::?\d{2})?|Z|UTC)\s*$/i.test(literal)) return call.invalid('TIMESTAMP of a string with a time zone takes no second time zone');
+  return `timezone(${zone}, ${text ? checkedTimeCast('datetime', call.args[0]!, 'TIMESTAMP', false, call.refuse) : `CAST(${call.args[0]} AS TIMESTAMP)`})`;
 }
 
 /** DATETIME(year, month, day, hour, minute, second), DATETIME(date, time), DATETIME(timestamp[, zone]). */
@@ -249,6 +251,7 @@ function datetimeOf(call: CallContext): string {
 function dateOf(call: CallContext): string {
   if (call.args.length === 3) return `make_date(${call.args.join(', ')})`;
   if (call.args.length === 2) return `CAST(timezone(${call.args[1]}, CAST(${call.args[0]} AS TIMESTAMPTZ)) AS DATE)`;
+  if (call.typeOf(call.argNodes[0]!) === 'string') return checkedTimeCast('date', call.args[0]!, 'DATE', false, call.refuse);
   return `CAST(${call.args[0]} AS DATE)`;
 }
 
@@ -341,10 +344,22 @@ export const FUNCTIONS: ReadonlyMap<string, FunctionSpec> = new Map<string, Func
  */
 export const REFUSED_FUNCTIONS: Readonly<Record<string, string>> = REFUSED;
 
-/** A `SAFE.` call as each dialect writes it: DuckDB's TRY turns the errors BigQuery's SAFE. does into NULL. */
-export const SAFE_CALLS: Readonly<Record<DialectName, (sql: string) => string>> = {
+/** What a `SAFE.` call's rendering gets besides its text. */
+export interface SafeCall {
+  name: string;
+  args: readonly string[];
+  argNodes: readonly Expr[];
+  refuse(what: string): never;
+}
+
+/**
+ * A `SAFE.` call as each dialect writes it: DuckDB's TRY turns the errors BigQuery's SAFE. does
+ * into NULL, its arguments' raised still (semantics.ts `trying`). ERROR's error is what it is called for:
+ * SAFE. does not cover it (GoogleSQL: SAFE.ERROR raises).
+ */
+export const SAFE_CALLS: Readonly<Record<DialectName, (sql: string, call: SafeCall) => string>> = {
   bigquery: (sql) => `SAFE.${sql}`,
-  duckdb: (sql) => `TRY(${sql})`,
+  duckdb: (sql, call) => (call.name === 'error' ? sql : trying(sql, call.args, call.argNodes, call.refuse)),
 };
 
 export interface ResolvedFunction {
@@ -458,10 +473,16 @@ function castToBytes(cast: CastContext): string {
   return byType(cast.operand, cast.typeOf(cast.node), { string: (v) => `encode(${v})`, otherwise: (v) => `${cast.safe ? 'TRY_CAST' : 'CAST'}(${v} AS BLOB)` }, cast.refuse);
 }
 
-/** To TIME: DuckDB has no cast from TIMESTAMPTZ to TIME; through TIMETZ every source type has one. */
+/** To TIME: DuckDB has no cast from TIMESTAMPTZ to TIME; through TIMETZ every source type has one. A STRING is read as BigQuery reads it. */
 function castToTime(cast: CastContext): string {
   const keyword = cast.safe ? 'TRY_CAST' : 'CAST';
-  return cast.typeOf(cast.node) === 'string' ? `${keyword}(${cast.operand} AS TIME)` : `${keyword}(${keyword}(${cast.operand} AS TIMETZ) AS TIME)`;
+  return cast.typeOf(cast.node) === 'string' ? checkedTimeCast('time', cast.operand, 'TIME', cast.safe, cast.refuse) : `${keyword}(${keyword}(${cast.operand} AS TIMETZ) AS TIME)`;
+}
+
+/** To DATE, DATETIME or TIMESTAMP: a STRING read as BigQuery reads it (time-formats.ts `checkedTimeCast`), any other value by DuckDB's cast. */
+function castToCivil(kind: 'date' | 'datetime' | 'timestamp', duckType: string): (cast: CastContext) => string {
+  return (cast) =>
+    cast.typeOf(cast.node) === 'string' ? checkedTimeCast(kind, cast.operand, duckType, cast.safe, cast.refuse) : `${cast.safe ? 'TRY_CAST' : 'CAST'}(${cast.operand} AS ${duckType})`;
 }
 
 /**
@@ -488,9 +509,9 @@ export const CAST_TYPES: Readonly<Record<string, CastSpec>> = {
   BOOL: BOOL_CAST,
   BOOLEAN: BOOL_CAST,
   BYTES: { bigquery: 'BYTES', duckdb: 'BLOB', type: 'bytes', convert: { duckdb: castToBytes } },
-  TIMESTAMP: { bigquery: 'TIMESTAMP', duckdb: 'TIMESTAMPTZ', type: 'timestamp' },
-  DATETIME: { bigquery: 'DATETIME', duckdb: 'TIMESTAMP', type: 'datetime' },
-  DATE: { bigquery: 'DATE', duckdb: 'DATE', type: 'date' },
+  TIMESTAMP: { bigquery: 'TIMESTAMP', duckdb: 'TIMESTAMPTZ', type: 'timestamp', convert: { duckdb: castToCivil('timestamp', 'TIMESTAMPTZ') } },
+  DATETIME: { bigquery: 'DATETIME', duckdb: 'TIMESTAMP', type: 'datetime', convert: { duckdb: castToCivil('datetime', 'TIMESTAMP') } },
+  DATE: { bigquery: 'DATE', duckdb: 'DATE', type: 'date', convert: { duckdb: castToCivil('date', 'DATE') } },
   TIME: { bigquery: 'TIME', duckdb: 'TIME', type: 'time', convert: { duckdb: castToTime } },
 };
 
@@ -613,12 +634,30 @@ export const BINARY_OPERATORS: readonly string[] = [
   'LIKE', 'NOT LIKE', 'IS', 'IS NOT', 'IS DISTINCT FROM', 'IS NOT DISTINCT FROM',
 ];
 
+/**
+ * An INTERVAL divided by an INT64 as GoogleSQL divides it (ZetaSQL's IntervalValue::Divide): the
+ * months, truncated, their remainder carried into the days at 30 a month, the days the same, their
+ * remainder carried into the microseconds, which are truncated toward zero (DuckDB's own division
+ * rounds them, and spreads a month otherwise: `INTERVAL '0.000008' SECOND / 3` is 2 microseconds,
+ * not 3).
+ */
+function intervalDivision(op: OperatorContext): string {
+  return computedOnce(op.left, (i) =>
+    computedOnce(`CAST(${nonZero(op.right, op.rightNode, op.refuse)} AS BIGINT)`, (n) => {
+      const months = `(datepart('year', ${i}) * 12 + datepart('month', ${i}))`;
+      const days = `(datepart('day', ${i}) + (${months} % ${n}) * 30)`;
+      const micros = `(CAST(datepart('hour', ${i}) AS HUGEINT) * 3600000000 + datepart('minute', ${i}) * 60000000 + datepart('microseconds', ${i}) + (${days} % ${n}) * 86400000000)`;
+      return `(to_months(${months} // ${n}) + to_days(${days} // ${n}) + to_microseconds(CAST(${micros} // ${n} AS BIGINT)))`;
+    }),
+  );
+}
+
 export const OPERATOR_RENDERINGS: Readonly<Record<string, Partial<Record<DialectName, (op: OperatorContext) => string>>>> = {
   '+': { duckdb: int64Arithmetic('+') },
   '-': { duckdb: subtraction },
   '*': { duckdb: int64Arithmetic('*') },
   // BigQuery's division is FLOAT64, like DuckDB's `/`, but a zero divisor is an error, not infinity.
-  '/': { duckdb: (op) => `(${op.left} / ${nonZero(op.right, op.rightNode, op.refuse)})` },
+  '/': { duckdb: (op) => (op.typeOf(op.leftNode) === 'interval' ? intervalDivision(op) : `(${op.left} / ${nonZero(op.right, op.rightNode, op.refuse)})`) },
   '&': { duckdb: bitwise('&') },
   '|': { duckdb: bitwise('|') },
   '^': { duckdb: bitwise('^') },

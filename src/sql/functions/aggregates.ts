@@ -49,7 +49,9 @@ function approxTopSum(call: CallContext): string {
   const entries = `list(struct_pack(v := ${value}, w := ${weight}))`;
   // Each value wrapped in a list, so that list_distinct keeps NULL as a value.
   const values = `list_distinct(list_transform(${entries}, __e -> [__e.v]))`;
-  const sums = `list_transform(${values}, __k -> struct_pack(sum := list_sum(list_transform(list_filter(${entries}, __e -> __e.v IS NOT DISTINCT FROM __k[1]), __e -> __e.w)), value := __k[1]))`;
+  // A value whose weights are all NULL has a NULL sum and ranks last: DuckDB orders a struct's NULL
+  // field above every value, so the sort key says first whether the sum is there.
+  const sums = `list_transform(${values}, __k -> list_transform([list_sum(list_transform(list_filter(${entries}, __e -> __e.v IS NOT DISTINCT FROM __k[1]), __e -> __e.w))], __t -> struct_pack(known := __t IS NOT NULL, sum := __t, value := __k[1]))[1])`;
   const top_ = `list_transform(list_slice(list_sort(${sums}, 'DESC', 'NULLS LAST'), 1, ${top}), __s -> struct_pack(value := __s.value, sum := __s.sum))`;
   const bad = `bool_or(${weight} < 0 OR (typeof(${weight}) IN ('DOUBLE', 'FLOAT') AND isnan(TRY_CAST(${weight} AS DOUBLE))))`;
   // The error is typed as the answer (a slice of it), so the CASE keeps the answer's type.

@@ -91,7 +91,8 @@ function arraySlice(call: CallContext): string {
   const array = repeatable(call.args[0]!, call.refuse);
   const [start, end] = [call.args[1]!, call.args[2]!].map((offset) => repeatable(offset, call.refuse)) as [string, string];
   const from = (offset: string) => `(CASE WHEN ${offset} < 0 THEN len(${array}) + ${offset} ELSE ${offset} END)`;
-  return `(CASE WHEN ${start} IS NULL OR ${end} IS NULL THEN NULL ELSE list_slice(${array}, greatest(${from(start)}, 0) + 1, least(${from(end)}, len(${array}) - 1) + 1) END)`;
+  // An end before the first element is an empty slice: kept at 0, since DuckDB reads a negative end from the back.
+  return `(CASE WHEN ${start} IS NULL OR ${end} IS NULL THEN NULL ELSE list_slice(${array}, greatest(${from(start)}, 0) + 1, greatest(least(${from(end)}, len(${array}) - 1), -1) + 1) END)`;
 }
 
 export const ARRAY_FUNCTIONS: ReadonlyMap<string, FunctionSpec> = new Map<string, FunctionSpec>([

@@ -7,7 +7,7 @@
  * FLOOR, TRUNC, MOD, DIV); the transcendental functions of a NUMERIC, whose NUMERIC result has
  * more digits than a double, are refused.
  */
-import { repeatable } from '../dialects/duckdb/semantics.js';
+import { repeatable, trying } from '../dialects/duckdb/semantics.js';
 import type { Expr } from '../parse/tree.js';
 import { fail, literalString, nonZero } from './arguments.js';
 import { FIRST, same, scalar, type CallContext, type FunctionSpec, type Render } from './call.js';
@@ -124,7 +124,7 @@ function safeArithmetic(operator: '+' | '-' | '*'): Render {
   return (call) => {
     const x = repeatable(widened(call, 0), call.refuse);
     const y = repeatable(widened(call, 1), call.refuse);
-    const result = `TRY(${x} ${operator} ${y})`;
+    const result = trying(`${x} ${operator} ${y}`, [x, y], call.argNodes, call.refuse);
     return `(CASE WHEN isinf(${result}) AND isfinite(${x}) AND isfinite(${y}) THEN NULL ELSE ${result} END)`;
   };
 }
@@ -196,7 +196,7 @@ export const MATH_FUNCTIONS: ReadonlyMap<string, FunctionSpec> = new Map<string,
   ['safe_add', scalar('x + y, NULL where it overflows', [2, 2], safeArithmetic('+'))],
   ['safe_subtract', scalar('x - y, NULL where it overflows', [2, 2], safeArithmetic('-'))],
   ['safe_multiply', scalar('x * y, NULL where it overflows', [2, 2], safeArithmetic('*'))],
-  ['safe_negate', scalar('-x, NULL where it overflows (the INT64 minimum)', [1, 1], (call) => `TRY(- ${widened(call, 0)})`, { returns: FIRST })],
+  ['safe_negate', scalar('-x, NULL where it overflows (the INT64 minimum)', [1, 1], (call) => trying(`- ${widened(call, 0)}`, [widened(call, 0)], call.argNodes, call.refuse), { returns: FIRST })],
   ['sqrt', scalar('square root (an error below 0)', [1, 1], floatFunction({ finite: (x) => `sqrt(${x})`, infinities: [INF, ERROR], domain: (x) => `${x} < 0` }), { returns: 'float64' })],
   ['cbrt', scalar('cube root', [1, 1], (call) => `cbrt(${double(call, 0)})`, { returns: 'float64' })],
   ['pow', scalar('x to the power y (an error for a negative x to a fractional y, 0 to a negative y, an overflow)', [2, 2], power, { returns: 'float64' })],

@@ -182,7 +182,7 @@ function firstCodePoint(ascii: boolean): Render {
 /** CHR: the character of a code point, '' for 0; a code point that is none is an error. */
 function character(call: CallContext): string {
   const code = repeatable(call.args[0]!, call.refuse);
-  return `(CASE WHEN ${code} = 0 THEN '' WHEN ${code} < 0 OR ${code} > 1114111 OR ${code} BETWEEN 55296 AND 57343 THEN ${fail(call, 'Invalid codepoint', 'VARCHAR')} ELSE chr(CAST(${code} AS INTEGER)) END)`;
+  return `(CASE WHEN ${code} < 0 OR ${code} > 1114111 OR ${code} BETWEEN 55296 AND 57343 THEN ${fail(call, 'Invalid codepoint', 'VARCHAR')} ELSE chr(CAST(${code} AS INTEGER)) END)`;
 }
 
 /** CODE_POINTS_TO_STRING and CODE_POINTS_TO_BYTES: NULL for a NULL element, an error for one out of range. */
@@ -307,7 +307,7 @@ export const STRING_FUNCTIONS: ReadonlyMap<string, FunctionSpec> = new Map<strin
   ['contains_substr', scalar('whether the text is in the value (any type; every field of a STRUCT or ARRAY, a JSON value\'s values or keys), NFKC-normalized and case-insensitively', [2, 2], containsSubstr, { returns: 'bool', named: ['json_scope'] })],
   ['ascii', scalar('the code of the first character or byte (0 for an empty value; an error beyond ASCII)', [1, 1], firstCodePoint(true), { returns: 'int64' })],
   ['unicode', scalar('the code point of the first character (0 for an empty string)', [1, 1], firstCodePoint(false), { returns: 'int64' })],
-  ['chr', scalar('the character of a Unicode code point (\'\' for 0)', [1, 1], character, { returns: 'string' })],
+  ['chr', scalar('the character of a Unicode code point (CHR(0) is the NUL character)', [1, 1], character, { returns: 'string' })],
   ['code_points_to_string', scalar('the string of an array of code points (NULL if one is NULL)', [1, 1], fromCodePoints(false), { returns: 'string' })],
   ['code_points_to_bytes', scalar('the BYTES of an array of byte values 0 to 255 (NULL if one is NULL)', [1, 1], fromCodePoints(true), { returns: 'bytes' })],
   ['to_code_points', scalar('the code points of a string, or the byte values of BYTES, as an array', [1, 1], toCodePoints)],

@@ -419,7 +419,8 @@ export function generate(query: Query, dialect: Dialect, options: GenerateOption
     const namedSql = Object.entries(named).map(([name, argument]) => `${name} => ${argument.sql}`);
     const written = `${node.distinct ? 'DISTINCT ' : ''}${[...args, ...namedSql].join(', ')}${nulls}${orderBy ?? ''}${limit === undefined ? '' : ` LIMIT ${limit}`}`;
     const sql = render ? render(context) : `${resolved.name.toUpperCase()}(${written})`;
-    return (resolved.safe ? SAFE_CALLS[dialect.name](sql) : sql) + (node.over && !(render && spec.placesOver) ? over(node.over) : '');
+    const safe = resolved.safe ? SAFE_CALLS[dialect.name](sql, { name: resolved.name, args, argNodes: node.args, refuse: context.refuse }) : sql;
+    return safe + (node.over && !(render && spec.placesOver) ? over(node.over) : '');
   }
 
   function datePart(arg: Expr, upper: string, allowed: readonly string[]): string {

@@ -787,7 +787,10 @@ function decodedBytes(raw: string): Buffer {
   const bytes: number[] = [];
   for (let i = 0; i < raw.length; i++) {
     if (raw[i] !== '\\') {
-      bytes.push(...Buffer.from(raw[i]!, 'utf8'));
+      // A whole code point: a character beyond the BMP is two UTF-16 units, each alone no character.
+      const character = String.fromCodePoint(raw.codePointAt(i)!);
+      bytes.push(...Buffer.from(character, 'utf8'));
+      i += character.length - 1;
       continue;
     }
     const escape = raw.slice(i, i + 4);

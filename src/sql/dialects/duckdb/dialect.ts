@@ -17,6 +17,7 @@ import { EXTRACT_PARTS, extractKey } from '../../language.js';
 import { nameAnonymousColumns } from './rewrites/anonymous-columns.js';
 import { prefilterRegularExpressions } from './rewrites/regex-prefilter.js';
 import { resolveNames } from './rewrites/resolve-names.js';
+import { setOperationStructNames } from './rewrites/set-operation-structs.js';
 import { boundTopRows } from './rewrites/top-n-bound.js';
 import { readStoredRecords } from './rewrites/stored-records.js';
 import { unnestAsProjections } from './rewrites/unnest-projections.js';
@@ -25,6 +26,8 @@ import { dropUnorderedSubqueryOrder } from './rewrites/unordered-subqueries.js';
 import type { Columns } from '../../analyse/shapes.js';
 import { columnsData, columnsLookup } from '../../analyse/shape-data.js';
 import { quoteIdentifier, quoteString } from './quote.js';
+import { isTimeText } from './time-formats.js';
+import { structCast, structEquality, structInUnnest, structShape } from './struct-equality.js';
 import { computedOnce, raise, repeatable } from './semantics.js';
 import { canonicalJson, InvalidJson } from '../../functions/json-value.js';
 import { InvalidQuery } from '../../parse/errors.js';
@@ -50,6 +53,9 @@ const KEYWORD_NAMES: ReadonlySet<string> = new Set([
   'current_catalog', 'current_date', 'current_role', 'current_schema', 'current_time', 'current_timestamp', 'current_user',
   'localtime', 'localtimestamp', 'rowid', 'session_user', 'user',
 ]);
+
+/** Comparisons whose operands may be STRUCTs, which GoogleSQL compares otherwise than DuckDB (struct-equality.ts). */
+const STRUCT_COMPARISONS: ReadonlySet<string> = new Set(['=', '!=', '<>', '<', '>', '<=', '>=']);
 
 /** A literal pattern without a backslash, which needs no ESCAPE. */
 const PLAIN_PATTERN = /^'[^'\\]*'$/;
@@ -86,6 +92,7 @@ export function duckDbDialect(sources: readonly string[], options: DuckDbDialect
       readStoredRecords(sourceColumns),
       unnestAsProjections,
       nameAnonymousColumns,
+      setOperationStructNames,
       dropUnorderedSubqueryOrder,
       prefilterRegularExpressions,
     ],
@@ -101,6 +108,15 @@ export function duckDbDialect(sources: readonly string[], options: DuckDbDialect
         return `${star} EXCLUDE (${item.except.map(printer.identifier).join(', ')})${replace}`;
       },
       binary: (node, printer) => {
+        if (STRUCT_COMPARISONS.has(node.operator)) {
+          const shape = structShape(node.left) ?? structShape(node.right);
+          if (shape === undefined) return undefined;
+          if (node.operator !== '=' && node.operator !== '!=' && node.operator !== '<>') {
+            return printer.refuse(`${node.operator} between STRUCTs (GoogleSQL compares STRUCTs for equality only)`, node);
+          }
+          const equal = structEquality(printer.expr(node.left), printer.expr(node.right), shape, (what) => printer.refuse(what, node));
+          return node.operator === '=' ? equal : `(NOT ${equal})`;
+        }
         if (node.operator !== 'LIKE' && node.operator !== 'NOT LIKE') return undefined;
         // BigQuery's LIKE treats a backslash as the escape character; DuckDB's has none unless told.
         // A literal pattern without a backslash needs no ESCAPE, and without one DuckDB rewrites
@@ -109,7 +125,27 @@ export function duckDbDialect(sources: readonly string[], options: DuckDbDialect
         const escape = PLAIN_PATTERN.test(pattern) ? '' : " ESCAPE '\\'";
         return `(${printer.expr(node.left)} ${node.operator} ${pattern}${escape})`;
       },
-      in_unnest: (node, printer) => `(${printer.expr(node.operand)} ${node.not ? 'NOT IN' : 'IN'} (SELECT UNNEST(${printer.expr(node.array)})))`,
+      in_unnest: (node, printer) => {
+        const elements = node.array.kind === 'array' ? node.array.elements : [];
+        const shape = structShape(node.operand) ?? elements.map(structShape).find((found) => found !== undefined);
+        if (shape === undefined) return `(${printer.expr(node.operand)} ${node.not ? 'NOT IN' : 'IN'} (SELECT UNNEST(${printer.expr(node.array)})))`;
+        const found = structInUnnest(printer.expr(node.operand), printer.expr(node.array), shape, (what) => printer.refuse(what, node));
+        return node.not ? `(NOT ${found})` : found;
+      },
+      in_list: (node, printer) => {
+        const shape = structShape(node.operand) ?? node.list.map(structShape).find((found) => found !== undefined);
+        if (shape === undefined) return undefined;
+        // IN is an OR of equalities, whose three values are GoogleSQL's rule for IN.
+        const operand = printer.expr(node.operand);
+        const equalities = node.list.map((item) => structEquality(operand, printer.expr(item), shape, (what) => printer.refuse(what, node)));
+        const found = `(${equalities.join(' OR ')})`;
+        return node.not ? `(NOT ${found})` : found;
+      },
+      cast: (node, printer) => structCast(printer.expr(node.operand), node.type, node.safe, printer.typeName, (what) => printer.refuse(what, node)),
+      between: (node, printer) => {
+        if ([node.operand, node.low, node.high].every((side) => structShape(side) === undefined)) return undefined;
+        return printer.refuse('BETWEEN of STRUCTs (GoogleSQL compares STRUCTs for equality only)', node);
+      },
       interval: (node, printer) => `(INTERVAL (${printer.expr(node.value)}) ${node.unit.toUpperCase()})`,
       extract: (node, printer) => {
         // AT TIME ZONE: the parts of the civil time there.
@@ -137,6 +173,9 @@ export function duckDbDialect(sources: readonly string[], options: DuckDbDialect
       },
       literal: (node, printer) => {
         if (node.type === 'bytes') return `unhex('${String(node.value)}')`;
+        if ((node.type === 'date' || node.type === 'time' || node.type === 'datetime' || node.type === 'timestamp') && !isTimeText(node.type, String(node.value))) {
+          throw new InvalidQuery(`Invalid ${node.type.toUpperCase()} literal: ${String(node.value)}`, node.loc);
+        }
         if (node.type === 'numeric') return `CAST(${quoteString(String(node.value))} AS ${printer.typeName({ name: 'NUMERIC' })})`;
         // A JSON value is held as its canonical text; text that is no JSON is BigQuery's error too.
         if (node.type === 'json') return `CAST(${quoteString(jsonLiteralText(String(node.value), node))} AS JSON)`;

@@ -163,3 +163,37 @@ export function parseFormats(format: string, kind: TimeKind): ParseFormats {
   if (!year && kind !== 'time') throw new UnsupportedFormat('a parse format without a year (BigQuery defaults it to 1970, DuckDB to 1900)');
   return { formats, zoned };
 }
+
+// BigQuery's canonical text of a DATE, TIME, DATETIME and TIMESTAMP, as CAST from STRING and a
+// typed literal read it: a year of 0001 to 9999, an hour of 0 to 23. DuckDB reads more (`24:00:00`
+// as the next midnight, `infinity`, `epoch`, year 0, five-digit and BC years), which BigQuery
+// refuses; the forms both read are left to DuckDB's own checks (a day of the month, a minute).
+const YEAR = '([1-9][0-9]{3}|0[1-9][0-9]{2}|00[1-9][0-9]|000[1-9])';
+const DATE_TEXT = `${YEAR}-[0-9]{1,2}-[0-9]{1,2}`;
+const CLOCK_TEXT = '([01]?[0-9]|2[0-3]):[0-9]{1,2}(:[0-9]{1,2}(\\.[0-9]+)?)?';
+const ZONE_TEXT = ' ?(Z|z|[+-][0-9]{1,2}(:?[0-9]{2})?|[A-Za-z_]+(/[A-Za-z0-9_+-]+)*)';
+const TIME_TEXT: Readonly<Record<TimeKind, string>> = {
+  date: DATE_TEXT,
+  time: CLOCK_TEXT,
+  datetime: `${DATE_TEXT}([ T]${CLOCK_TEXT})?`,
+  timestamp: `${DATE_TEXT}([ T]${CLOCK_TEXT})?(${ZONE_TEXT})?`,
+};
+
+function timeTextPattern(kind: TimeKind): string {
+  return `\\s*(${TIME_TEXT[kind]})\\s*`;
+}
+
+/** Whether BigQuery reads this text as a value of the kind (a typed literal's). */
+export function isTimeText(kind: TimeKind, text: string): boolean {
+  return new RegExp(`^${timeTextPattern(kind)}$`).test(text);
+}
+
+/**
+ * A STRING cast to a DATE, TIME, DATETIME or TIMESTAMP (`duckType`), an error (NULL for
+ * SAFE_CAST) where BigQuery's canonical text does not read it, as BigQuery's cast raises one.
+ */
+export function checkedTimeCast(kind: TimeKind, value: string, duckType: string, safe: boolean, refuse: (what: string) => never): string {
+  const s = repeatable(value, refuse);
+  const invalid = safe ? `CAST(NULL AS ${duckType})` : `CAST(CAST(CAST('Invalid ${kind} string: ' || ${s} AS BIGINT) AS VARCHAR) AS ${duckType})`;
+  return `(CASE WHEN regexp_full_match(${s}, '${timeTextPattern(kind)}') OR ${s} IS NULL THEN ${safe ? 'TRY_CAST' : 'CAST'}(${s} AS ${duckType}) ELSE ${invalid} END)`;
+}
