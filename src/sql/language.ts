@@ -138,6 +138,18 @@ function concat(call: CallContext): string {
 }
 
 /**
+ * MIN: NaN when a value is NaN, as MAX is (DuckDB's MIN passes a NaN by, which it orders above
+ * every number; so its MAX is NaN then). Where the argument is FLOAT64 by the query's text.
+ */
+function minimum(call: CallContext): string {
+  const distinct = call.distinct ? 'DISTINCT ' : '';
+  const over = call.over ?? '';
+  if (call.typeOf(call.argNodes[0]!) !== 'float64') return `min(${distinct}${call.args[0]})${over}`;
+  const value = repeatable(call.args[0]!, call.refuse);
+  return `(CASE WHEN isnan(max(${value})${over}) THEN CAST('NaN' AS DOUBLE) ELSE min(${distinct}${value})${over} END)`;
+}
+
+/**
  * GREATEST / LEAST: NULL when any argument is NULL, and NaN when any FLOAT64 argument is NaN
  * (DuckDB skips NULLs, and its LEAST passes a NaN by, which it orders above every number).
  */
@@ -311,8 +323,8 @@ export const FUNCTIONS: ReadonlyMap<string, FunctionSpec> = new Map<string, Func
   ['countif', aggregate('rows where the condition is TRUE; 0 when it is for none', [1, 1], countIf, 'int64')],
   ['sum', aggregate('sum of non-NULL values', [1, 1], same('sum'), FIRST)],
   ['avg', aggregate('mean of non-NULL values', [1, 1], same('avg'), 'float64')],
-  ['min', aggregate('smallest non-NULL value', [1, 1], same('min'), FIRST)],
-  ['max', aggregate('largest non-NULL value', [1, 1], same('max'), FIRST)],
+  ['min', { ...aggregate('smallest non-NULL value; NaN if any is NaN', [1, 1], minimum, FIRST), placesOver: true }],
+  ['max', aggregate('largest non-NULL value; NaN if any is NaN', [1, 1], same('max'), FIRST)],
   ['any_value', aggregate('a value of the group', [1, 1], same('any_value'), FIRST)],
   ['array_agg', aggregate('the values as an array (IGNORE NULLS drops NULLs; ORDER BY, LIMIT)', [1, 1], arrayAgg, undefined, { orderBy: true, limit: true, nulls: true })],
   ['string_agg', aggregate('non-NULL strings joined (`,` by default; ORDER BY, LIMIT)', [1, 2], stringAgg, 'string', { orderBy: true, limit: true })],

@@ -120,6 +120,10 @@ beforeAll(async () => {
     endpoints: {
       'rows.yaml': endpointText('fmt.rows', ['project: { type: string, required: true }'], query),
       'cached.yaml': cachedEndpoint('fmt.cached', '{ ttl_seconds: 60 }', ['project: { type: string, required: true }'], query),
+      'nonfinite.yaml': endpointText('fmt.nonfinite', ['project: { type: string, required: true }'], [
+        'select ieee_divide(0, 0) as nan, ieee_divide(1, 0) as inf, [ieee_divide(-1, 0), 0.5] as lows, struct(ieee_divide(0, 0) as x) as rec',
+        'from `cloudflare.logs.prod` as t where t.project = @project and t.id = "e1"',
+      ]),
     },
   });
 });
@@ -157,6 +161,16 @@ describe('formats over HTTP', () => {
     expect(csv.text.split('\r\n')[2]).toMatch(/^e2,\d+,"comma, ""quotes""\nand a newline","\[\{""load_balancer_redirect_identifier"":null,/);
     expect(csv.text).toContain(',"",'); // e3's empty event_message
     expect(csv.text.split('\r\n')[1]).toMatch(/,,7$/); // NULL is an empty field
+  });
+
+  it('NaN and the infinities are the strings BigQuery writes, in JSON, NDJSON and CSV, nested too', async () => {
+    const json = await get(`${Q}fmt.nonfinite?project=p1`);
+    expect(json.text).toBe('{"result":[{"nan":"NaN","inf":"Infinity","lows":["-Infinity",0.5],"rec":{"x":"NaN"}}]}');
+    expect((await get(`${Q}fmt.nonfinite?project=p1`, 'application/x-ndjson')).text).toBe(`${JSON.stringify(JSON.parse(json.text).result[0])}\n`);
+    expect(readCsv((await get(`${Q}fmt.nonfinite?project=p1`, 'text/csv')).text)).toEqual([
+      ['nan', 'inf', 'lows', 'rec'],
+      ['NaN', 'Infinity', '["-Infinity",0.5]', '{"x":"NaN"}'],
+    ]);
   });
 
   it('no rows: an empty body in either format', async () => {

@@ -66,7 +66,8 @@ export function typeMatches(expected: string, actual: string): boolean {
   return false;
 }
 
-const SPECIAL_FLOATS: Readonly<Record<string, number>> = { inf: Infinity, '+inf': Infinity, Infinity: Infinity, '-inf': -Infinity, '-Infinity': -Infinity, NaN: NaN, nan: NaN };
+/** What the reference prints for a non-finite FLOAT64 -> what BigQuery's REST API (and the wire) writes. */
+const SPECIAL_FLOATS: Readonly<Record<string, string>> = { inf: 'Infinity', '+inf': 'Infinity', Infinity: 'Infinity', '-inf': '-Infinity', '-Infinity': '-Infinity', NaN: 'NaN', nan: 'NaN' };
 
 /** The significant digits a printed number shows (`0.01613` shows 4, `1.0` shows 2). */
 function significantDigits(text: string): number {
@@ -75,11 +76,9 @@ function significantDigits(text: string): number {
   return Math.max(digits.length, 1);
 }
 
-function floatMatches(expected: Printed, actual: number | null): boolean {
-  if (typeof expected === 'string' && expected in SPECIAL_FLOATS) {
-    const value = SPECIAL_FLOATS[expected]!;
-    return Number.isNaN(value) ? Number.isNaN(actual) : actual === value;
-  }
+function floatMatches(expected: Printed, actual: WireValue): boolean {
+  // NaN and the infinities are the strings on the wire, never null (docs/http.md).
+  if (typeof expected === 'string' && expected in SPECIAL_FLOATS) return actual === SPECIAL_FLOATS[expected];
   if (typeof actual !== 'number') return false;
   const text = String(expected);
   const value = Number(text);
@@ -172,7 +171,7 @@ export function mismatch(type: string, expected: Printed, actual: Actual): strin
       return value !== undefined && value === BigInt(expected as string | number) ? undefined : differ;
     }
     case 'FLOAT64':
-      return floatMatches(expected, typeof wire === 'number' ? wire : raw === null ? null : Number(raw)) ? undefined : `${differ} (${String(raw)})`;
+      return floatMatches(expected, wire) ? undefined : `${differ} (${String(raw)})`;
     case 'NUMERIC':
     case 'BIGNUMERIC': {
       const text = raw instanceof DuckDBDecimalValue ? raw.toString() : String(wire);

@@ -2,7 +2,9 @@
  * BigQuery's REST result form (`schema` + `rows` of `{f: [{v}]}`, every scalar a string) ->
  * the wire format of DESIGN.md: TIMESTAMP -> integer Unix microseconds, DATETIME ->
  * "YYYY-MM-DDTHH:MM:SS[.ffffff]", DATE -> "YYYY-MM-DD", INT64 / FLOAT64 / NUMERIC -> number
- * (an INT64 or TIMESTAMP beyond 2^53 the string of its integer, core/wire-integer.ts),
+ * (an INT64 or TIMESTAMP beyond 2^53 the string of its integer, core/wire-integer.ts; a FLOAT64
+ * NaN or infinity the string BigQuery wrote, `"NaN"`, `"Infinity"`, `"-Infinity"`, as DuckDB's
+ * values give it, core/wire-float.ts),
  * records -> objects, repeated fields -> arrays, NULL -> null.
  *
  * Decoded here rather than by the client, whose parsing wraps values (BigQueryTimestamp,
@@ -10,6 +12,7 @@
  */
 import { CanneryError } from '../../core/errors.js';
 import type { WireRow, WireValue } from '../../core/types.js';
+import { isNonFiniteText } from '../../core/wire-float.js';
 import { wireInteger } from '../../core/wire-integer.js';
 import { resultBudget, type ResultBudget } from '../../engine/serve/result-budget.js';
 
@@ -97,10 +100,15 @@ function decodeValue(field: SchemaField, value: unknown, path: string): WireValu
   }
 }
 
-function number(text: string, type: string, path: string): number {
+function number(text: string, type: string, path: string): number | string {
+  // NaN and the infinities are FLOAT64 values; they stay the strings BigQuery wrote (JSON has no
+  // such number), as DuckDB's values are written.
+  if (isNonFiniteText(text)) {
+    if (type === 'FLOAT' || type === 'FLOAT64') return text;
+    throw malformed(`${type} value "${text}" for ${path}`);
+  }
   const value = Number(text);
-  // NaN and the infinities are FLOAT64 values; they become null in JSON, as on DuckDB.
-  if (Number.isNaN(value) && text !== 'NaN') throw malformed(`${type} value "${text}" for ${path}`);
+  if (!Number.isFinite(value) || text.trim() === '') throw malformed(`${type} value "${text}" for ${path}`);
   return value;
 }
 

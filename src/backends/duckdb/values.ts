@@ -4,8 +4,10 @@
  * -> "YYYY-MM-DDTHH:MM:SS[.ffffff]", DATE -> "YYYY-MM-DD", INT64 -> number, INTERVAL -> its
  * canonical text (`0-0 396 0:0:0`), repeated records -> arrays of objects. An INT64 or a
  * TIMESTAMP's microseconds beyond 2^53, which a JSON number cannot hold exactly, is the decimal
- * string of the integer. As BigQuery answers: a NULL array is `[]`, and an array holding a NULL
- * element cannot be returned (an error).
+ * string of the integer. As BigQuery answers: a NULL array is `[]`, an array holding a NULL
+ * element cannot be returned (an error), and a FLOAT64 NaN or infinity is the string BigQuery's
+ * REST API writes (`"NaN"`, `"Infinity"`, `"-Infinity"`; JSON has no such number, and
+ * JSON.stringify would write `null`, a wrong answer no caller could tell from NULL).
  */
 import {
   createDuckDBValueConverter,
@@ -28,6 +30,7 @@ import {
   nullConverter,
 } from '#duckdb-api';
 import type { WireValue } from '../../core/types.js';
+import { wireFloat } from '../../core/wire-float.js';
 import { wireInteger } from '../../core/wire-integer.js';
 
 const MICROS_PER_DAY = 86_400_000_000n;
@@ -85,8 +88,8 @@ const wireConverters = {
   [DuckDBTypeId.UTINYINT]: numberFromValue,
   [DuckDBTypeId.USMALLINT]: numberFromValue,
   [DuckDBTypeId.UINTEGER]: numberFromValue,
-  [DuckDBTypeId.FLOAT]: numberFromValue,
-  [DuckDBTypeId.DOUBLE]: numberFromValue,
+  [DuckDBTypeId.FLOAT]: wireFloat,
+  [DuckDBTypeId.DOUBLE]: wireFloat,
   [DuckDBTypeId.BIGINT]: integerNumber,
   [DuckDBTypeId.UBIGINT]: integerNumber,
   [DuckDBTypeId.HUGEINT]: integerNumber,

@@ -23,7 +23,8 @@ type Json = Record<string, unknown>;
 const SCALAR_WIRE: Record<ScalarTypeName, Json> = {
   STRING: { type: 'string' },
   INT64: { type: 'integer' },
-  FLOAT64: { type: 'number' },
+  // JSON has no number for them: the strings BigQuery's REST API writes (core/wire-float.ts).
+  FLOAT64: { type: ['number', 'string'], description: 'FLOAT64: NaN and the infinities as the strings "NaN", "Infinity", "-Infinity"' },
   NUMERIC: { type: 'number' },
   BOOL: { type: 'boolean' },
   TIMESTAMP: { type: 'integer', description: 'TIMESTAMP: Unix microseconds' },
@@ -40,7 +41,7 @@ export function wireSchema(type: ColumnType): Json {
   switch (type.kind) {
     case 'scalar': {
       const schema = SCALAR_WIRE[type.name];
-      return { ...schema, type: [schema.type, 'null'] };
+      return { ...schema, type: [schema.type, 'null'].flat() };
     }
     case 'array':
       return { type: ['array', 'null'], items: wireSchema(type.element) };
@@ -60,7 +61,7 @@ export function wireText(type: ColumnType): string {
     case 'scalar': {
       const schema = SCALAR_WIRE[type.name];
       const detail = typeof schema.description === 'string' ? schema.description.replace(/^[A-Z]+: /, ' ') : '';
-      return `${String(schema.type)}${detail ? ` (${detail.trim()})` : type.name === 'BYTES' ? ' (base64)' : ''}`;
+      return `${String([schema.type].flat()[0])}${detail ? ` (${detail.trim()})` : type.name === 'BYTES' ? ' (base64)' : ''}`;
     }
     case 'array':
       return type.element.kind === 'struct' ? 'array of objects (repeated record)' : `array of ${wireText(type.element)}`;

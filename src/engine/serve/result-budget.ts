@@ -95,7 +95,8 @@ export function leastJsonBytes(value: WireValue): number {
 }
 
 function numberBytes(value: number): number {
-  // NaN and the infinities are written as null.
+  // Never reached from a backend (a non-finite FLOAT64 is a string on the wire, core/wire-float.ts);
+  // what JSON.stringify writes for one, `null`.
   if (!Number.isFinite(value)) return 4;
   const sign = value < 0 ? 1 : 0;
   const magnitude = Math.abs(value);

@@ -7,7 +7,7 @@
  */
 import type { ShapeData } from '../analyse/shape-data.js';
 import type { DialectName } from '../language.js';
-import type { DerivedParameter, Expr, Query, SelectItem, TypeName, WriteBack } from '../parse/tree.js';
+import type { DerivedParameter, Expr, OrderItem, Query, SelectItem, TypeName, WriteBack } from '../parse/tree.js';
 
 export interface CompiledSql {
   /** Executable SQL, parameters as placeholders. */
@@ -39,6 +39,8 @@ export type ExprTransforms = { [K in Expr['kind']]?: Transform<Extract<Expr, { k
 
 export interface Transforms extends ExprTransforms {
   selectItem?: Transform<SelectItem>;
+  /** An ORDER BY key, of a query, an aggregate or a window whose frame is not a RANGE of offsets. */
+  orderItem?: Transform<OrderItem>;
   /** A type (CAST's target, a typed literal's, an ARRAY or STRUCT's) in the dialect's words. */
   typeName?: Transform<TypeName>;
 }

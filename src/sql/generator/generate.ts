@@ -124,6 +124,10 @@ export function generate(query: Query, dialect: Dialect, options: GenerateOption
   }
 
   function orderItem(item: OrderItem): string {
+    return transforms.orderItem?.(item, printer) ?? plainOrderItem(item);
+  }
+
+  function plainOrderItem(item: OrderItem): string {
     return printExpr(item.expr) + (item.direction ? ` ${item.direction}` : '') + (item.nulls ? ` NULLS ${item.nulls}` : '');
   }
 
@@ -440,7 +444,9 @@ export function generate(query: Query, dialect: Dialect, options: GenerateOption
   function windowSpec(spec: WindowSpec): string {
     if (spec.frame === 'unknown') refuse('this window frame clause (write ROWS|RANGE BETWEEN n PRECEDING|FOLLOWING, CURRENT ROW or UNBOUNDED ...)');
     const partition = spec.partitionBy.length ? 'PARTITION BY ' + spec.partitionBy.map(printExpr).join(', ') : '';
-    const order = spec.orderBy.length ? 'ORDER BY ' + spec.orderBy.map(orderItem).join(', ') : '';
+    // A RANGE of offsets measures from its one ORDER BY key: no key may be added before it.
+    const ranged = spec.frame !== undefined && /^RANGE\b/i.test(spec.frame) && /\b(?!UNBOUNDED\b)\S+\s+(PRECEDING|FOLLOWING)\b/i.test(spec.frame);
+    const order = spec.orderBy.length ? 'ORDER BY ' + spec.orderBy.map(ranged ? plainOrderItem : orderItem).join(', ') : '';
     return [spec.name === undefined ? '' : identifier(spec.name), partition, order, spec.frame ?? ''].filter(Boolean).join(' ');
   }
 

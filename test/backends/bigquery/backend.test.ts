@@ -5,6 +5,9 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createBigQueryBackend, type BigQueryBackendOptions } from '../../../src/backends/bigquery/backend.js';
+import { openDuckDb } from '../../../src/backends/duckdb/backend.js';
+import { toWireValue } from '../../../src/backends/duckdb/values.js';
+import { duckDbDialect } from '../../../src/sql/dialects/duckdb/dialect.js';
 import type { QueryRequest } from '../../../src/engine/backend.js';
 import { sourceNames } from '../../../src/config/sources.js';
 import type { BoundParams, ParamSpec } from '../../../src/core/types.js';
@@ -187,6 +190,33 @@ describe('results: pages, the row cap, running jobs', () => {
     const target = backend();
     expect((await target.run(request(target))).rows).toEqual([]);
     expect(fake.polls()).toEqual([]);
+  });
+});
+
+describe('non-finite FLOAT64 values', () => {
+  // A scalar, an array element and a struct field, each as BigQuery's REST API writes it.
+  const SQL = "select ieee_divide(0, 0) as nan, [ieee_divide(1, 0), 2.5] as infs, struct(ieee_divide(-1, 0) as low) as rec";
+  const FIELDS: SchemaField[] = [
+    { name: 'nan', type: 'FLOAT' },
+    { name: 'infs', type: 'FLOAT', mode: 'REPEATED' },
+    { name: 'rec', type: 'RECORD', fields: [{ name: 'low', type: 'FLOAT' }] },
+  ];
+
+  it('are the strings BigQuery wrote, the same wire as DuckDB answers for the same query', async () => {
+    fake.answer(() => ({ result: { schema: { fields: FIELDS }, rows: restRows(FIELDS, [{ nan: NaN, infs: [Infinity, 2.5], rec: { low: -Infinity } }]) } }));
+    const target = backend();
+    const { rows } = await target.run(request(target, { sql: SQL }));
+    expect(rows).toEqual([{ nan: 'NaN', infs: ['Infinity', 2.5], rec: { low: '-Infinity' } }]);
+
+    const instance = await openDuckDb({ path: ':memory:' });
+    const connection = await instance.connect();
+    try {
+      const reader = await connection.runAndReadAll(generate(parseQuery(SQL), duckDbDialect(sourceNames()), { rowCap: 100 }).sql);
+      expect(reader.convertRowObjects(toWireValue)).toEqual(rows);
+    } finally {
+      connection.closeSync();
+      instance.closeSync();
+    }
   });
 });
 

@@ -12,8 +12,11 @@
  * UNNEST chains as projections; BigQuery's names of anonymous columns; orders BigQuery does not
  * keep, dropped; REGEXP_CONTAINS tested with substring searches first.
  */
-import type { Dialect, DuckDbDialectSettings } from '../../generator/dialect.js';
-import { EXTRACT_PARTS, extractKey } from '../../language.js';
+import type { Dialect, DuckDbDialectSettings, Printer } from '../../generator/dialect.js';
+import { EXTRACT_PARTS, extractKey, TYPE_LOOKUP } from '../../language.js';
+import { staticType } from '../../analyse/static-type.js';
+import type { Expr } from '../../parse/tree.js';
+import { isComparison, nanBetween, nanComparison, nanIn, nanOrderKey } from './nan.js';
 import { nameAnonymousColumns } from './rewrites/anonymous-columns.js';
 import { prefilterRegularExpressions } from './rewrites/regex-prefilter.js';
 import { resolveNames } from './rewrites/resolve-names.js';
@@ -71,6 +74,24 @@ export interface DuckDbDialectOptions {
   strictNames?: boolean;
 }
 
+function typeOf(expr: Expr) {
+  return staticType(expr, TYPE_LOOKUP);
+}
+
+/**
+ * Whether a comparison's operands include a FLOAT64 by the query's text, so that it is written
+ * NaN-aware (nan.ts): asked of the trees first, since each operand's text is written once only
+ * (written for nothing, a long IN list or nested comparisons would be written again and again).
+ */
+function floats(...nodes: Expr[]): boolean {
+  return nodes.some((node) => typeOf(node) === 'float64');
+}
+
+/** An operand of a NaN-aware comparison (nan.ts): its text and its node, whose type decides. */
+function operand(node: Expr, printer: Printer) {
+  return { sql: printer.expr(node), node };
+}
+
 export function duckDbDialect(sources: readonly string[], options: DuckDbDialectOptions = {}): Dialect {
   const known = new Set(sources);
   const settings: DuckDbDialectSettings = { name: 'duckdb', sources: [...sources], columns: columnsData(sources, options.sourceColumns), strictNames: options.strictNames === true };
@@ -110,13 +131,15 @@ export function duckDbDialect(sources: readonly string[], options: DuckDbDialect
       binary: (node, printer) => {
         if (STRUCT_COMPARISONS.has(node.operator)) {
           const shape = structShape(node.left) ?? structShape(node.right);
-          if (shape === undefined) return undefined;
-          if (node.operator !== '=' && node.operator !== '!=' && node.operator !== '<>') {
-            return printer.refuse(`${node.operator} between STRUCTs (GoogleSQL compares STRUCTs for equality only)`, node);
+          if (shape !== undefined) {
+            if (node.operator !== '=' && node.operator !== '!=' && node.operator !== '<>') {
+              return printer.refuse(`${node.operator} between STRUCTs (GoogleSQL compares STRUCTs for equality only)`, node);
+            }
+            const equal = structEquality(printer.expr(node.left), printer.expr(node.right), shape, (what) => printer.refuse(what, node));
+            return node.operator === '=' ? equal : `(NOT ${equal})`;
           }
-          const equal = structEquality(printer.expr(node.left), printer.expr(node.right), shape, (what) => printer.refuse(what, node));
-          return node.operator === '=' ? equal : `(NOT ${equal})`;
         }
+        if (isComparison(node.operator)) return floats(node.left, node.right) ? nanComparison(node.operator, operand(node.left, printer), operand(node.right, printer), typeOf, (what) => printer.refuse(what, node)) : undefined;
         if (node.operator !== 'LIKE' && node.operator !== 'NOT LIKE') return undefined;
         // BigQuery's LIKE treats a backslash as the escape character; DuckDB's has none unless told.
         // A literal pattern without a backslash needs no ESCAPE, and without one DuckDB rewrites
@@ -134,18 +157,23 @@ export function duckDbDialect(sources: readonly string[], options: DuckDbDialect
       },
       in_list: (node, printer) => {
         const shape = structShape(node.operand) ?? node.list.map(structShape).find((found) => found !== undefined);
-        if (shape === undefined) return undefined;
+        if (shape === undefined) {
+          return floats(node.operand, ...node.list) ? nanIn(operand(node.operand, printer), node.list.map((item) => operand(item, printer)), node.not, typeOf, (what) => printer.refuse(what, node)) : undefined;
+        }
         // IN is an OR of equalities, whose three values are GoogleSQL's rule for IN.
-        const operand = printer.expr(node.operand);
-        const equalities = node.list.map((item) => structEquality(operand, printer.expr(item), shape, (what) => printer.refuse(what, node)));
+        const operandSql = printer.expr(node.operand);
+        const equalities = node.list.map((item) => structEquality(operandSql, printer.expr(item), shape, (what) => printer.refuse(what, node)));
         const found = `(${equalities.join(' OR ')})`;
         return node.not ? `(NOT ${found})` : found;
       },
       cast: (node, printer) => structCast(printer.expr(node.operand), node.type, node.safe, printer.typeName, (what) => printer.refuse(what, node)),
       between: (node, printer) => {
-        if ([node.operand, node.low, node.high].every((side) => structShape(side) === undefined)) return undefined;
-        return printer.refuse('BETWEEN of STRUCTs (GoogleSQL compares STRUCTs for equality only)', node);
+        if ([node.operand, node.low, node.high].some((side) => structShape(side) !== undefined)) {
+          return printer.refuse('BETWEEN of STRUCTs (GoogleSQL compares STRUCTs for equality only)', node);
+        }
+        return floats(node.operand, node.low, node.high) ? nanBetween(operand(node.operand, printer), operand(node.low, printer), operand(node.high, printer), node.not, typeOf, (what) => printer.refuse(what, node)) : undefined;
       },
+      orderItem: (item, printer) => (floats(item.expr) ? nanOrderKey(printer.expr(item.expr), item.expr, typeOf, item.direction, item.nulls, (what) => printer.refuse(what, item.expr)) : undefined),
       interval: (node, printer) => `(INTERVAL (${printer.expr(node.value)}) ${node.unit.toUpperCase()})`,
       extract: (node, printer) => {
         // AT TIME ZONE: the parts of the civil time there.
