@@ -27,6 +27,7 @@ import { columnsData, columnsLookup } from '../../analyse/shape-data.js';
 import { quoteIdentifier, quoteString } from './quote.js';
 import { computedOnce, raise, repeatable } from './semantics.js';
 import { canonicalJson, InvalidJson } from '../../functions/json-value.js';
+import { intervalInRange } from '../../functions/overflow.js';
 import { InvalidQuery } from '../../parse/errors.js';
 import type { Literal } from '../../parse/tree.js';
 
@@ -110,7 +111,10 @@ export function duckDbDialect(sources: readonly string[], options: DuckDbDialect
         return `(${printer.expr(node.left)} ${node.operator} ${pattern}${escape})`;
       },
       in_unnest: (node, printer) => `(${printer.expr(node.operand)} ${node.not ? 'NOT IN' : 'IN'} (SELECT UNNEST(${printer.expr(node.array)})))`,
-      interval: (node, printer) => `(INTERVAL (${printer.expr(node.value)}) ${node.unit.toUpperCase()})`,
+      interval: (node, printer) => {
+        const value = printer.expr(node.value);
+        return intervalInRange(`(INTERVAL (${value}) ${node.unit.toUpperCase()})`, node.value, value, node.unit);
+      },
       extract: (node, printer) => {
         // AT TIME ZONE: the parts of the civil time there.
         const source = node.timeZone ? `timezone(${printer.expr(node.timeZone)}, ${printer.expr(node.source)})` : printer.expr(node.source);
