@@ -28,6 +28,7 @@ import { TIME_FUNCTIONS } from './functions/times.js';
 import { JSON_FUNCTIONS } from './functions/json.js';
 import { UTILITY_FUNCTIONS } from './functions/utility.js';
 import { REFUSED } from './functions/refused.js';
+import { arithmeticChecked, checkedSum, inTimeRange, operand } from './functions/overflow.js';
 
 export type { CallContext, DialectName, FunctionKind, FunctionSpec, Render } from './functions/call.js';
 
@@ -107,8 +108,9 @@ function stringAgg(call: CallContext): string {
   return `array_to_string(list_slice(${values}, 1, ${call.limit}), ${separator})`;
 }
 
-function shift(operator: '+' | '-'): Render {
-  return (call) => `(${call.args[0]} ${operator} ${call.args[1]})`;
+/** TIMESTAMP_ADD and its kind: the shifted value, an error past the type's range (DuckDB's is wider than BigQuery's). */
+function shift(operator: '+' | '-', type: 'datetime' | 'timestamp'): Render {
+  return (call) => inTimeRange(`(${call.args[0]} ${operator} ${call.args[1]})`, type, call, call.refuse);
 }
 
 function dateShift(operator: '+' | '-'): Render {
@@ -117,7 +119,7 @@ function dateShift(operator: '+' | '-'): Render {
     if (interval?.kind !== 'interval' || !['day', 'week', 'month', 'quarter', 'year'].includes(interval.unit)) {
       return call.invalid(`${call.name.toUpperCase()} takes an INTERVAL of DAY, WEEK, MONTH, QUARTER or YEAR`);
     }
-    return `CAST((CAST(${call.args[0]} AS DATE) ${operator} ${call.args[1]}) AS DATE)`;
+    return inTimeRange(`CAST((CAST(${call.args[0]} AS DATE) ${operator} ${call.args[1]}) AS DATE)`, 'date', call, call.refuse);
   };
 }
 
@@ -291,10 +293,10 @@ export const FUNCTIONS: ReadonlyMap<string, FunctionSpec> = new Map<string, Func
   ['timestamp_diff', scalar('whole date parts from the second TIMESTAMP to the first (a DAY is 24 hours)', [3, 3], difference('timestamp'), { dateParts: [2], parts: TIMESTAMP_DIFF_PARTS, returns: 'int64' })],
   ['datetime_diff', scalar('date-part boundaries from the second DATETIME to the first', [3, 3], difference('datetime'), { dateParts: [2], parts: DIFF_PARTS, returns: 'int64' })],
   ['date_diff', scalar('date-part boundaries from the second DATE to the first', [3, 3], difference('date'), { dateParts: [2], parts: DIFF_PARTS, returns: 'int64' })],
-  ['timestamp_sub', scalar('a TIMESTAMP minus an INTERVAL', [2, 2], shift('-'), { returns: 'timestamp' })],
-  ['timestamp_add', scalar('a TIMESTAMP plus an INTERVAL', [2, 2], shift('+'), { returns: 'timestamp' })],
-  ['datetime_sub', scalar('a DATETIME minus an INTERVAL', [2, 2], shift('-'), { returns: 'datetime' })],
-  ['datetime_add', scalar('a DATETIME plus an INTERVAL', [2, 2], shift('+'), { returns: 'datetime' })],
+  ['timestamp_sub', scalar('a TIMESTAMP minus an INTERVAL', [2, 2], shift('-', 'timestamp'), { returns: 'timestamp' })],
+  ['timestamp_add', scalar('a TIMESTAMP plus an INTERVAL', [2, 2], shift('+', 'timestamp'), { returns: 'timestamp' })],
+  ['datetime_sub', scalar('a DATETIME minus an INTERVAL', [2, 2], shift('-', 'datetime'), { returns: 'datetime' })],
+  ['datetime_add', scalar('a DATETIME plus an INTERVAL', [2, 2], shift('+', 'datetime'), { returns: 'datetime' })],
   ['date_add', scalar('a DATE plus an INTERVAL of days, weeks, months or years (the month\'s last day at most)', [2, 2], dateShift('+'), { returns: 'date' })],
   ['date_sub', scalar('a DATE minus an INTERVAL of days, weeks, months or years', [2, 2], dateShift('-'), { returns: 'date' })],
   ['timestamp', scalar('a TIMESTAMP from a string, DATE or DATETIME, read in a time zone (UTC by default)', [1, 2], timestampOf, { returns: 'timestamp' })],
@@ -321,7 +323,7 @@ export const FUNCTIONS: ReadonlyMap<string, FunctionSpec> = new Map<string, Func
   // Aggregates
   ['count', aggregate('rows, or non-NULL values', [1, 1], same('count'), 'int64')],
   ['countif', aggregate('rows where the condition is TRUE; 0 when it is for none', [1, 1], countIf, 'int64')],
-  ['sum', aggregate('sum of non-NULL values', [1, 1], same('sum'), FIRST)],
+  ['sum', { ...aggregate('sum of non-NULL values (past INT64, or to an infinity from finite FLOAT64 values, an error)', [1, 1], checkedSum, FIRST), placesOver: true }],
   ['avg', aggregate('mean of non-NULL values', [1, 1], same('avg'), 'float64')],
   ['min', { ...aggregate('smallest non-NULL value; NaN if any is NaN', [1, 1], minimum, FIRST), placesOver: true }],
   ['max', aggregate('largest non-NULL value; NaN if any is NaN', [1, 1], same('max'), FIRST)],
@@ -556,6 +558,8 @@ export function numberLiteral(type: 'int64' | 'float64', text: string, dialect: 
 
 /** What an operator's rendering gets. */
 export interface OperatorContext {
+  /** The operator's node, and its operands written and as trees. */
+  node: Expr;
   left: string;
   right: string;
   leftNode: Expr;
@@ -577,9 +581,28 @@ function isArithmetic(node: Expr): boolean {
  * BigQuery every integer is INT64. A literal combined with a literal or with such arithmetic is
  * widened; against anything else DuckDB already widens it.
  */
+function widen(sql: string, node: Expr, other: Expr): string {
+  return isInt64Literal(node) && (isInt64Literal(other) || isArithmetic(other)) ? `CAST(${sql} AS BIGINT)` : sql;
+}
+
 function int64Arithmetic(operator: string): (op: OperatorContext) => string {
-  const widen = (sql: string, node: Expr, other: Expr) => (isInt64Literal(node) && (isInt64Literal(other) || isArithmetic(other)) ? `CAST(${sql} AS BIGINT)` : sql);
-  return (op) => `(${widen(op.left, op.leftNode, op.rightNode)} ${operator} ${widen(op.right, op.rightNode, op.leftNode)})`;
+  return (op) => {
+    const { plain, leaves } = arithmetic(op, (left, right) => `(${widen(left, op.leftNode, op.rightNode)} ${operator} ${widen(right, op.rightNode, op.leftNode)})`);
+    return timeInRange(op, arithmeticChecked(op, plain, leaves, operator));
+  };
+}
+
+/** A DATE, DATETIME or TIMESTAMP the query says `op` gives (`d + INTERVAL 1 DAY`), an error past its range as the functions' (DATE_ADD). */
+function timeInRange(op: OperatorContext, sql: string): string {
+  const type = op.typeOf(op.node);
+  return type === 'date' || type === 'datetime' || type === 'timestamp' ? inTimeRange(sql, type, { safe: false }, op.refuse) : sql;
+}
+
+/** `op` written by `write` from its operands as arithmetic reads them (functions/overflow.ts), and its leaves. */
+function arithmetic(op: OperatorContext, write: (left: string, right: string) => string): { plain: string; leaves: { sql: string; node: Expr }[] } {
+  const left = operand(op.leftNode, op.left);
+  const right = operand(op.rightNode, op.right);
+  return { plain: write(left.plain, right.plain), leaves: [...left.leaves, ...right.leaves] };
 }
 
 /** A type that may be a DATE, DATETIME or TIMESTAMP: one of them, or one the query does not say. */
@@ -600,14 +623,20 @@ function subtraction(op: OperatorContext): string {
   if (left === 'date' && right === 'date') return `to_days(CAST((${op.left} - ${op.right}) AS INTEGER))`;
   if (left === 'timestamp' && right === 'timestamp') return `to_microseconds(epoch_us(${op.left}) - epoch_us(${op.right}))`;
   if (left === 'datetime' && right === 'datetime') return op.refuse('DATETIME - DATETIME (its INTERVAL\'s normalisation is not pinned down by a case; use DATETIME_DIFF)');
-  const plain = int64Arithmetic('-')(op);
-  if (!mayBeTime(left) || !mayBeTime(right)) return plain;
-  const l = repeatable(op.left, op.refuse);
-  const r = repeatable(op.right, op.refuse);
-  // The refusal is typed as the difference itself (an element of a list of it), so the CASE binds
-  // whatever the operands are; only two dates or times of one type reach it.
-  const refused = `[${plain}][${raise('the difference of two DATE, DATETIME or TIMESTAMP values whose type the query does not state: CAST them to their type, or use DATE_DIFF or TIMESTAMP_DIFF')}]`;
-  return `(CASE WHEN typeof(${l}) IN ('DATE', 'TIMESTAMP', 'TIMESTAMP WITH TIME ZONE') AND typeof(${l}) = typeof(${r}) THEN ${refused} ELSE ${plain} END)`;
+  const difference = (l: string, r: string) => `(${widen(l, op.leftNode, op.rightNode)} - ${widen(r, op.rightNode, op.leftNode)})`;
+  if (!mayBeTime(left) || !mayBeTime(right)) {
+    const { plain, leaves } = arithmetic(op, difference);
+    return timeInRange(op, arithmeticChecked(op, plain, leaves, '-'));
+  }
+  const { plain, leaves } = arithmetic(op, (l, r) => {
+    const a = repeatable(l, op.refuse);
+    const b = repeatable(r, op.refuse);
+    // The refusal is typed as the difference itself (an element of a list of it), so the CASE binds
+    // whatever the operands are; only two dates or times of one type reach it.
+    const refused = `[${difference(a, b)}][${raise('the difference of two DATE, DATETIME or TIMESTAMP values whose type the query does not state: CAST them to their type, or use DATE_DIFF or TIMESTAMP_DIFF')}]`;
+    return `(CASE WHEN typeof(${a}) IN ('DATE', 'TIMESTAMP', 'TIMESTAMP WITH TIME ZONE') AND typeof(${a}) = typeof(${b}) THEN ${refused} ELSE ${difference(a, b)} END)`;
+  });
+  return arithmeticChecked(op, plain, leaves, '-');
 }
 
 /** An INT64 operand of a bitwise operator, as DuckDB's BIGINT: an integer literal is INTEGER there. */
@@ -669,7 +698,15 @@ export const OPERATOR_RENDERINGS: Readonly<Record<string, Partial<Record<Dialect
   '-': { duckdb: subtraction },
   '*': { duckdb: int64Arithmetic('*') },
   // BigQuery's division is FLOAT64, like DuckDB's `/`, but a zero divisor is an error, not infinity.
-  '/': { duckdb: (op) => (op.typeOf(op.leftNode) === 'interval' ? intervalDivision(op) : `(${op.left} / ${nonZero(op.right, op.rightNode, op.refuse)})`) },
+  // The divisor is checked on its own (a leaf): `x / inf` is finite (functions/overflow.ts).
+  '/': {
+    duckdb: (op) => {
+      if (op.typeOf(op.leftNode) === 'interval') return intervalDivision(op);
+      const numerator = operand(op.leftNode, op.left);
+      const plain = `(${numerator.plain} / ${nonZero(op.right, op.rightNode, op.refuse)})`;
+      return arithmeticChecked(op, plain, [...numerator.leaves, { sql: op.right, node: op.rightNode }], '/');
+    },
+  },
   '&': { duckdb: bitwise('&') },
   '|': { duckdb: bitwise('|') },
   '^': { duckdb: bitwise('^') },

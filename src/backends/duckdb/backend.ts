@@ -13,6 +13,7 @@ import { CanneryError } from '../../core/errors.js';
 import { withoutServerPaths } from '../../core/server-paths.js';
 import { EXECUTION_TIME_PARAM } from '../../sql/language.js';
 import { OUTPUT_BOUND_ERROR } from '../../sql/functions/output-bounds.js';
+import { OVERFLOW_ERROR } from '../../sql/functions/overflow.js';
 import type { Dialect } from '../../sql/generator/dialect.js';
 import { duckDbDialect } from '../../sql/dialects/duckdb/dialect.js';
 import { quoteIdentifier } from '../../sql/dialects/duckdb/quote.js';
@@ -266,6 +267,9 @@ export function runDuckDbQuery(connections: Connections, request: QueryRequest, 
       const message = firstLine((error as Error).message);
       const outputBound = OUTPUT_BOUND_ERROR.exec(message)?.[1];
       if (outputBound !== undefined) throw boundPassed(request, outputBound);
+      // An overflow the generated SQL checks is BigQuery's error, in its words alone: not the cast that raised it.
+      const overflow = OVERFLOW_ERROR.exec(message)?.[1];
+      if (overflow !== undefined) throw new CanneryError('query_failed', `${request.endpointName}: the query failed: ${overflow}`, { cause: error, queryRejected: true });
       const outOfMemory = OUT_OF_MEMORY.test(message);
       throw new CanneryError('query_failed', `${request.endpointName}: the query failed: ${inCallerTerms(message)}${outOfMemory ? OUT_OF_MEMORY_ADVICE : ''}`, {
         cause: error,

@@ -222,8 +222,22 @@ const NO_BEST_CANDIDATE = /Could not choose a best candidate function for the fu
 /** A host function's registered name anywhere else in a message. */
 const HOST_NAME = new RegExp(`\\b${HOST_FUNCTION_PREFIX}([a-z0-9_]+)`, 'g');
 
+/**
+ * DuckDB's overflow of INT64 arithmetic (`+ - *`, negation, ABS), which BigQuery raises as well,
+ * in BigQuery's words: `int64 overflow: 9223372036854775807 + 1`.
+ */
+const INT64_OVERFLOWS: readonly [RegExp, (...parts: string[]) => string][] = [
+  [/^Out of Range Error: Overflow in (?:addition|subtraction|multiplication) of INT64 \((.*)\)!$/, (operation) => `int64 overflow: ${operation}`],
+  [/^Out of Range Error: Overflow in negation of (?:numeric value|integer)!?$/, () => 'int64 overflow: the negation of the INT64 minimum'],
+  [/^Out of Range Error: Overflow on abs\((.*)\)$/, (value) => `int64 overflow: ABS(${value})`],
+];
+
 /** One line of a DuckDB error, in the caller's terms. */
 export function inCallerTerms(message: string): string {
+  for (const [pattern, words] of INT64_OVERFLOWS) {
+    const overflow = pattern.exec(message);
+    if (overflow) return words(...overflow.slice(1));
+  }
   const signature = NO_FUNCTION_MATCHES.exec(message) ?? NO_BEST_CANDIDATE.exec(message);
   const rewritten = signature ? message.replace(signature[0], noSignature(signature[1]!, signature[2]!)) : inGoogleSqlTypes(message);
   return rewritten.replace(HOST_NAME, (whole, name: string) => (isHostFunction(name) ? calledAs(name) : whole));

@@ -5,6 +5,7 @@
  * origin (1950-01-01 00:00:00).
  */
 import { repeatable, secondFraction } from '../dialects/duckdb/semantics.js';
+import { intervalFieldsInRange } from './overflow.js';
 import { coerced, failWhen } from './arguments.js';
 import { scalar, type CallContext, type FunctionSpec, type Render } from './call.js';
 import { jsonString } from './json.js';
@@ -90,7 +91,7 @@ function makeInterval(call: CallContext): string {
   const parts = INTERVAL_PARTS.map((part, index) => call.named[part]?.sql ?? call.args[index]);
   if (call.args.some((_, index) => call.named[INTERVAL_PARTS[index]!] !== undefined)) return call.invalid(`MAKE_INTERVAL is given a part by position and by name`);
   const terms = INTERVAL_PARTS.flatMap((part, index) => (parts[index] === undefined ? [] : [INTERVAL_BUILDERS[part](parts[index]!)]));
-  return terms.length === 0 ? 'INTERVAL 0 SECOND' : `(${terms.join(' + ')})`;
+  return terms.length === 0 ? 'INTERVAL 0 SECOND' : intervalFieldsInRange(`(${terms.join(' + ')})`, call.refuse);
 }
 
 const ORIGINS: Readonly<Record<string, string>> = {

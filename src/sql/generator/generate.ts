@@ -232,7 +232,7 @@ export function generate(query: Query, dialect: Dialect, options: GenerateOption
         const left = printExpr(expr.left);
         const right = printExpr(expr.right);
         const render = OPERATOR_RENDERINGS[expr.operator]?.[dialect.name];
-        if (render) return render({ left, right, leftNode: expr.left, rightNode: expr.right, typeOf, refuse: (what) => refuse(what, expr) });
+        if (render) return render({ node: expr, left, right, leftNode: expr.left, rightNode: expr.right, typeOf, refuse: (what) => refuse(what, expr) });
         return `(${left} ${expr.operator} ${right})`;
       }
       case 'between':

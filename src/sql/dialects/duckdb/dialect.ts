@@ -33,6 +33,7 @@ import { isTimeText } from './time-formats.js';
 import { structCast, structEquality, structInUnnest, structShape } from './struct-equality.js';
 import { computedOnce, raise, repeatable } from './semantics.js';
 import { canonicalJson, InvalidJson } from '../../functions/json-value.js';
+import { intervalInRange } from '../../functions/overflow.js';
 import { InvalidQuery } from '../../parse/errors.js';
 import type { Literal } from '../../parse/tree.js';
 
@@ -174,7 +175,10 @@ export function duckDbDialect(sources: readonly string[], options: DuckDbDialect
         return floats(node.operand, node.low, node.high) ? nanBetween(operand(node.operand, printer), operand(node.low, printer), operand(node.high, printer), node.not, typeOf, (what) => printer.refuse(what, node)) : undefined;
       },
       orderItem: (item, printer) => (floats(item.expr) ? nanOrderKey(printer.expr(item.expr), item.expr, typeOf, item.direction, item.nulls, (what) => printer.refuse(what, item.expr)) : undefined),
-      interval: (node, printer) => `(INTERVAL (${printer.expr(node.value)}) ${node.unit.toUpperCase()})`,
+      interval: (node, printer) => {
+        const value = printer.expr(node.value);
+        return intervalInRange(`(INTERVAL (${value}) ${node.unit.toUpperCase()})`, node.value, value, node.unit);
+      },
       extract: (node, printer) => {
         // AT TIME ZONE: the parts of the civil time there.
         const source = node.timeZone ? `timezone(${printer.expr(node.timeZone)}, ${printer.expr(node.source)})` : printer.expr(node.source);
