@@ -45,8 +45,11 @@ function truncation(kind: TimeKind | 'any'): Render {
     const zone = call.args[2];
     if (kind === 'any') {
       const value = coerced(call, 0, 'DATE');
-      if (zone === undefined) return truncateAnyType(value, part);
-      return `timezone(${zone}, ${truncateAnyType(`timezone(${zone}, ${value})`, part)})`;
+      const known = call.argNodes[0] && call.typeOf(call.argNodes[0]);
+      // Only an ISO year's truncation depends on the type (see truncateAnyType).
+      if (part === 'isoyear' && !(known === 'date' || known === 'string' || known === 'datetime' || known === 'timestamp')) return call.refuse('DATE_TRUNC to ISOYEAR of a value whose type the query does not say');
+      if (zone === undefined) return truncateAnyType(value, part, known !== 'datetime' && known !== 'timestamp');
+      return `timezone(${zone}, ${truncateAnyType(`timezone(${zone}, ${value})`, part, false)})`;
     }
     const value = coerced(call, 0, TIME_KIND_TYPES[kind]);
     if (zone === undefined) return truncateTime(value, part, kind === 'timestamp');
@@ -187,9 +190,10 @@ function format(kind: TimeKind): Render {
 function parse(kind: TimeKind): Render {
   return (call) => {
     const formatText = literalString(call, 0, 'a format');
-    const { formats, zoned } = withFormat(call, () => parseFormats(formatText, kind));
+    const { formats, zoned, prefix } = withFormat(call, () => parseFormats(formatText, kind));
     const list = formats.length === 1 ? quoteString(formats[0]!) : `[${formats.map(quoteString).join(', ')}]`;
-    const parsed = `strptime(trim(${call.args[1]}), ${list})`;
+    const text = `trim(${call.args[1]})`;
+    const parsed = `strptime(${prefix === '' ? text : `${quoteString(prefix)} || ${text}`}, ${list})`;
     if (kind === 'date' || kind === 'time') return `CAST(${parsed} AS ${kind.toUpperCase()})`;
     if (kind === 'datetime' || zoned) return parsed;
     const zone = call.args[2];
