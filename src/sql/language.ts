@@ -29,6 +29,8 @@ import { JSON_FUNCTIONS } from './functions/json.js';
 import { UTILITY_FUNCTIONS } from './functions/utility.js';
 import { REFUSED } from './functions/refused.js';
 
+export { CAST_FORMAT } from './functions/cast-format.js';
+
 export type { CallContext, DialectName, FunctionKind, FunctionSpec, Render } from './functions/call.js';
 
 /** Name of the hidden parameter that carries the query's execution time (BigQuery's CURRENT_TIMESTAMP). */
@@ -718,6 +720,7 @@ export const CONSTRUCTS: Readonly<Record<string, string>> = {
   'case with subject': 'CASE x WHEN 1 THEN a END',
   cast: 'CAST(x AS INT64)',
   safe_cast: 'SAFE_CAST(x AS INT64)',
+  'cast format': "CAST(d AS STRING FORMAT 'Day, DD Mon YYYY'), CAST(b AS STRING FORMAT 'HEX')",
   'safe. prefix': "SAFE.PARSE_TIMESTAMP('%F', s)",
   interval: 'INTERVAL 7 DAY',
   extract: 'EXTRACT(HOUR FROM t)',
