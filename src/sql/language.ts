@@ -30,6 +30,8 @@ import { UTILITY_FUNCTIONS } from './functions/utility.js';
 import { REFUSED } from './functions/refused.js';
 import { arithmeticChecked, checkedSum, inTimeRange, operand } from './functions/overflow.js';
 
+export { CAST_FORMAT } from './functions/cast-format.js';
+
 export type { CallContext, DialectName, FunctionKind, FunctionSpec, Render } from './functions/call.js';
 
 /** Name of the hidden parameter that carries the query's execution time (BigQuery's CURRENT_TIMESTAMP). */
@@ -46,8 +48,11 @@ function truncation(kind: TimeKind | 'any'): Render {
     const zone = call.args[2];
     if (kind === 'any') {
       const value = coerced(call, 0, 'DATE');
-      if (zone === undefined) return truncateAnyType(value, part);
-      return `timezone(${zone}, ${truncateAnyType(`timezone(${zone}, ${value})`, part)})`;
+      const known = call.argNodes[0] && call.typeOf(call.argNodes[0]);
+      // Only an ISO year's truncation depends on the type (see truncateAnyType).
+      if (part === 'isoyear' && !(known === 'date' || known === 'string' || known === 'datetime' || known === 'timestamp')) return call.refuse('DATE_TRUNC to ISOYEAR of a value whose type the query does not say');
+      if (zone === undefined) return truncateAnyType(value, part, known !== 'datetime' && known !== 'timestamp');
+      return `timezone(${zone}, ${truncateAnyType(`timezone(${zone}, ${value})`, part, false)})`;
     }
     const value = coerced(call, 0, TIME_KIND_TYPES[kind]);
     if (zone === undefined) return truncateTime(value, part, kind === 'timestamp');
@@ -201,9 +206,10 @@ function format(kind: TimeKind): Render {
 function parse(kind: TimeKind): Render {
   return (call) => {
     const formatText = literalString(call, 0, 'a format');
-    const { formats, zoned } = withFormat(call, () => parseFormats(formatText, kind));
+    const { formats, zoned, prefix } = withFormat(call, () => parseFormats(formatText, kind));
     const list = formats.length === 1 ? quoteString(formats[0]!) : `[${formats.map(quoteString).join(', ')}]`;
-    const parsed = `strptime(trim(${call.args[1]}), ${list})`;
+    const text = `trim(${call.args[1]})`;
+    const parsed = `strptime(${prefix === '' ? text : `${quoteString(prefix)} || ${text}`}, ${list})`;
     if (kind === 'date' || kind === 'time') return `CAST(${parsed} AS ${kind.toUpperCase()})`;
     if (kind === 'datetime' || zoned) return parsed;
     const zone = call.args[2];
@@ -802,6 +808,7 @@ export const CONSTRUCTS: Readonly<Record<string, string>> = {
   'case with subject': 'CASE x WHEN 1 THEN a END',
   cast: 'CAST(x AS INT64)',
   safe_cast: 'SAFE_CAST(x AS INT64)',
+  'cast format': "CAST(d AS STRING FORMAT 'Day, DD Mon YYYY'), CAST(b AS STRING FORMAT 'HEX')",
   'safe. prefix': "SAFE.PARSE_TIMESTAMP('%F', s)",
   interval: 'INTERVAL 7 DAY',
   extract: 'EXTRACT(HOUR FROM t)',

@@ -73,9 +73,9 @@ describe('functions refused with the reason', () => {
     ['select safe.count(id) as n from `postgres.logs` as t', 'SAFE. before the aggregate function COUNT'],
     ["select format_timestamp('%J', timestamp) as f from `postgres.logs` as t", 'FORMAT_TIMESTAMP with format element %J'],
     ["select format_timestamp('%Z', timestamp, 'Asia/Kolkata') as f from `postgres.logs` as t", '%Z with a time zone other than UTC'],
-    ["select parse_timestamp('%H:%M', event_message) as f from `postgres.logs` as t", 'a parse format without a year'],
+    ["select parse_timestamp('%Y %s', event_message) as f from `postgres.logs` as t", 'PARSE_TIMESTAMP with parse element %s'],
     ['select format_date(event_message, current_date()) as f from `postgres.logs` as t', 'FORMAT_DATE with a format that is not a string literal'],
-    ['select timestamp_trunc(timestamp, isoyear) as f from `postgres.logs` as t', 'TIMESTAMP_TRUNC with date part ISOYEAR'],
+    ['select timestamp_diff(timestamp, timestamp, week) as f from `postgres.logs` as t', 'TIMESTAMP_DIFF with date part WEEK'],
     ['select to_json_string(id, true) as f from `postgres.logs` as t', 'TO_JSON_STRING with pretty_print'],
     ["select cast('1.555' as numeric(10, 2)) as n", 'CAST to a parameterised type (NUMERIC(...))'],
   ])('%s', (sql, message) => {

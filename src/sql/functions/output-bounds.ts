@@ -40,8 +40,9 @@ export function sameOnEveryRow(node: Expr): boolean {
     case 'param':
       return true;
     case 'interval':
+      return sameOnEveryRow(node.value);
     case 'cast':
-      return sameOnEveryRow(node.kind === 'interval' ? node.value : node.operand);
+      return sameOnEveryRow(node.operand) && (node.timeZone === undefined || sameOnEveryRow(node.timeZone));
     case 'unary':
       return sameOnEveryRow(node.operand);
     case 'binary':

@@ -21,6 +21,14 @@ function isBytes(call: CallContext, index: number): boolean {
   return node !== undefined && call.typeOf(node) === 'bytes';
 }
 
+/**
+ * Whether a call over arguments of one type (STRING or BYTES) is over BYTES: any of them says so,
+ * as `b'x'` does for a column whose type the query does not say (`STARTS_WITH(col, b'x')`).
+ */
+function overBytes(call: CallContext, indexes: readonly number[]): boolean {
+  return indexes.some((index) => isBytes(call, index));
+}
+
 /** BYTES as text of one character per byte (U+0000 to U+00FF), so DuckDB's string functions count bytes. */
 function latin1(bytes: string): string {
   return `array_to_string(list_transform(regexp_extract_all(hex(${bytes}), '..'), __h -> chr(CAST(('0x' || __h) AS INTEGER))), '')`;
@@ -38,8 +46,8 @@ function fromLatin1(text: string, refuse: (what: string) => never): string {
  */
 function textOrBytes(text: Render, options: { bytesArgs?: readonly number[]; bytesResult?: boolean } = {}): Render {
   return (call) => {
-    if (!isBytes(call, 0)) return text(call);
     const positions = options.bytesArgs ?? [0];
+    if (!overBytes(call, positions)) return text(call);
     const args = call.args.map((arg, index) => (positions.includes(index) ? latin1(arg) : arg));
     const result = text({ ...call, args });
     return options.bytesResult === false ? result : fromLatin1(result, call.refuse);
@@ -209,7 +217,7 @@ export function bytesOf(call: CallContext, index: number): string {
 }
 
 function editDistance(call: CallContext): string {
-  const distance = isBytes(call, 0) ? hostCall('edit_distance_bytes', call.args[0]!, call.args[1]!) : hostCall('edit_distance', call.args[0]!, call.args[1]!);
+  const distance = overBytes(call, [0, 1]) ? hostCall('edit_distance_bytes', call.args[0]!, call.args[1]!) : hostCall('edit_distance', call.args[0]!, call.args[1]!);
   const limit = call.named.max_distance;
   if (limit === undefined) return distance;
   const max = repeatable(limit.sql, call.refuse);
@@ -218,7 +226,7 @@ function editDistance(call: CallContext): string {
 
 function instr(call: CallContext): string {
   const [value, sub, position = '1', occurrence = '1'] = call.args;
-  return isBytes(call, 0) ? hostCall('instr_bytes', value!, sub!, position, occurrence) : hostCall('instr', value!, sub!, position, occurrence);
+  return overBytes(call, [0, 1]) ? hostCall('instr_bytes', value!, sub!, position, occurrence) : hostCall('instr', value!, sub!, position, occurrence);
 }
 
 function regexpInstr(call: CallContext): string {

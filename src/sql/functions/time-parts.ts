@@ -9,7 +9,7 @@ export const WEEKDAYS: readonly string[] = ['sunday', 'monday', 'tuesday', 'wedn
 export const WEEKDAY_WEEK = 'week(weekday)';
 export const TIME_PARTS = ['microsecond', 'millisecond', 'second', 'minute', 'hour'] as const;
 const WEEK_PARTS = ['week', WEEKDAY_WEEK, 'isoweek'] as const;
-export const TRUNCATION_PARTS: readonly string[] = [...TIME_PARTS, 'day', ...WEEK_PARTS, 'month', 'quarter', 'year'];
+export const TRUNCATION_PARTS: readonly string[] = [...TIME_PARTS, 'day', ...WEEK_PARTS, 'month', 'quarter', 'year', 'isoyear'];
 export const DATE_TRUNCATION_PARTS: readonly string[] = TRUNCATION_PARTS;
 export const TIMESTAMP_DIFF_PARTS: readonly string[] = [...TIME_PARTS, 'day'];
 export const DIFF_PARTS: readonly string[] = [...TIME_PARTS, 'day', ...WEEK_PARTS, 'month', 'quarter', 'year', 'isoyear'];
@@ -56,8 +56,13 @@ export function truncateTime(value: string, part: string, zoned: boolean): strin
   return shift === 0 ? `date_trunc('week', ${value})` : `(date_trunc('week', ${value} + INTERVAL ${shift} DAY) - INTERVAL ${shift} DAY)`;
 }
 
-/** A DATE, DATETIME or TIMESTAMP truncated to a part, keeping its type (time_bucket does; date_trunc makes a DATE a TIMESTAMP). */
-export function truncateAnyType(value: string, part: string): string {
+/**
+ * A DATE, DATETIME or TIMESTAMP truncated to a part, keeping its type (time_bucket does; date_trunc
+ * makes a DATE a TIMESTAMP). An ISO year is no fixed width from a fixed origin, so only date_trunc
+ * finds its first Monday: the caller says whether the value is a DATE, to cast it back.
+ */
+export function truncateAnyType(value: string, part: string, isDate = true): string {
+  if (part === 'isoyear') return isDate ? `CAST(date_trunc('isoyear', ${value}) AS DATE)` : `date_trunc('isoyear', ${value})`;
   const start = weekStart(part);
   // 2000-01-02 is a Sunday: buckets of 7 days from there start on Sundays.
   if (start !== undefined) return `time_bucket(INTERVAL 7 DAY, ${value}, DATE '2000-01-0${2 + start}')`;

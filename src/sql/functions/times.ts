@@ -11,7 +11,7 @@ import { scalar, type CallContext, type FunctionSpec, type Render } from './call
 import { jsonString } from './json.js';
 import { MICROS, TIME_PARTS, truncateAnyType, weekStart, WEEKDAY_WEEK } from './time-parts.js';
 
-const LAST_DAY_PARTS: readonly string[] = ['week', WEEKDAY_WEEK, 'isoweek', 'month', 'quarter', 'year'];
+const LAST_DAY_PARTS: readonly string[] = ['week', WEEKDAY_WEEK, 'isoweek', 'month', 'quarter', 'year', 'isoyear'];
 
 /** LAST_DAY: the last day of the DATE's (or DATETIME's) month, or of another part. */
 function lastDay(call: CallContext): string {
@@ -19,6 +19,11 @@ function lastDay(call: CallContext): string {
   const part = call.parts[1] ?? 'month';
   if (part === 'month') return `last_day(${date})`;
   if (weekStart(part) !== undefined) return `CAST(${truncateAnyType(date, part)} + INTERVAL 6 DAY AS DATE)`;
+  if (part === 'isoyear') {
+    // The Sunday before the next ISO year's first Monday (the one of the week holding January 4).
+    const last = repeatable(`(CAST(date_trunc('isoyear', make_date(isoyear(${date}) + 1, 1, 4)) AS DATE) - 1)`, call.refuse);
+    return failWhen(call, `${last} > DATE '9999-12-31'`, 'LAST_DAY is past 9999-12-31', last, 'DATE');
+  }
   const length = part === 'quarter' ? '3 MONTH' : '1 YEAR';
   return `CAST(${truncateAnyType(date, part)} + INTERVAL ${length} - INTERVAL 1 DAY AS DATE)`;
 }
@@ -113,7 +118,7 @@ function bucket(call: CallContext): string {
 
 export const TIME_FUNCTIONS: ReadonlyMap<string, FunctionSpec> = new Map<string, FunctionSpec>([
   ['make_interval', scalar('an INTERVAL of years, months, days, hours, minutes and seconds (by position or name; 0 where absent)', [0, 6], makeInterval, { named: INTERVAL_PARTS })],
-  ['last_day', scalar('the last day of the DATE\'s month, or of its week, quarter or year', [1, 2], lastDay, { dateParts: [1], parts: LAST_DAY_PARTS, returns: 'date' })],
+  ['last_day', scalar('the last day of the DATE\'s month, or of its week, quarter, year or ISO year', [1, 2], lastDay, { dateParts: [1], parts: LAST_DAY_PARTS, returns: 'date' })],
   ['unix_date', scalar('days since 1970-01-01', [1, 1], (call) => `date_diff('day', DATE '1970-01-01', ${coerced(call, 0, 'DATE')})`, { returns: 'int64' })],
   ['date_from_unix_date', scalar('the DATE a number of days after 1970-01-01', [1, 1], (call) => `CAST(DATE '1970-01-01' + CAST(${call.args[0]} AS INTEGER) AS DATE)`, { returns: 'date' })],
   ['time', scalar('a TIME from hour, minute and second, or the time of day of a TIMESTAMP (in a time zone) or DATETIME', [1, 3], time, { returns: 'time' })],

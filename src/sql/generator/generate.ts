@@ -17,6 +17,7 @@ import { cteKey, tableReads, type TableRead } from '../analyse/table-scopes.js';
 import { InvalidQuery } from '../parse/errors.js';
 import {
   allowsPart,
+  CAST_FORMAT,
   CAST_KEYWORDS,
   CAST_TYPES,
   EXTRACT_PARTS,
@@ -255,6 +256,11 @@ export function generate(query: Query, dialect: Dialect, options: GenerateOption
       }
       case 'cast': {
         const operand = printExpr(expr.operand);
+        if (expr.format) {
+          const timeZone = expr.timeZone && { node: expr.timeZone, sql: printExpr(expr.timeZone) };
+          const context = { operand, node: expr.operand, safe: expr.safe, type: expr.type, typeSql: typeName(expr.type, expr), format: expr.format, formatSql: printExpr(expr.format), timeZone, typeOf };
+          return CAST_FORMAT[dialect.name]({ ...context, refuse: (what) => refuse(what, expr) });
+        }
         // A plain scalar target may need a conversion where DuckDB's CAST differs from BigQuery's.
         const scalar = expr.type.element || expr.type.fields || expr.type.params ? undefined : CAST_TYPES[expr.type.name];
         const convert = scalar?.convert?.[dialect.name];

@@ -66,6 +66,7 @@ export const READ_KEYS: Readonly<Record<string, readonly string[]>> = {
   when: ['cond', 'result'],
   else: ['result'],
   cast: ['keyword', 'expr', 'symbol', 'target'],
+  cast_format: ['keyword', 'expr', 'symbol', 'target', 'format', 'time_zone'],
   '<type>': ['dataType', 'length', 'scale', 'definition'],
   '<field>': ['field_name', 'field_type'],
   interval: ['expr', 'unit'],
@@ -89,7 +90,6 @@ export const READ_KEYS: Readonly<Record<string, readonly string[]>> = {
 /** Kinds the grammar makes that the reader refuses whole, with the name the refusal gives. */
 export const REFUSED_KINDS: Readonly<Record<string, string>> = {
   pivot: 'PIVOT',
-  cast_format: 'CAST ... FORMAT',
   collate: 'COLLATE',
   var: 'variable',
   'on update': 'ON UPDATE',

@@ -390,7 +390,7 @@ function readExprHere(node: AstNode): Expr {
   const loc = here(node);
   if (isNode(node.ast)) return unreadIn(node, '<subquery>') ?? { kind: 'subquery', query: readQuery(node.ast), loc };
   const kind = String(node.type);
-  // Some refused nodes have no location of their own (CAST ... FORMAT); their operand's is on the same line.
+  // Some refused nodes have no location of their own; their operand's is on the same line.
   if (kind in REFUSED_KINDS) return unknown(REFUSED_KINDS[kind]!, isNode(node.expr) && locationOf(node.expr) ? node.expr : node);
   if (kind in READ_KEYS) {
     const unread = unreadIn(node, kind);
@@ -451,13 +451,19 @@ function readExprHere(node: AstNode): Expr {
       return readUnary(node);
     case 'case':
       return readCase(node);
-    case 'cast': {
+    case 'cast':
+    case 'cast_format': {
       const targets = Array.isArray(node.target) ? node.target.filter(isNode) : [];
       const unreadTarget = targets.map((target) => unreadIn(target, '<type>')).find(Boolean);
       if (unreadTarget) return unreadTarget;
       const type = targets.length === 1 ? readType(targets[0]) : undefined;
       if (type === undefined) return unknown(`CAST to ${String(targets[0]?.dataType ?? 'this type').toUpperCase()}`, node);
-      return { kind: 'cast', safe: String(node.keyword).toLowerCase() === 'safe_cast', operand: readExpr(node.expr), type, loc };
+      const safe = String(node.keyword).toLowerCase() === 'safe_cast';
+      if (node.type === 'cast') return { kind: 'cast', safe, operand: readExpr(node.expr), type, loc };
+      const timeZone = isNode(node.time_zone) ? readExpr(node.time_zone) : undefined;
+      // The grammar gives a cast with FORMAT no location of its own; its operand's is on the same line.
+      const at = locationOf(node) ?? (isNode(node.expr) ? here(node.expr) : loc);
+      return { kind: 'cast', safe, operand: readExpr(node.expr), type, format: readExpr(node.format), timeZone, loc: at };
     }
     case 'interval':
       return { kind: 'interval', value: readExpr(node.expr), unit: String(node.unit ?? '').toLowerCase(), loc };

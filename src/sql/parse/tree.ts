@@ -302,6 +302,10 @@ export interface Cast extends Node {
   safe: boolean;
   operand: Expr;
   type: TypeName;
+  /** `CAST(x AS STRING FORMAT 'YYYY')`: the format model. */
+  format?: Expr | undefined;
+  /** `... FORMAT '...' AT TIME ZONE 'Asia/Tokyo'`. */
+  timeZone?: Expr | undefined;
 }
 
 export interface Interval extends Node {

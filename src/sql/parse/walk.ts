@@ -66,7 +66,7 @@ export function childrenOf(node: TreeNode): TreeNode[] {
     case 'case':
       return [...present(node.subject), ...node.whens.flatMap((branch) => [branch.when, branch.then]), ...present(node.else)];
     case 'cast':
-      return [node.operand];
+      return [node.operand, ...present(node.format), ...present(node.timeZone)];
     case 'interval':
       return [node.value];
     case 'extract':
@@ -148,7 +148,7 @@ export function mapExprChildren(node: Expr, map: ChildMap): Expr {
         else: mapOptional(node.else, map),
       };
     case 'cast':
-      return { ...node, operand: map.expr(node.operand) };
+      return { ...node, operand: map.expr(node.operand), format: mapOptional(node.format, map), timeZone: mapOptional(node.timeZone, map) };
     case 'interval':
       return { ...node, value: map.expr(node.value) };
     case 'extract':

@@ -174,7 +174,7 @@ describe('static checks through compileEndpoint', () => {
   });
 
   it.each([
-    ['CAST with FORMAT', ['select t.id,', "  cast(t.timestamp as string format 'YYYY') as y", 'from `cloudflare.logs.prod` as t'], 'format', 'unsupported SQL: CAST ... FORMAT'],
+    ['CAST with FORMAT', ['select t.id,', "  cast(t.timestamp as string format 'IYYY') as y", 'from `cloudflare.logs.prod` as t'], 'format', 'unsupported SQL: CAST ... FORMAT with format element IYYY'],
     ['SAFE.NET.REG_DOMAIN', ['select', '  1 as a,', '  safe.net.reg_domain(t.event_message) as j', 'from `cloudflare.logs.prod` as t'], 'reg_domain', 'unsupported SQL: NET.REG_DOMAIN (it needs the public suffix list'],
     ['an unsupported cast', ['select cast(t.id as geography) as b', 'from `cloudflare.logs.prod` as t'], 'cast(', 'unsupported SQL: CAST to GEOGRAPHY'],
   ])('the generator names %s', (_label, query, needle, fragment) => {

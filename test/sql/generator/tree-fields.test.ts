@@ -30,7 +30,7 @@ const SAMPLES = [
      exists (select 1), not exists (select 1), (select 1), case x when 1 then 'a' else 'b' end, case when x = 1 then 'a' end,
      safe_cast(x as int64), cast(x as array<struct<a int64>>), interval 1 day, extract(week(monday) from d at time zone 'UTC'),
      timestamp_trunc(t, week(monday)), [1, 2][safe_offset(x)], (struct(1 as a)).a, array<int64>[1], array(select 1), struct<a int64>(1), (1, 2),
-     @p, 'a', b'a', 1.5, null, true, date '2024-01-01', timestamp_diff(t, t, hour)
+     @p, 'a', b'a', 1.5, null, true, date '2024-01-01', timestamp_diff(t, t, hour), cast(t as string format 'HH24 TZH' at time zone 'Asia/Tokyo')
      from unnest([1]) as x, unnest([struct(struct(1 as b) as a)]) as s, unnest([date '2024-01-01']) as d, unnest([timestamp '2024-01-01 00:00:00+00']) as t`,
   'select a.x from (`postgres.logs` as l cross join unnest(l.metadata) as m) left join (select 1 as x) as a on true',
   'select t.id from `postgres.logs` as t, (select 1 as id) as u',

@@ -128,7 +128,14 @@ export interface ParseFormats {
   formats: string[];
   /** Whether the string carries its own UTC offset (then the result is already an instant). */
   zoned: boolean;
+  /**
+   * Text to put before the string, which each format reads first: a format without a year reads
+   * 1970, BigQuery's default (strptime's is 1900); month and day default to 1 on both.
+   */
+  prefix: string;
 }
+
+const DEFAULT_YEAR_PREFIX = '1970|';
 
 /** The DuckDB `strptime` formats that read what BigQuery's format string reads. */
 export function parseFormats(format: string, kind: TimeKind): ParseFormats {
@@ -160,8 +167,8 @@ export function parseFormats(format: string, kind: TimeKind): ParseFormats {
       zoned = true;
     } else throw new UnsupportedFormat(`parse element %${name}`);
   }
-  if (!year && kind !== 'time') throw new UnsupportedFormat('a parse format without a year (BigQuery defaults it to 1970, DuckDB to 1900)');
-  return { formats, zoned };
+  if (year || kind === 'time') return { formats, zoned, prefix: '' };
+  return { formats: formats.map((each) => `%Y|${each}`), zoned, prefix: DEFAULT_YEAR_PREFIX };
 }
 
 // BigQuery's canonical text of a DATE, TIME, DATETIME and TIMESTAMP, as CAST from STRING and a

@@ -39,15 +39,20 @@ describe('format strings for parsing', () => {
     expect(parseFormats('%Y-%m-%dT%H:%M:%E*S%Ez', 'timestamp')).toEqual({
       formats: ['%Y-%m-%dT%H:%M:%S%z', '%Y-%m-%dT%H:%M:%SZ', '%Y-%m-%dT%H:%M:%S.%f%z', '%Y-%m-%dT%H:%M:%S.%fZ'],
       zoned: true,
+      prefix: '',
     });
   });
 
   it('reads composite elements and collapses runs of white space', () => {
-    expect(parseFormats(' %F   %T ', 'datetime')).toEqual({ formats: ['%Y-%m-%d %T'], zoned: false });
+    expect(parseFormats(' %F   %T ', 'datetime')).toEqual({ formats: ['%Y-%m-%d %T'], zoned: false, prefix: '' });
+  });
+
+  it('reads 1970, BigQuery\'s default, before a format without a year (strptime would default to 1900); a TIME needs none', () => {
+    expect(parseFormats('%H:%M', 'timestamp')).toEqual({ formats: ['%Y|%H:%M'], zoned: false, prefix: '1970|' });
+    expect(parseFormats('%H:%M', 'time')).toEqual({ formats: ['%H:%M'], zoned: false, prefix: '' });
   });
 
   it.each([
-    ['%H:%M', 'timestamp', 'without a year'],
     ['%Y %s', 'timestamp', 'parse element %s'],
     ['%Y %H', 'date', '%H in a DATE format'],
     ['%Y %Ez', 'datetime', '%Ez in a DATETIME format'],
