@@ -10,10 +10,12 @@
  * into NULL). A rendering for BigQuery is only given where it is not `NAME(args)`.
  */
 import { quoteString } from './dialects/duckdb/quote.js';
+import { sqlMacroName } from './dialects/duckdb/sql-macros.js';
 import { byType, float64Text, raise, repeatable, secondFraction, timeText } from './dialects/duckdb/semantics.js';
 import type { StaticType, TypeLookup } from './analyse/static-type.js';
 import { formatSql, parseFormats, UnsupportedFormat, type FormatValue, type TimeKind } from './dialects/duckdb/time-formats.js';
 import type { Expr } from './parse/tree.js';
+import { mapExprChildren } from './parse/walk.js';
 import { aggregate, analytic, FIRST, MANY, same, scalar, SECOND, type CallContext, type DialectName, type FunctionSpec, type Render } from './functions/call.js';
 import { coerced, literalCount, literalString, literalValue, nonZero } from './functions/arguments.js';
 import { MATH_FUNCTIONS } from './functions/math.js';
@@ -307,7 +309,7 @@ export const FUNCTIONS: ReadonlyMap<string, FunctionSpec> = new Map<string, Func
   ['count', aggregate('rows, or non-NULL values', [1, 1], same('count'), 'int64')],
   ['countif', aggregate('rows where the condition is TRUE; 0 when it is for none', [1, 1], countIf, 'int64')],
   ['sum', aggregate('sum of non-NULL values', [1, 1], same('sum'), FIRST)],
-  ['avg', aggregate('mean of non-NULL values', [1, 1], same('avg'), 'float64')],
+  ['avg', { ...aggregate('mean of non-NULL values (of NUMERICs a NUMERIC, rounded to 9 decimal places)', [1, 1], average, { sameAs: 0, int64: 'float64' }), placesOver: true }],
   ['min', aggregate('smallest non-NULL value', [1, 1], same('min'), FIRST)],
   ['max', aggregate('largest non-NULL value', [1, 1], same('max'), FIRST)],
   ['any_value', aggregate('a value of the group', [1, 1], same('any_value'), FIRST)],
@@ -531,6 +533,71 @@ export interface OperatorContext {
   refuse(what: string): never;
 }
 
+/**
+ * `a / b`. Of INT64s or FLOAT64s BigQuery's quotient is FLOAT64, like DuckDB's `/`, but a zero
+ * divisor is an error, not infinity. Of NUMERICs (an INT64 coerced) it is a NUMERIC rounded half
+ * away from zero to 9 decimal places, where DuckDB's is a DOUBLE: where an operand may be a
+ * NUMERIC (or the query does not say), the macro that picks by type when DuckDB binds it.
+ */
+function division(op: OperatorContext): string {
+  const left = op.typeOf(op.leftNode);
+  const right = op.typeOf(op.rightNode);
+  const known = left !== undefined && right !== undefined && left !== 'numeric' && right !== 'numeric';
+  if (known || left === 'float64' || right === 'float64') return `(${op.left} / ${nonZero(op.right, op.rightNode, op.refuse)})`;
+  if (!aggregated(op.leftNode) && !aggregated(op.rightNode)) return `${sqlMacroName('divide')}(${op.left}, ${op.right})`;
+  // DuckDB cannot pick a macro's overload for an aggregate or analytic operand (`SUM(x) / COUNT(*)`:
+  // its type is not known when the macro binds). Such a quotient of a NUMERIC the query says is
+  // refused; of operands it does not say, DuckDB's `/`, an error when it runs if one is a NUMERIC.
+  const what = 'NUMERIC division of an aggregate or analytic value';
+  if (left === 'numeric' || right === 'numeric') return op.refuse(`${what} (CAST the aggregate to NUMERIC in a subquery first, or to FLOAT64)`);
+  const a = repeatable(op.left, op.refuse);
+  const b = repeatable(op.right, op.refuse);
+  const numeric = [...(left === undefined ? [a] : []), ...(right === undefined ? [b] : [])].map((value) => `typeof(${value}) = 'DECIMAL(38,9)'`).join(' OR ');
+  return `(${a} / ${nonZero(unless(numeric, `${what} is not supported on the embedded engine (divide in an outer query, or CAST to FLOAT64)`, b), op.rightNode, op.refuse)})`;
+}
+
+/**
+ * `value`, or an error where `condition` holds: the value read from a one-element list at a
+ * position that fails to cast, so the type stays the value's whatever it is (a CASE would need it
+ * written out), and no volatile `error()`, which TRY (SAFE.) refuses.
+ */
+function unless(condition: string, message: string, value: string): string {
+  return `[${value}][(CASE WHEN ${condition} THEN ${raise(message)} ELSE 1 END)]`;
+}
+
+const SUBQUERY_KINDS: ReadonlySet<string> = new Set(['subquery', 'exists', 'in_query', 'array_query']);
+
+/** Whether an expression computes an aggregate or analytic value (outside its subqueries). */
+function aggregated(expr: Expr): boolean {
+  let found = false;
+  const visit = (node: Expr): Expr => {
+    if (found) return node;
+    const kind = node.kind === 'call' ? resolveFunction(node.name)?.spec.kind : undefined;
+    if (node.kind === 'call' && (node.over !== undefined || kind === 'aggregate' || kind === 'window')) found = true;
+    else if (!SUBQUERY_KINDS.has(node.kind)) mapExprChildren(node, { expr: visit, query: (query) => query });
+    return node;
+  };
+  visit(expr);
+  return found;
+}
+
+/**
+ * AVG: of NUMERICs a NUMERIC (sql-macros.ts `average`), else DuckDB's. Over a window a macro
+ * cannot stand (DuckDB's OVER takes a function), so there a NUMERIC is refused: by name where the
+ * query says the type, else when it runs.
+ */
+function average(call: CallContext): string {
+  const value = call.args[0]!;
+  const type = call.typeOf(call.argNodes[0]!);
+  const distinct = call.distinct ? 'DISTINCT ' : '';
+  if (call.over === undefined && !call.distinct) return type === 'numeric' || type === undefined ? `${sqlMacroName('average')}(${value})` : `avg(${value})`;
+  const what = `AVG${call.distinct ? '(DISTINCT)' : ''} of a NUMERIC${call.over === undefined ? '' : ' over a window'}`;
+  if (type === 'numeric') return call.refuse(`${what} (its NUMERIC mean is not computed exactly there; CAST it to FLOAT64)`);
+  if (type !== undefined) return `avg(${distinct}${value})${call.over ?? ''}`;
+  const v = repeatable(value, call.refuse);
+  return `avg(${distinct}${unless(`typeof(${v}) = 'DECIMAL(38,9)'`, `${what} is not supported on the embedded engine (CAST it to FLOAT64)`, v)})${call.over ?? ''}`;
+}
+
 function isInt64Literal(node: Expr): boolean {
   return node.kind === 'literal' && node.type === 'int64';
 }
@@ -617,8 +684,7 @@ export const OPERATOR_RENDERINGS: Readonly<Record<string, Partial<Record<Dialect
   '+': { duckdb: int64Arithmetic('+') },
   '-': { duckdb: subtraction },
   '*': { duckdb: int64Arithmetic('*') },
-  // BigQuery's division is FLOAT64, like DuckDB's `/`, but a zero divisor is an error, not infinity.
-  '/': { duckdb: (op) => `(${op.left} / ${nonZero(op.right, op.rightNode, op.refuse)})` },
+  '/': { duckdb: division },
   '&': { duckdb: bitwise('&') },
   '|': { duckdb: bitwise('|') },
   '^': { duckdb: bitwise('^') },
