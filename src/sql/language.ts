@@ -437,6 +437,21 @@ function castToString(cast: CastContext): string {
   }, cast.refuse);
 }
 
+/**
+ * To NUMERIC: a FLOAT64 is the double's exact value rounded half away from zero to 9 decimal
+ * places, as BigQuery rounds it. DuckDB's cast rounds the double times 10^9, itself rounded:
+ * 1.5e-9 (1.4999999999999999e-9 exactly) became 0.000000002, not 0.000000001. Its text to 40
+ * places holds the digits that decide: a double of 5e-10 or more is a multiple of 2^-83, so its
+ * tenth place is never one carried from beyond the fortieth. NaN and the infinities are errors.
+ */
+function castToNumeric(cast: CastContext): string {
+  const keyword = cast.safe ? 'TRY_CAST' : 'CAST';
+  return byType(cast.operand, cast.typeOf(cast.node), {
+    float64: (v) => `${keyword}(printf('%.40f', ${v}) AS DECIMAL(38, 9))`,
+    otherwise: (v) => `${keyword}(${v} AS DECIMAL(38, 9))`,
+  }, cast.refuse);
+}
+
 /** To BOOL: a STRING must be `true` or `false`, in any case (DuckDB would also read `t`, `1`, `yes`). */
 function castToBool(cast: CastContext): string {
   const keyword = cast.safe ? 'TRY_CAST' : 'CAST';
@@ -471,7 +486,7 @@ function castToTime(cast: CastContext): string {
  * canonical BigQuery name and DuckDB's.
  */
 const INT64_CAST: CastSpec = { bigquery: 'INT64', duckdb: 'BIGINT', type: 'int64', convert: { duckdb: castToInt64 } };
-const NUMERIC_CAST: CastSpec = { bigquery: 'NUMERIC', duckdb: 'DECIMAL(38, 9)', type: 'numeric' };
+const NUMERIC_CAST: CastSpec = { bigquery: 'NUMERIC', duckdb: 'DECIMAL(38, 9)', type: 'numeric', convert: { duckdb: castToNumeric } };
 const BOOL_CAST: CastSpec = { bigquery: 'BOOL', duckdb: 'BOOLEAN', type: 'bool', convert: { duckdb: castToBool } };
 
 export const CAST_TYPES: Readonly<Record<string, CastSpec>> = {
@@ -582,6 +597,26 @@ function aggregated(expr: Expr): boolean {
 }
 
 /**
+ * `a * b`. Of two NUMERICs DuckDB's product is a DECIMAL(38, 18), 18 places unrounded and an error
+ * from 10^20; BigQuery's is a NUMERIC rounded to 9 places, up to 10^29: where both may be
+ * NUMERICs, the macro that picks by type (sql-macros.ts `multiply`). A NUMERIC times an INT64 is
+ * DuckDB's DECIMAL(38, 9), exact.
+ */
+function multiplication(op: OperatorContext): string {
+  const left = op.typeOf(op.leftNode);
+  const right = op.typeOf(op.rightNode);
+  const bothMay = (left === undefined || left === 'numeric') && (right === undefined || right === 'numeric');
+  if (!bothMay) return int64Arithmetic('*')(op);
+  if (!aggregated(op.leftNode) && !aggregated(op.rightNode)) return `${sqlMacroName('multiply')}(${op.left}, ${op.right})`;
+  const what = 'NUMERIC multiplication of two aggregate or analytic values';
+  if (left === 'numeric' && right === 'numeric') return op.refuse(`${what} (CAST one to NUMERIC in a subquery first, or to FLOAT64)`);
+  const a = repeatable(op.left, op.refuse);
+  const b = repeatable(op.right, op.refuse);
+  const numeric = `typeof(${a}) = 'DECIMAL(38,9)' AND typeof(${b}) = 'DECIMAL(38,9)'`;
+  return `(${a} * ${unless(numeric, `${what} is not supported on the embedded engine (multiply in an outer query, or CAST to FLOAT64)`, b)})`;
+}
+
+/**
  * AVG: of NUMERICs a NUMERIC (sql-macros.ts `average`), else DuckDB's. Over a window a macro
  * cannot stand (DuckDB's OVER takes a function), so there a NUMERIC is refused: by name where the
  * query says the type, else when it runs.
@@ -683,7 +718,7 @@ export const BINARY_OPERATORS: readonly string[] = [
 export const OPERATOR_RENDERINGS: Readonly<Record<string, Partial<Record<DialectName, (op: OperatorContext) => string>>>> = {
   '+': { duckdb: int64Arithmetic('+') },
   '-': { duckdb: subtraction },
-  '*': { duckdb: int64Arithmetic('*') },
+  '*': { duckdb: multiplication },
   '/': { duckdb: division },
   '&': { duckdb: bitwise('&') },
   '|': { duckdb: bitwise('|') },

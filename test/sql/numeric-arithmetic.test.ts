@@ -1,7 +1,8 @@
 /**
- * NUMERIC division and AVG on the embedded engine against exact arithmetic done here with BigInt:
- * random NUMERIC operands (units of 10^-9, up to NUMERIC's 38 digits), BigQuery's rule (the exact
- * quotient rounded half away from zero to 9 decimal places, still a NUMERIC), compiled by the one
+ * NUMERIC division, multiplication, AVG and CAST from FLOAT64 on the embedded engine against exact
+ * arithmetic done here with BigInt: random NUMERIC operands (units of 10^-9, up to NUMERIC's 38
+ * digits), BigQuery's rule (the exact quotient, product, mean or double's value rounded half away
+ * from zero to 9 decimal places, still a NUMERIC), compiled by the one
  * generator and run on a real DuckDB. The answers are read as DuckDB's DECIMAL text, every digit,
  * not through the wire's double, so a last-place difference fails.
  */
@@ -82,6 +83,53 @@ describe('AVG of NUMERIC', () => {
         expect(got).toEqual([text(divideRounded(sum, BigInt(group.length)))]);
       }),
       { numRuns: 30 },
+    );
+  });
+});
+
+describe('NUMERIC multiplication', () => {
+  it('is the exact product rounded half away from zero to 9 decimal places', async () => {
+    const pair = fc.tuple(units(38), units(38)).filter(([a, b]) => {
+      const product = divideRounded(a * b, SCALE);
+      return product < LIMIT && product > -LIMIT;
+    });
+    await fc.assert(
+      fc.asyncProperty(fc.array(pair, { minLength: 1, maxLength: 40 }), async (pairs) => {
+        const rows = pairs.map(([a, b]) => `select numeric '${text(a)}' as x, numeric '${text(b)}' as y`).join(' union all ');
+        const got = await decimals(`select x * y as q from (${rows})`);
+        expect(got).toEqual(pairs.map(([a, b]) => text(divideRounded(a * b, SCALE))));
+      }),
+      { numRuns: 15 },
+    );
+  });
+});
+
+/** A double's exact value as a fraction: numerator and a power-of-two denominator. */
+function exactFraction(value: number): [bigint, bigint] {
+  const view = new DataView(new ArrayBuffer(8));
+  view.setFloat64(0, value);
+  const bits = view.getBigUint64(0);
+  const exponent = Number((bits >> 52n) & 0x7ffn);
+  const mantissa = bits & ((1n << 52n) - 1n);
+  const sign = bits >> 63n ? -1n : 1n;
+  const [m, e] = exponent === 0 ? [mantissa, -1074] : [mantissa | (1n << 52n), exponent - 1075];
+  return e >= 0 ? [sign * m * 2n ** BigInt(e), 1n] : [sign * m, 2n ** BigInt(-e)];
+}
+
+describe('CAST of a FLOAT64 to NUMERIC', () => {
+  it("is the double's exact value rounded half away from zero to 9 decimal places", async () => {
+    // Doubles near the ninth place and across NUMERIC's range, each written with every digit JavaScript needs.
+    const double = fc.oneof(fc.double({ min: -1e-6, max: 1e-6, noNaN: true }), fc.double({ min: -1e28, max: 1e28, noNaN: true }), fc.integer({ min: -2_000_000, max: 2_000_000 }).map((n) => (n + 0.5) / 1e9));
+    await fc.assert(
+      fc.asyncProperty(fc.array(double, { minLength: 1, maxLength: 40 }), async (values) => {
+        const rows = values.map((value) => `select cast('${value}' as float64) as x`).join(' union all ');
+        const got = await decimals(`select cast(x as numeric) as q from (${rows})`);
+        expect(got).toEqual(values.map((value) => {
+          const [numerator, denominator] = exactFraction(value);
+          return text(divideRounded(numerator * SCALE, denominator));
+        }));
+      }),
+      { numRuns: 15 },
     );
   });
 });

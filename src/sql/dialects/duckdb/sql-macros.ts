@@ -69,6 +69,19 @@ export const SQL_MACROS = {
     `(a DOUBLE, b DOUBLE) AS a / ${ZERO_CHECKED}`,
     `(a INTERVAL, b BIGINT) AS a / ${ZERO_CHECKED}`,
   ],
+  /**
+   * BigQuery's `*` of two NUMERICs: the integer part of a times b, a's fraction times b's integer
+   * part (both exact at 9 places, DuckDB's overflow error past NUMERIC's range), and the product
+   * of the fractions rounded half away from zero to 9 places. The three have one sign, so rounding
+   * the last rounds the sum. Of other types DuckDB's `*`.
+   */
+  multiply: [
+    '(a DECIMAL(38, 9), b DECIMAL(38, 9)) AS trunc(a) * b + (a - trunc(a)) * trunc(b) + CAST((a - trunc(a)) * (b - trunc(b)) AS DECIMAL(38, 9))',
+    '(a BIGINT, b BIGINT) AS a * b',
+    '(a DOUBLE, b DOUBLE) AS a * b',
+    '(a INTERVAL, b BIGINT) AS a * b',
+    '(a BIGINT, b INTERVAL) AS a * b',
+  ],
   /** BigQuery's AVG: of NUMERICs a NUMERIC (their sum / their count, rounded), else FLOAT64 (INTERVAL: an INTERVAL). */
   average: [
     `(x DECIMAL(38, 9)) AS (CASE WHEN count(x) = 0 THEN NULL ELSE ${PREFIX}numeric_from_units(${PREFIX}numeric_quotient_units(${PREFIX}numeric_units(sum(x)), CAST(count(x) AS HUGEINT) * ${E9})) END)`,
