@@ -85,7 +85,7 @@ export async function openService(settings: Settings, options: OpenServiceOption
   const declared = options.declared ?? (await projectSources(settings));
   const opening = options.backend ? Promise.resolve(options.backend) : openBackend(settings, declared);
   // The endpoint files are read, and the compiler loaded, while the database opens.
-  const loading = loadRegistry(settings.endpointsDir, opening.then((backend) => compileContextFor(backend, declared)), undefined, load);
+  const loading = loadRegistry(settings.endpointsDir, opening.then(compileContextFor), undefined, load);
   loading.catch(() => undefined); // awaited below, once the backend is open (or its failure is thrown)
   const backend = await opening;
   let sharedCache: SharedCacheSettings | undefined;

@@ -10,10 +10,12 @@
  * into NULL). A rendering for BigQuery is only given where it is not `NAME(args)`.
  */
 import { quoteString } from './dialects/duckdb/quote.js';
+import { sqlMacroName } from './dialects/duckdb/sql-macros.js';
 import { byType, computedOnce, float64Text, raise, repeatable, secondFraction, timeText, trying } from './dialects/duckdb/semantics.js';
 import type { StaticType, TypeLookup } from './analyse/static-type.js';
 import { checkedTimeCast, formatSql, parseFormats, UnsupportedFormat, type FormatValue, type TimeKind } from './dialects/duckdb/time-formats.js';
 import type { Expr } from './parse/tree.js';
+import { mapExprChildren } from './parse/walk.js';
 import { aggregate, analytic, FIRST, MANY, same, scalar, SECOND, type CallContext, type DialectName, type FunctionSpec, type Render } from './functions/call.js';
 import { coerced, literalCount, literalString, literalValue, nonZero } from './functions/arguments.js';
 import { MATH_FUNCTIONS } from './functions/math.js';
@@ -330,7 +332,7 @@ export const FUNCTIONS: ReadonlyMap<string, FunctionSpec> = new Map<string, Func
   ['count', aggregate('rows, or non-NULL values', [1, 1], same('count'), 'int64')],
   ['countif', aggregate('rows where the condition is TRUE; 0 when it is for none', [1, 1], countIf, 'int64')],
   ['sum', { ...aggregate('sum of non-NULL values (past INT64, or to an infinity from finite FLOAT64 values, an error)', [1, 1], checkedSum, FIRST), placesOver: true }],
-  ['avg', aggregate('mean of non-NULL values', [1, 1], same('avg'), 'float64')],
+  ['avg', { ...aggregate('mean of non-NULL values (of NUMERICs a NUMERIC, rounded to 9 decimal places)', [1, 1], average, { sameAs: 0, int64: 'float64' }), placesOver: true }],
   ['min', { ...aggregate('smallest non-NULL value; NaN if any is NaN', [1, 1], minimum, FIRST), placesOver: true }],
   ['max', aggregate('largest non-NULL value; NaN if any is NaN', [1, 1], same('max'), FIRST)],
   ['any_value', aggregate('a value of the group', [1, 1], same('any_value'), FIRST)],
@@ -470,6 +472,21 @@ function castToString(cast: CastContext): string {
   }, cast.refuse);
 }
 
+/**
+ * To NUMERIC: a FLOAT64 is the double's exact value rounded half away from zero to 9 decimal
+ * places, as BigQuery rounds it. DuckDB's cast rounds the double times 10^9, itself rounded:
+ * 1.5e-9 (1.4999999999999999e-9 exactly) became 0.000000002, not 0.000000001. Its text to 40
+ * places holds the digits that decide: a double of 5e-10 or more is a multiple of 2^-83, so its
+ * tenth place is never one carried from beyond the fortieth. NaN and the infinities are errors.
+ */
+function castToNumeric(cast: CastContext): string {
+  const keyword = cast.safe ? 'TRY_CAST' : 'CAST';
+  return byType(cast.operand, cast.typeOf(cast.node), {
+    float64: (v) => `${keyword}(printf('%.40f', ${v}) AS DECIMAL(38, 9))`,
+    otherwise: (v) => `${keyword}(${v} AS DECIMAL(38, 9))`,
+  }, cast.refuse);
+}
+
 /** To BOOL: a STRING must be `true` or `false`, in any case (DuckDB would also read `t`, `1`, `yes`). */
 function castToBool(cast: CastContext): string {
   const keyword = cast.safe ? 'TRY_CAST' : 'CAST';
@@ -510,7 +527,7 @@ function castToCivil(kind: 'date' | 'datetime' | 'timestamp', duckType: string):
  * canonical BigQuery name and DuckDB's.
  */
 const INT64_CAST: CastSpec = { bigquery: 'INT64', duckdb: 'BIGINT', type: 'int64', convert: { duckdb: castToInt64 } };
-const NUMERIC_CAST: CastSpec = { bigquery: 'NUMERIC', duckdb: 'DECIMAL(38, 9)', type: 'numeric' };
+const NUMERIC_CAST: CastSpec = { bigquery: 'NUMERIC', duckdb: 'DECIMAL(38, 9)', type: 'numeric', convert: { duckdb: castToNumeric } };
 const BOOL_CAST: CastSpec = { bigquery: 'BOOL', duckdb: 'BOOLEAN', type: 'bool', convert: { duckdb: castToBool } };
 
 export const CAST_TYPES: Readonly<Record<string, CastSpec>> = {
@@ -572,6 +589,106 @@ export interface OperatorContext {
   rightNode: Expr;
   typeOf(expr: Expr): StaticType | undefined;
   refuse(what: string): never;
+}
+
+/**
+ * `a / b`. Of INT64s or FLOAT64s BigQuery's quotient is FLOAT64, like DuckDB's `/`, but a zero
+ * divisor is an error, not infinity. Of NUMERICs (an INT64 coerced) it is a NUMERIC rounded half
+ * away from zero to 9 decimal places, where DuckDB's is a DOUBLE: where an operand may be a
+ * NUMERIC (or the query does not say), the macro that picks by type when DuckDB binds it.
+ */
+function division(op: OperatorContext): string {
+  const left = op.typeOf(op.leftNode);
+  const right = op.typeOf(op.rightNode);
+  const known = left !== undefined && right !== undefined && left !== 'numeric' && right !== 'numeric';
+  if (left === 'interval') return intervalDivision(op);
+  if (known || left === 'float64' || right === 'float64') {
+    // The divisor is checked on its own (a leaf): `x / inf` is finite (functions/overflow.ts).
+    const numerator = operand(op.leftNode, op.left);
+    const plain = `(${numerator.plain} / ${nonZero(op.right, op.rightNode, op.refuse)})`;
+    return arithmeticChecked(op, plain, [...numerator.leaves, { sql: op.right, node: op.rightNode }], '/');
+  }
+  // Where either may be a NUMERIC, DuckDB picks the macro's overload by type; a FLOAT64 quotient is still checked.
+  if (!aggregated(op.leftNode) && !aggregated(op.rightNode)) return arithmeticChecked(op, `${sqlMacroName('divide')}(${op.left}, ${op.right})`, operandLeaves(op), '/');
+  // DuckDB cannot pick a macro's overload for an aggregate or analytic operand (`SUM(x) / COUNT(*)`:
+  // its type is not known when the macro binds). Such a quotient of a NUMERIC the query says is
+  // refused; of operands it does not say, DuckDB's `/`, an error when it runs if one is a NUMERIC.
+  const what = 'NUMERIC division of an aggregate or analytic value';
+  if (left === 'numeric' || right === 'numeric') return op.refuse(`${what} (CAST the aggregate to NUMERIC in a subquery first, or to FLOAT64)`);
+  const a = repeatable(op.left, op.refuse);
+  const b = repeatable(op.right, op.refuse);
+  const numeric = [...(left === undefined ? [a] : []), ...(right === undefined ? [b] : [])].map((value) => `typeof(${value}) = 'DECIMAL(38,9)'`).join(' OR ');
+  return arithmeticChecked(op, `(${a} / ${nonZero(unless(numeric, `${what} is not supported on the embedded engine (divide in an outer query, or CAST to FLOAT64)`, b), op.rightNode, op.refuse)})`, operandLeaves(op), '/');
+}
+
+/** The two operands of `op` as the overflow check's leaves, each already checked where it is arithmetic. */
+function operandLeaves(op: OperatorContext): { sql: string; node: Expr }[] {
+  return [
+    { sql: op.left, node: op.leftNode },
+    { sql: op.right, node: op.rightNode },
+  ];
+}
+
+/**
+ * `value`, or an error where `condition` holds: the value read from a one-element list at a
+ * position that fails to cast, so the type stays the value's whatever it is (a CASE would need it
+ * written out), and no volatile `error()`, which TRY (SAFE.) refuses.
+ */
+function unless(condition: string, message: string, value: string): string {
+  return `[${value}][(CASE WHEN ${condition} THEN ${raise(message)} ELSE 1 END)]`;
+}
+
+const SUBQUERY_KINDS: ReadonlySet<string> = new Set(['subquery', 'exists', 'in_query', 'array_query']);
+
+/** Whether an expression computes an aggregate or analytic value (outside its subqueries). */
+function aggregated(expr: Expr): boolean {
+  let found = false;
+  const visit = (node: Expr): Expr => {
+    if (found) return node;
+    const kind = node.kind === 'call' ? resolveFunction(node.name)?.spec.kind : undefined;
+    if (node.kind === 'call' && (node.over !== undefined || kind === 'aggregate' || kind === 'window')) found = true;
+    else if (!SUBQUERY_KINDS.has(node.kind)) mapExprChildren(node, { expr: visit, query: (query) => query });
+    return node;
+  };
+  visit(expr);
+  return found;
+}
+
+/**
+ * `a * b`. Of two NUMERICs DuckDB's product is a DECIMAL(38, 18), 18 places unrounded and an error
+ * from 10^20; BigQuery's is a NUMERIC rounded to 9 places, up to 10^29: where both may be
+ * NUMERICs, the macro that picks by type (sql-macros.ts `multiply`). A NUMERIC times an INT64 is
+ * DuckDB's DECIMAL(38, 9), exact.
+ */
+function multiplication(op: OperatorContext): string {
+  const left = op.typeOf(op.leftNode);
+  const right = op.typeOf(op.rightNode);
+  const bothMay = (left === undefined || left === 'numeric') && (right === undefined || right === 'numeric');
+  if (!bothMay) return int64Arithmetic('*')(op);
+  if (!aggregated(op.leftNode) && !aggregated(op.rightNode)) return arithmeticChecked(op, `${sqlMacroName('multiply')}(${op.left}, ${op.right})`, operandLeaves(op), '*');
+  const what = 'NUMERIC multiplication of two aggregate or analytic values';
+  if (left === 'numeric' && right === 'numeric') return op.refuse(`${what} (CAST one to NUMERIC in a subquery first, or to FLOAT64)`);
+  const a = repeatable(op.left, op.refuse);
+  const b = repeatable(op.right, op.refuse);
+  const numeric = `typeof(${a}) = 'DECIMAL(38,9)' AND typeof(${b}) = 'DECIMAL(38,9)'`;
+  return arithmeticChecked(op, `(${a} * ${unless(numeric, `${what} is not supported on the embedded engine (multiply in an outer query, or CAST to FLOAT64)`, b)})`, operandLeaves(op), '*');
+}
+
+/**
+ * AVG: of NUMERICs a NUMERIC (sql-macros.ts `average`), else DuckDB's. Over a window a macro
+ * cannot stand (DuckDB's OVER takes a function), so there a NUMERIC is refused: by name where the
+ * query says the type, else when it runs.
+ */
+function average(call: CallContext): string {
+  const value = call.args[0]!;
+  const type = call.typeOf(call.argNodes[0]!);
+  const distinct = call.distinct ? 'DISTINCT ' : '';
+  if (call.over === undefined && !call.distinct) return type === 'numeric' || type === undefined ? `${sqlMacroName('average')}(${value})` : `avg(${value})`;
+  const what = `AVG${call.distinct ? '(DISTINCT)' : ''} of a NUMERIC${call.over === undefined ? '' : ' over a window'}`;
+  if (type === 'numeric') return call.refuse(`${what} (its NUMERIC mean is not computed exactly there; CAST it to FLOAT64)`);
+  if (type !== undefined) return `avg(${distinct}${value})${call.over ?? ''}`;
+  const v = repeatable(value, call.refuse);
+  return `avg(${distinct}${unless(`typeof(${v}) = 'DECIMAL(38,9)'`, `${what} is not supported on the embedded engine (CAST it to FLOAT64)`, v)})${call.over ?? ''}`;
 }
 
 function isInt64Literal(node: Expr): boolean {
@@ -702,17 +819,9 @@ function intervalDivision(op: OperatorContext): string {
 export const OPERATOR_RENDERINGS: Readonly<Record<string, Partial<Record<DialectName, (op: OperatorContext) => string>>>> = {
   '+': { duckdb: int64Arithmetic('+') },
   '-': { duckdb: subtraction },
-  '*': { duckdb: int64Arithmetic('*') },
+  '*': { duckdb: multiplication },
   // BigQuery's division is FLOAT64, like DuckDB's `/`, but a zero divisor is an error, not infinity.
-  // The divisor is checked on its own (a leaf): `x / inf` is finite (functions/overflow.ts).
-  '/': {
-    duckdb: (op) => {
-      if (op.typeOf(op.leftNode) === 'interval') return intervalDivision(op);
-      const numerator = operand(op.leftNode, op.left);
-      const plain = `(${numerator.plain} / ${nonZero(op.right, op.rightNode, op.refuse)})`;
-      return arithmeticChecked(op, plain, [...numerator.leaves, { sql: op.right, node: op.rightNode }], '/');
-    },
-  },
+  '/': { duckdb: division },
   '&': { duckdb: bitwise('&') },
   '|': { duckdb: bitwise('|') },
   '^': { duckdb: bitwise('^') },

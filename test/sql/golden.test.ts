@@ -31,6 +31,7 @@ import { languageEntries } from '../../src/sql/language.js';
 import { parseQuery } from '../../src/sql/parse/to-tree.js';
 import { withDerivedValues } from '../../src/sql/analyse/derived-parameters.js';
 import type { CompiledSql, Dialect } from '../../src/sql/generator/dialect.js';
+import { defineSqlMacros } from '../../src/backends/duckdb/sql-macros.js';
 
 const FOLDER = fileURLToPath(new URL('./golden/', import.meta.url));
 const UPDATE = process.env.GOLDEN_UPDATE === '1';
@@ -71,6 +72,7 @@ let connection: DuckDBConnection;
 beforeAll(async () => {
   instance = await openDuckDb({ path: ':memory:' });
   connection = await instance.connect();
+  await defineSqlMacros(connection);
   await ensureSourceTables(connection, BUILT_IN_SOURCES);
   const fixture = YAML.parse(readFileSync(FOLDER + 'fixture.yaml', 'utf8')) as Record<string, object[]>;
   for (const [source, events] of Object.entries(fixture)) {

@@ -23,6 +23,7 @@ import { UnsupportedConstruct } from '../../src/sql/generator/unsupported.js';
 import { EXECUTION_TIME_PARAM, isSupportedFunction, REFUSED_FUNCTIONS } from '../../src/sql/language.js';
 import { parseQuery } from '../../src/sql/parse/to-tree.js';
 import { bigQueryTypeOf, mismatch, typeMatches, type Printed } from '../support/printed-values.js';
+import { defineSqlMacros } from '../../src/backends/duckdb/sql-macros.js';
 
 const FOLDER = fileURLToPath(new URL('./reference/', import.meta.url));
 
@@ -55,6 +56,7 @@ let connection: DuckDBConnection;
 beforeAll(async () => {
   instance = await openDuckDb({ path: ':memory:' });
   connection = await instance.connect();
+  await defineSqlMacros(connection);
 });
 
 afterAll(() => {

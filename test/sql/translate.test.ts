@@ -15,6 +15,7 @@ import { generate } from '../../src/sql/generator/generate.js';
 import { UnsupportedConstruct } from '../../src/sql/generator/unsupported.js';
 import { withDerivedValues } from '../../src/sql/analyse/derived-parameters.js';
 import { parseQuery } from '../../src/sql/parse/to-tree.js';
+import { defineSqlMacros } from '../../src/backends/duckdb/sql-macros.js';
 
 const NOW = new Date('2024-05-08T12:00:00Z');
 const us = (iso: string) => Date.parse(iso) * 1000;
@@ -26,6 +27,7 @@ const dialect = duckDbDialect(['t']);
 beforeAll(async () => {
   instance = await openDuckDb({ path: ':memory:' });
   connection = await instance.connect();
+  await defineSqlMacros(connection);
   await connection.run('CREATE TABLE t (x BIGINT, s VARCHAR, ts TIMESTAMPTZ)');
   await connection.run(`INSERT INTO t VALUES
     (1, 'a', '2024-05-01 10:00:00+00'),

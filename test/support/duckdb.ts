@@ -6,11 +6,13 @@ import { readTableColumns } from '../../src/backends/duckdb/table-columns.js';
 import { duckDbDialect } from '../../src/sql/dialects/duckdb/dialect.js';
 import { generate } from '../../src/sql/generator/generate.js';
 import { parseQuery } from '../../src/sql/parse/to-tree.js';
+import { defineSqlMacros } from '../../src/backends/duckdb/sql-macros.js';
 
 /** A connection as the service opens them: DuckDB in UTC, so TIMESTAMPTZ text and date parts read as UTC. */
 export async function connectDuckDB(path = ':memory:'): Promise<{ connection: DuckDBConnection; close: () => void }> {
   const instance = await DuckDBInstance.create(path);
   const connection = await instance.connect();
+  await defineSqlMacros(connection);
   await connection.run("SET TimeZone = 'UTC'");
   return {
     connection,

@@ -27,7 +27,7 @@ import type { SourceDeclaration } from '../../config/source-declaration.js';
 import { databaseBusy } from './lock.js';
 import { readWireRows, StreamFailed } from './result-rows.js';
 import { openConnections, type Connections } from './connections.js';
-import { NULL_ELEMENT } from './values.js';
+import { NULL_ELEMENT, NUMERIC_OVERFLOW_ERROR } from './values.js';
 import { writeBackType } from './write-back.js';
 import { checkFileLength, readEveryTable } from './database-file.js';
 import { readPresentRecords, tableColumns } from './table-columns.js';
@@ -334,7 +334,7 @@ function bindings(request: QueryRequest): Record<string, DuckDBValue> {
  * failed". The client splits the SQL into statements first, and prefixes what fails there (an
  * expression nested past DuckDB's depth limit) with "Failed to extract statements:".
  */
-const QUERY_REJECTIONS = new RegExp(`^(?:(?:Failed to extract statements: )?(Binder|Parser|Catalog|Conversion|Invalid Input|Out of Range|Not implemented) Error|${NULL_ELEMENT})`);
+const QUERY_REJECTIONS = new RegExp(`^(?:(?:Failed to extract statements: )?(Binder|Parser|Catalog|Conversion|Invalid Input|Out of Range|Not implemented) Error|${NULL_ELEMENT}|${NUMERIC_OVERFLOW_ERROR})`);
 
 /**
  * A query that needs more memory than the instance may use (CANNERY_DUCKDB_MEMORY_LIMIT), as one

@@ -10,6 +10,7 @@
  * rows of 20 kB. At 1 KiB it stays a vector ahead (0 KiB would end every answer at once).
  */
 import type { DuckDBConnection, DuckDBInstance } from '#duckdb-api';
+import { defineSqlMacros } from './sql-macros.js';
 
 export const STREAMING_BUFFER_SIZE = '1KiB';
 
@@ -35,6 +36,7 @@ export async function openConnections(instance: DuckDBInstance, count: number): 
       const connection = await instance.connect();
       idle.push(connection);
       await connection.run(`SET streaming_buffer_size = '${STREAMING_BUFFER_SIZE}'`);
+      await defineSqlMacros(connection);
     }
   } catch (error) {
     for (const connection of idle) connection.closeSync();

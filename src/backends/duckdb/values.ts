@@ -17,6 +17,7 @@ import {
   DuckDBTimeValue,
   DuckDBIntervalValue,
   DuckDBBlobValue,
+  DuckDBDecimalValue,
   DuckDBTypeId,
   JSDuckDBValueConverter,
   type DuckDBValueConverter,
@@ -94,7 +95,7 @@ const wireConverters = {
   [DuckDBTypeId.UBIGINT]: integerNumber,
   [DuckDBTypeId.HUGEINT]: integerNumber,
   [DuckDBTypeId.UHUGEINT]: integerNumber,
-  [DuckDBTypeId.DECIMAL]: doubleFromDecimalValue,
+  [DuckDBTypeId.DECIMAL]: (value: unknown) => doubleFromDecimalValue(withinNumericRange(value as DuckDBDecimalValue)),
   [DuckDBTypeId.VARCHAR]: stringFromValue,
   [DuckDBTypeId.UUID]: stringFromValue,
   [DuckDBTypeId.ENUM]: stringFromValue,
@@ -109,6 +110,19 @@ const wireConverters = {
   [DuckDBTypeId.ARRAY]: (value: unknown, type: unknown, converter: Converter) => withoutNullElements(arrayFromArrayValue(value as never, type as never, converter)),
   [DuckDBTypeId.STRUCT]: objectFromStructValue,
 } as unknown as Parameters<typeof createDuckDBValueConverter<Exclude<WireValue, null>>>[0];
+
+/**
+ * What an answer holding a NUMERIC past NUMERIC's range fails with: BigQuery's error. DuckDB's
+ * SUM of DECIMAL(38, 9) values adds in 128 bits and answers a 39th digit; its arithmetic on
+ * DECIMALs checks 38 digits of units, which is NUMERIC's range, so a result is checked here.
+ */
+export const NUMERIC_OVERFLOW_ERROR = 'numeric overflow';
+
+function withinNumericRange(value: DuckDBDecimalValue): DuckDBDecimalValue {
+  const limit = 10n ** BigInt(29 + value.scale);
+  if (value.value >= limit || value.value <= -limit) throw new Error(`${NUMERIC_OVERFLOW_ERROR}: ${value.toString()} is past NUMERIC's range (29 integer digits; an aggregate of NUMERICs that large is an error in BigQuery too)`);
+  return value;
+}
 
 /** What an answer holding an array with a NULL element fails with: the query's mistake, as BigQuery's 400 says. */
 export const NULL_ELEMENT = 'Array cannot have a null element';

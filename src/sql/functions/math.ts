@@ -7,7 +7,7 @@
  * FLOOR, TRUNC, MOD, DIV); the transcendental functions of a NUMERIC, whose NUMERIC result has
  * more digits than a double, are refused.
  */
-import { repeatable, trying } from '../dialects/duckdb/semantics.js';
+import { raise, repeatable, trying } from '../dialects/duckdb/semantics.js';
 import type { Expr } from '../parse/tree.js';
 import { fail, literalString, nonZero } from './arguments.js';
 import { FIRST, same, scalar, type CallContext, type FunctionSpec, type Render } from './call.js';
@@ -120,8 +120,25 @@ function widened(call: CallContext, index: number): string {
 }
 
 /** SAFE_ADD and its kind: NULL where the operator would overflow (DuckDB's BIGINT arithmetic raises; a double's becomes infinite). */
+/**
+ * Argument `index` where a NUMERIC is not computed as BigQuery does (DuckDB's `//` and `/` of
+ * DECIMALs are DOUBLEs: DIV(7.5, 2) was 3.75; a product of two keeps 18 places): refused by name
+ * where the query says it is a NUMERIC, else an error when it runs if it is one.
+ */
+function notNumeric(call: CallContext, index: number, sql: string): string {
+  const type = typeAt(call, index);
+  const what = `${call.name.toUpperCase()} of a NUMERIC value`;
+  if (type === 'numeric') return call.refuse(`${what} (CAST it to FLOAT64, or use / and TRUNC)`);
+  if (type !== undefined) return sql;
+  const value = repeatable(sql, call.refuse);
+  return `[${value}][(CASE WHEN typeof(${value}) = 'DECIMAL(38,9)' THEN ${raise(`${what} is not supported on the embedded engine (CAST it to FLOAT64)`)} ELSE 1 END)]`;
+}
+
 function safeArithmetic(operator: '+' | '-' | '*'): Render {
   return (call) => {
+    // A NUMERIC times an INT64 is exact (DECIMAL(38, 9)); two NUMERICs keep 18 places.
+    const other = typeAt(call, 1);
+    if (operator === '*' && (other === undefined || other === 'numeric')) call = { ...call, args: [notNumeric(call, 0, call.args[0]!), call.args[1]!] };
     const x = repeatable(widened(call, 0), call.refuse);
     const y = repeatable(widened(call, 1), call.refuse);
     const result = trying(`${x} ${operator} ${y}`, [x, y], call.argNodes, call.refuse);
@@ -190,9 +207,9 @@ export const MATH_FUNCTIONS: ReadonlyMap<string, FunctionSpec> = new Map<string,
   ['ceiling', scalar('same as CEIL', [1, 1], numericOrFloat((x) => `ceil(${x})`), { returns: FLOAT_BY_INPUT })],
   ['trunc', scalar('rounded toward zero, to 0 or n decimal places', [1, 2], truncation, { returns: FLOAT_BY_INPUT })],
   ['mod', scalar('remainder of integer division, with the sign of the dividend; an error for a zero divisor', [2, 2], (call) => `mod(${call.args[0]}, ${divisorChecked(call.argNodes[1], call)})`, { returns: FIRST })],
-  ['div', scalar('integer division rounded toward zero; an error for a zero divisor', [2, 2], (call) => `(${call.args[0]} // ${divisorChecked(call.argNodes[1], call)})`, { returns: 'int64' })],
+  ['div', scalar('integer division rounded toward zero; an error for a zero divisor', [2, 2], (call) => `(${notNumeric(call, 0, call.args[0]!)} // ${divisorChecked(call.argNodes[1], { ...call, args: [call.args[0]!, notNumeric(call, 1, call.args[1]!)] })})`, { returns: 'int64' })],
   ['ieee_divide', scalar('x / y as IEEE 754 does it: infinity or NaN for a zero divisor, never an error', [2, 2], (call) => `(CAST(${call.args[0]} AS DOUBLE) / CAST(${call.args[1]} AS DOUBLE))`, { returns: 'float64' })],
-  ['safe_divide', scalar('x / y, NULL when y is 0', [2, 2], (call) => `(CASE WHEN ${call.args[1]} = 0 THEN NULL ELSE ${call.args[0]} / ${call.args[1]} END)`, { returns: 'float64' })],
+  ['safe_divide', scalar('x / y, NULL when y is 0', [2, 2], (call) => `(CASE WHEN ${call.args[1]} = 0 THEN NULL ELSE ${notNumeric(call, 0, call.args[0]!)} / ${notNumeric(call, 1, call.args[1]!)} END)`, { returns: 'float64' })],
   ['safe_add', scalar('x + y, NULL where it overflows', [2, 2], safeArithmetic('+'))],
   ['safe_subtract', scalar('x - y, NULL where it overflows', [2, 2], safeArithmetic('-'))],
   ['safe_multiply', scalar('x * y, NULL where it overflows', [2, 2], safeArithmetic('*'))],

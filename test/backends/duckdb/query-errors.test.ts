@@ -44,3 +44,31 @@ describe('a DuckDB error that names a file on the server', () => {
     expect((failure as CanneryError).message).not.toContain(dir);
   });
 });
+
+describe('a NUMERIC answer past NUMERIC\'s range', () => {
+  let instance: DuckDBInstance;
+  let connections: Connections;
+  beforeAll(async () => {
+    instance = await openDuckDb({ path: ':memory:' });
+    connections = await openConnections(instance, 1);
+  });
+  afterAll(async () => {
+    await connections?.close();
+    instance?.closeSync();
+  });
+
+  it("is BigQuery's numeric overflow, a rejected query (400), never the 39-digit sum DuckDB computes", async () => {
+    const failure = await runDuckDbQuery(connections, {
+      sql: "select sum(x) as s from (select CAST('99999999999999999999999999999' AS DECIMAL(38, 9)) as x union all select CAST('1' AS DECIMAL(38, 9)))",
+      parameters: [],
+      values: {},
+      specs: {},
+      now: new Date(),
+      maxRows: 10,
+      maxBytes: 1024 * 1024,
+      timeoutMs: 10_000,
+      endpointName: 'numeric.test',
+    }).catch((error: CanneryError) => error);
+    expect(failure).toMatchObject({ code: 'query_failed', message: expect.stringContaining('numeric overflow: 100000000000000000000000000000.000000000'), queryRejected: true });
+  });
+});

@@ -1,0 +1,99 @@
+/**
+ * SQL macros the DuckDB backend defines on every connection that runs a query (backends/duckdb/
+ * sql-macros.ts), for what must depend on an operand's type where the query does not say it (a
+ * column): DuckDB picks a macro's overload by its arguments' types when it binds the query, so a
+ * NUMERIC (DECIMAL(38,9)) quotient stays a NUMERIC, at BigQuery's scale, and an INT64 or FLOAT64
+ * one is DuckDB's `/` as before. A CASE on `typeof()` could not: its branches share one type, and
+ * DuckDB's common type of DECIMAL and DOUBLE is DOUBLE.
+ *
+ * NUMERIC on DuckDB: its `/` of two DECIMALs is a DOUBLE (`0.999999999 / 2` is 0.4999999995, where
+ * BigQuery's is 0.5) and AVG of DECIMALs a DOUBLE. Here a quotient is computed exactly over the
+ * values' units of 10^-9 (HUGEINT: NUMERIC's 38 digits fit its 127 bits), rounded half away from
+ * zero to 9 decimal places, an error past NUMERIC's range (±(10^29 - 10^-9)).
+ */
+import { quoteString } from './quote.js';
+
+const PREFIX = 'cannery_sql_';
+
+/** The SQL name of a macro, named apart from DuckDB's functions and from the host functions (their gate matches theirs). */
+export function sqlMacroName(name: SqlMacroName): string {
+  return `${PREFIX}${name}`;
+}
+
+/** What NUMERIC arithmetic past its range fails with, as BigQuery's message starts. */
+export const NUMERIC_OVERFLOW = 'numeric overflow';
+
+/** A failing cast, as semantics.ts `raise` writes (a macro cannot import it: the quoting is the same). */
+function raise(message: string, duckType: string): string {
+  return `CAST(CAST(${quoteString(message)} AS BIGINT) AS ${duckType})`;
+}
+
+const E9 = '1000000000';
+const E29 = "CAST('100000000000000000000000000000' AS HUGEINT)";
+const E38 = "CAST('100000000000000000000000000000000000000' AS HUGEINT)";
+
+/** x's units of 10^-9, exactly: its integer part (DECIMAL(38,0)) and its fraction, scaled apart so nothing overflows. */
+const UNITS = `CAST(trunc(x) AS HUGEINT) * ${E9} + CAST((x - trunc(x)) * ${E9} AS HUGEINT)`;
+
+/** The NUMERIC of n units: an overflow error past NUMERIC's range. */
+const FROM_UNITS = `(CASE WHEN abs(n) >= ${E38} THEN ${raise(NUMERIC_OVERFLOW, 'DECIMAL(38, 9)')} ELSE CAST(n // ${E9} AS DECIMAL(38, 9)) + CAST(n % ${E9} AS DECIMAL(18, 0)) * CAST('0.000000001' AS DECIMAL(10, 9)) END)`;
+
+/**
+ * a / b in units (a and b HUGEINT, b not 0), rounded half away from zero: the integer quotient,
+ * then the remainder's 9 decimal places from |r| * 10^9, which fits while |r| < 10^29. A larger
+ * remainder (a divisor of 10^20 or more, with a remainder as large) would need 256 bits: refused
+ * when it runs, by name, rather than rounded otherwise.
+ */
+const QUOTIENT_UNITS = `(CASE WHEN abs(a // b) >= ${E29} THEN ${raise(NUMERIC_OVERFLOW, 'HUGEINT')} ` +
+  `WHEN abs(a % b) >= ${E29} THEN ${raise('NUMERIC division with a divisor of 10^20 or more is not supported on the embedded engine', 'HUGEINT')} ` +
+  `ELSE (a // b) * ${E9} + sign(a) * sign(b) * ((abs(a % b) * ${E9}) // abs(b) + ` +
+  `(CASE WHEN (abs(a % b) * ${E9}) % abs(b) >= abs(b) - (abs(a % b) * ${E9}) % abs(b) THEN 1 ELSE 0 END)) END)`;
+
+const ZERO_CHECKED = `(CASE WHEN b = 0 THEN ${raise('division by zero', 'BIGINT')} ELSE b END)`;
+
+/**
+ * Each macro's overloads, (parameters) AS body. An operand of a type no overload takes (a STRING)
+ * fails to bind, as BigQuery refuses it.
+ */
+export const SQL_MACROS = {
+  numeric_units: [`(x DECIMAL(38, 9)) AS ${UNITS}`],
+  numeric_from_units: [`(n HUGEINT) AS ${FROM_UNITS}`],
+  numeric_quotient_units: [`(a HUGEINT, b HUGEINT) AS ${QUOTIENT_UNITS}`],
+  /**
+   * BigQuery's `/`: NUMERIC when neither operand is FLOAT64 and one is NUMERIC (an INT64 is
+   * coerced), else FLOAT64, as DuckDB's `/` of BIGINTs or DOUBLEs; INTERVAL / INT64 an INTERVAL.
+   */
+  divide: [
+    `(a DECIMAL(38, 9), b DECIMAL(38, 9)) AS (CASE WHEN b = 0 THEN ${raise('division by zero', 'DECIMAL(38, 9)')} ELSE ${PREFIX}numeric_from_units(${PREFIX}numeric_quotient_units(${PREFIX}numeric_units(a), ${PREFIX}numeric_units(b))) END)`,
+    `(a BIGINT, b BIGINT) AS a / ${ZERO_CHECKED}`,
+    `(a DOUBLE, b DOUBLE) AS a / ${ZERO_CHECKED}`,
+    `(a INTERVAL, b BIGINT) AS a / ${ZERO_CHECKED}`,
+  ],
+  /**
+   * BigQuery's `*` of two NUMERICs: the integer part of a times b, a's fraction times b's integer
+   * part (both exact at 9 places, DuckDB's overflow error past NUMERIC's range), and the product
+   * of the fractions rounded half away from zero to 9 places. The three have one sign, so rounding
+   * the last rounds the sum. Of other types DuckDB's `*`.
+   */
+  multiply: [
+    '(a DECIMAL(38, 9), b DECIMAL(38, 9)) AS trunc(a) * b + (a - trunc(a)) * trunc(b) + CAST((a - trunc(a)) * (b - trunc(b)) AS DECIMAL(38, 9))',
+    '(a BIGINT, b BIGINT) AS a * b',
+    '(a DOUBLE, b DOUBLE) AS a * b',
+    '(a INTERVAL, b BIGINT) AS a * b',
+    '(a BIGINT, b INTERVAL) AS a * b',
+  ],
+  /** BigQuery's AVG: of NUMERICs a NUMERIC (their sum / their count, rounded), else FLOAT64 (INTERVAL: an INTERVAL). */
+  average: [
+    `(x DECIMAL(38, 9)) AS (CASE WHEN count(x) = 0 THEN NULL ELSE ${PREFIX}numeric_from_units(${PREFIX}numeric_quotient_units(${PREFIX}numeric_units(sum(x)), CAST(count(x) AS HUGEINT) * ${E9})) END)`,
+    '(x BIGINT) AS avg(x)',
+    '(x DOUBLE) AS avg(x)',
+    '(x INTERVAL) AS avg(x)',
+  ],
+} as const;
+
+export type SqlMacroName = keyof typeof SQL_MACROS;
+
+/** The statements that define every macro on a connection (TEMP: a read-only database file takes them too). */
+export function sqlMacroStatements(): string[] {
+  return (Object.entries(SQL_MACROS) as [SqlMacroName, readonly string[]][]).map(([name, overloads]) => `CREATE OR REPLACE TEMP MACRO ${sqlMacroName(name)}${overloads.join(', ')}`);
+}
