@@ -44,6 +44,8 @@
 // 21. EXTRACT(part FROM DATE '...'): the type word makes a typed literal only of a string literal.
 // 22. No ALL for a star in a select list, no string as a CTE name or after AS: BigQuery has none.
 // 23. A parameter's name has no `-`: `@p-1` is @p minus 1.
+// 24. Set operations by name: a mode (INNER, FULL | LEFT [OUTER], OUTER) before the operator,
+//     BY NAME [ON (columns)] or [STRICT] CORRESPONDING [BY (columns)] after it (a `set_op` node).
 
 {
   const reservedMap = {
@@ -1685,12 +1687,39 @@ query_expr
     }
   }
 
+// cannery: a mode before the operator and a matching by name after it (`FULL UNION ALL BY NAME`,
+// `UNION ALL CORRESPONDING BY (a, b)`): a `set_op` node; the plain operator stays a string.
 set_op
+  = m:set_op_mode? __ o:set_op_keyword __ c:set_op_match? {
+    if (!m && !c) return o
+    return { type: 'set_op', operator: o, mode: m, match: c ? c.match : null, columns: c ? c.columns : null }
+  }
+
+set_op_keyword
   = u:KW_UNION __ s:(KW_ALL / KW_DISTINCT)? {
     return s ? `union ${s.toLowerCase()}` : 'union'
   }
   / u:('INTERSECT'i / 'EXCEPT'i) __ s:KW_DISTINCT {
     return `${u.toLowerCase()} ${s.toLowerCase()}`
+  }
+
+set_op_mode
+  = KW_INNER { return 'inner' }
+  / KW_FULL __ KW_OUTER? { return 'full' }
+  / KW_LEFT __ KW_OUTER? { return 'left' }
+  / KW_OUTER { return 'full' }
+
+set_op_match
+  = KW_BY __ 'NAME'i !ident_start c:(__ KW_ON __ LPAREN __ set_op_columns __ RPAREN)? {
+    return { match: 'by name', columns: c ? c[5] : null }
+  }
+  / s:('STRICT'i !ident_start __)? 'CORRESPONDING'i !ident_start c:(__ KW_BY __ LPAREN __ set_op_columns __ RPAREN)? {
+    return { match: s ? 'strict corresponding' : 'corresponding', columns: c ? c[5] : null }
+  }
+
+set_op_columns
+  = head:bigquery_column tail:(__ COMMA __ bigquery_column)* {
+    return createList(head, tail)
   }
 
 union_stmt

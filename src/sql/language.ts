@@ -675,6 +675,19 @@ export const SET_OPERATORS: Readonly<Record<string, Readonly<Record<DialectName,
   'EXCEPT DISTINCT': { bigquery: 'EXCEPT DISTINCT', duckdb: 'EXCEPT' },
 };
 
+/**
+ * Set operations matching columns by name, by mode (tree.ts SetByName), as each dialect writes the
+ * word before the operator; `BY NAME [ON (...)]` follows it. DuckDB's own BY NAME matches as FULL
+ * does and is not used: its set operations by name are made positional first, from the inputs'
+ * columns (dialects/duckdb/rewrites/set-by-name.ts).
+ */
+export const SET_BY_NAME_MODES: Readonly<Record<string, Partial<Record<DialectName, string>>>> = {
+  strict: { bigquery: '' },
+  inner: { bigquery: 'INNER' },
+  full: { bigquery: 'FULL' },
+  left: { bigquery: 'LEFT' },
+};
+
 export const JOIN_TYPES: readonly string[] = ['CROSS JOIN', 'JOIN', 'INNER JOIN', 'LEFT JOIN', 'LEFT OUTER JOIN', 'RIGHT JOIN', 'RIGHT OUTER JOIN', 'FULL JOIN', 'FULL OUTER JOIN', 'comma'];
 
 /**
@@ -701,6 +714,9 @@ export const CONSTRUCTS: Readonly<Record<string, string>> = {
   'nulls first last': 'ORDER BY x DESC NULLS FIRST',
   'limit offset': 'LIMIT 10 OFFSET 20',
   'set operation': 'UNION ALL, UNION DISTINCT, INTERSECT DISTINCT, EXCEPT DISTINCT',
+  'set operation by name': 'UNION ALL BY NAME, EXCEPT DISTINCT BY NAME ON (a, b), UNION ALL STRICT CORRESPONDING',
+  'corresponding': 'UNION ALL CORRESPONDING [BY (a, b)], INNER UNION DISTINCT BY NAME: the names every input has',
+  'outer set operation': 'FULL | LEFT [OUTER] UNION ALL BY NAME | CORRESPONDING: NULL where an input lacks a column',
   'subquery in from': 'FROM (SELECT ...) AS s',
   'parenthesised join': 'LEFT JOIN (a CROSS JOIN UNNEST(a.m) AS m) ON ...',
   'scalar subquery': '(SELECT max(x) FROM t)',

@@ -131,3 +131,19 @@ describe('SELECT AS STRUCT and named windows, as node-sql-parser wrote them', ()
     expect(named).toMatchObject({ over: { type: 'window', as_window_specification: 'w' } });
   });
 });
+
+describe('set operations by name', () => {
+  it('a plain operator stays a string; a mode or a matching makes a `set_op` node', () => {
+    expect(statement('select 1 as a union all select 2').set_op).toBe('union all');
+    expect(statement('select 1 as a union all by name select 2 as a').set_op).toEqual({ type: 'set_op', operator: 'union all', mode: null, match: 'by name', columns: null });
+    expect(statement('select 1 as a full outer union all by name on (a, `b`) select 2 as a').set_op).toEqual({ type: 'set_op', operator: 'union all', mode: 'full', match: 'by name', columns: ['a', 'b'] });
+    expect(statement('select 1 as a left except distinct corresponding select 2 as a').set_op).toMatchObject({ operator: 'except distinct', mode: 'left', match: 'corresponding' });
+    expect(statement('select 1 as a outer union distinct strict corresponding by (a) select 2 as a').set_op).toMatchObject({ mode: 'full', match: 'strict corresponding', columns: ['a'] });
+    expect(statement('select 1 as a inner intersect distinct by name select 2 as a').set_op).toMatchObject({ mode: 'inner', operator: 'intersect distinct' });
+  });
+
+  it('refuses what BigQuery refuses: BY NAME ON without a list, CORRESPONDING BY without parentheses', () => {
+    refused('select 1 as a union all by name on select 2 as a');
+    refused('select 1 as a union all corresponding by a select 2 as a');
+  });
+});
