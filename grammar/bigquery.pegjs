@@ -46,6 +46,7 @@
 // 23. A parameter's name has no `-`: `@p-1` is @p minus 1.
 // 24. Set operations by name: a mode (INNER, FULL | LEFT [OUTER], OUTER) before the operator,
 //     BY NAME [ON (columns)] or [STRICT] CORRESPONDING [BY (columns)] after it (a `set_op` node).
+//     A set operation in parentheses is a member of another (a `set_query` node).
 
 {
   const reservedMap = {
@@ -1732,7 +1733,7 @@ union_stmt
     }
 
 union_stmt_nake
-  = head:select_stmt tail:(__ set_op? __ select_stmt)* __ ob: order_by_clause? __ l:limit_clause?  {
+  = head:(select_stmt / s:set_in_parentheses &(__ set_op) { return s }) tail:(__ set_op? __ (select_stmt / set_in_parentheses))* __ ob: order_by_clause? __ l:limit_clause?  {
       let cur = head
       for (let i = 0; i < tail.length; i++) {
         cur._next = tail[i][3]
@@ -1749,6 +1750,14 @@ union_stmt_nake
         ast: head
       }
     }
+// cannery: a set operation in parentheses as a member of another (`(a UNION ALL b) EXCEPT DISTINCT
+// c`): a `set_query` node holding its query; a first member only where a set operator follows, so
+// a whole query in parentheses is read as before.
+set_in_parentheses
+  = LPAREN __ u:union_stmt_nake __ RPAREN {
+    return { type: 'set_query', ast: u.ast, parentheses_symbol: true, ...getLocationObject() }
+  }
+
 select_stmt
   = select_stmt_nake
   / s:('(' __ select_stmt __ ')') {

@@ -43,7 +43,7 @@ export interface OtherStatement {
 export type Statement = Query | OtherStatement;
 
 export function readStatement(node: AstNode): Statement {
-  if (node.type !== 'select') return { kind: 'other', type: String(node.type ?? 'unknown') };
+  if (node.type !== 'select' && node.type !== 'set_query') return { kind: 'other', type: String(node.type ?? 'unknown') };
   return readQuery(node);
 }
 
@@ -184,6 +184,8 @@ function readQueryHere(select: AstNode): Query {
   const ownsWith = (member: AstNode) => members.length > 1 && (member !== select || Boolean(member.parentheses_symbol));
   const ctes = ownsWith(select) ? [] : readCtes(select);
   const readMember = (member: AstNode): QueryBody => {
+    // `(a UNION ALL b) EXCEPT DISTINCT c`: a set operation in parentheses is a query of its own.
+    if (member.type === 'set_query' && isNode(member.ast)) return readQuery(member.ast);
     if (!ownsWith(member) || withClauses(member).length === 0) return readSelect(member);
     return { kind: 'query', with: readCtes(member), body: readSelect(member), orderBy: [], loc: here(member) };
   };

@@ -147,3 +147,16 @@ describe('set operations by name', () => {
     refused('select 1 as a union all corresponding by a select 2 as a');
   });
 });
+
+describe('a set operation in parentheses', () => {
+  it('is a `set_query` member of another, first or last', () => {
+    const first = statement('(select 1 as a union all select 2) except distinct select 3');
+    expect(first).toMatchObject({ type: 'set_query', parentheses_symbol: true, set_op: 'except distinct', ast: { type: 'select', set_op: 'union all' } });
+    const last = statement('select 1 as a union all (select 2 as a full union all by name select 3 as b)');
+    expect(last._next).toMatchObject({ type: 'set_query', ast: { set_op: { mode: 'full', match: 'by name' } } });
+  });
+
+  it('leaves a whole query in parentheses what it was', () => {
+    expect(statement('(select 1 as a union all select 2)')).toMatchObject({ type: 'select', set_op: 'union all' });
+  });
+});

@@ -23,8 +23,11 @@ import { InvalidQuery } from '../../../parse/errors.js';
 import type { Expr, FromItem, Query, QueryBody, Select, SelectItem, SetOperation } from '../../../parse/tree.js';
 import { mapExprChildren, mapSelectChildren, type ChildMap } from '../../../parse/walk.js';
 
-/** An input's column names in order, as spelled, or why they cannot be told. */
+/** An input's column names in order, as spelled (ANONYMOUS for a column without one), or why they cannot be told. */
 type Names = string[] | { unknown: string };
+
+/** No name a query can spell: a column without a name matches nothing. */
+const ANONYMOUS = '\u0000';
 
 /** The columns of each CTE in scope, by lower-case name; `parent` is the enclosing query's. */
 interface Scope {
@@ -88,9 +91,7 @@ export function setsByName(sourceColumns: ((source: string) => Columns) | undefi
     const names: string[] = [];
     for (const item of select.items) {
       if (item.kind === 'item') {
-        const name = item.alias ?? impliedName(item.expr);
-        if (name === undefined) return { unknown: 'a column without a name' };
-        names.push(name);
+        names.push(item.alias ?? impliedName(item.expr) ?? ANONYMOUS);
         continue;
       }
       const offered = relations(select.from, scope).filter((relation) => item.table === undefined || (relation.alias !== undefined && key(relation.alias) === key(item.table)));
@@ -107,11 +108,15 @@ export function setsByName(sourceColumns: ((source: string) => Columns) | undefi
   function plan(set: SetOperation, scope: Scope): { columns: string[]; inputs: (string | undefined)[][] } {
     const match = set.byName!;
     const what = `${set.operators[0]} BY NAME`;
+    // With a list, only its names are matched: other columns may repeat a name or have none.
+    const listed = match.columns && new Set(match.columns.map(key));
     const inputs = set.members.map((member) => {
       const names = bodyNames(member, scope);
       if (!Array.isArray(names)) refuse(`${what} over an input whose columns cannot be told (${names.unknown})`, member);
       const seen = new Set<string>();
       for (const name of names) {
+        if (listed !== undefined && !listed.has(key(name))) continue;
+        if (name === ANONYMOUS) refuse(`${what} over an input with a column without a name`, member);
         if (seen.has(key(name))) throw new InvalidQuery(`Duplicate column name ${name} in an input of ${what}`, member.loc);
         seen.add(key(name));
       }
@@ -123,16 +128,16 @@ export function setsByName(sourceColumns: ((source: string) => Columns) | undefi
       throw new InvalidQuery(`${message} (${what}${match.mode === 'strict' ? '' : `, ${match.mode.toUpperCase()} mode`})`, set.loc);
     };
     let columns: string[];
-    const listed = match.columns;
-    if (listed !== undefined) {
+    if (match.columns !== undefined) {
+      const list = match.columns;
       const seen = new Set<string>();
-      for (const name of listed) {
+      for (const name of list) {
         if (seen.has(key(name))) fail(`Duplicate column ${name} in the column list`);
         seen.add(key(name));
       }
       const required = match.mode === 'strict' || match.mode === 'inner' ? inputs : match.mode === 'left' ? [first] : [];
-      for (const input of required) for (const name of listed) if (own(input, name) === undefined) fail(`Column ${name} of the list is missing from an input`);
-      columns = listed.map((name) => inputs.map((input) => own(input, name)).find((one) => one !== undefined) ?? fail(`Column ${name} of the list is in no input`));
+      for (const input of required) for (const name of list) if (own(input, name) === undefined) fail(`Column ${name} of the list is missing from an input`);
+      columns = list.map((name) => inputs.map((input) => own(input, name)).find((one) => one !== undefined) ?? fail(`Column ${name} of the list is in no input`));
     } else if (match.mode === 'strict') {
       for (const input of inputs) if (input.length !== first.length || input.some((name) => own(first, name) === undefined)) fail('Every input must have the same column names');
       columns = first;
@@ -141,11 +146,12 @@ export function setsByName(sourceColumns: ((source: string) => Columns) | undefi
       if (columns.length === 0) fail('The inputs have no column name in common');
     } else if (match.mode === 'left') {
       columns = first;
+      // Without a list only: with one, an input may have none of its names (all NULL).
+      for (const input of inputs.slice(1)) if (!columns.some((name) => own(input, name) !== undefined)) fail('An input has no column name in common with the first');
     } else {
       columns = [];
       for (const input of inputs) for (const name of input) if (own(columns, name) === undefined) columns.push(name);
     }
-    if (match.mode === 'left') for (const input of inputs.slice(1)) if (!columns.some((name) => own(input, name) !== undefined)) fail('An input has no column name in common with the first');
     return { columns, inputs: inputs.map((input) => columns.map((name) => own(input, name))) };
   }
 
