@@ -739,6 +739,7 @@ export const CONSTRUCTS: Readonly<Record<string, string>> = {
   'left join unnest': 'LEFT JOIN UNNEST(m.request) AS r [ON TRUE]',
   'unnest without alias': 'CROSS JOIN UNNEST(t.metadata)',
   'struct field through unnest alias': 'UNNEST(m.request) AS r WHERE path = ...',
+  'fields of an unnest of struct literals': "SELECT LPAD(t, len) FROM UNNEST([STRUCT('abc' AS t, 5 AS len)])",
   struct: "STRUCT(1 AS a, 'x' AS b)",
   'typed struct': "STRUCT<a INT64, b STRING>(1, 'x')",
   'struct field named after its path': 'STRUCT(r.method).method',
