@@ -7,13 +7,13 @@
  * a column it lacks:
  *
  *   SELECT 1 AS a FULL UNION ALL BY NAME SELECT 2 AS b
- *   -> SELECT 1 AS a UNION ALL SELECT NULL AS a, b AS b FROM (SELECT 2 AS b)   -- then a NULL b for the first
+ *   -> SELECT a AS a, NULL AS b FROM (SELECT 1 AS a) UNION ALL SELECT NULL AS a, b AS b FROM (SELECT 2 AS b)
  *
  * The result takes the first input's spelling of a name (a column only later inputs have, the
  * first of them that has it). What GoogleSQL rejects (a name one input lacks under BY NAME, no
  * common column, a duplicate name) is an error here too; an input whose columns cannot be told
  * (a star over a table of unknown columns, over an UNNEST or a JOIN ... USING, a column without a
- * name) is refused by name rather than guessed.
+ * name that is to be matched) is refused by name rather than guessed.
  */
 import type { Rewrite } from '../../../generator/dialect.js';
 import { UnsupportedConstruct } from '../../../generator/unsupported.js';
