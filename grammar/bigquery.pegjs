@@ -44,6 +44,9 @@
 // 21. EXTRACT(part FROM DATE '...'): the type word makes a typed literal only of a string literal.
 // 22. No ALL for a star in a select list, no string as a CTE name or after AS: BigQuery has none.
 // 23. A parameter's name has no `-`: `@p-1` is @p minus 1.
+// 24. Set operations by name: a mode (INNER, FULL | LEFT [OUTER], OUTER) before the operator,
+//     BY NAME [ON (columns)] or [STRICT] CORRESPONDING [BY (columns)] after it (a `set_op` node).
+//     A set operation in parentheses is a member of another (a `set_query` node).
 
 {
   const reservedMap = {
@@ -1685,12 +1688,39 @@ query_expr
     }
   }
 
+// cannery: a mode before the operator and a matching by name after it (`FULL UNION ALL BY NAME`,
+// `UNION ALL CORRESPONDING BY (a, b)`): a `set_op` node; the plain operator stays a string.
 set_op
+  = m:set_op_mode? __ o:set_op_keyword __ c:set_op_match? {
+    if (!m && !c) return o
+    return { type: 'set_op', operator: o, mode: m, match: c ? c.match : null, columns: c ? c.columns : null }
+  }
+
+set_op_keyword
   = u:KW_UNION __ s:(KW_ALL / KW_DISTINCT)? {
     return s ? `union ${s.toLowerCase()}` : 'union'
   }
   / u:('INTERSECT'i / 'EXCEPT'i) __ s:KW_DISTINCT {
     return `${u.toLowerCase()} ${s.toLowerCase()}`
+  }
+
+set_op_mode
+  = KW_INNER { return 'inner' }
+  / KW_FULL __ KW_OUTER? { return 'full' }
+  / KW_LEFT __ KW_OUTER? { return 'left' }
+  / KW_OUTER { return 'full' }
+
+set_op_match
+  = KW_BY __ 'NAME'i !ident_start c:(__ KW_ON __ LPAREN __ set_op_columns __ RPAREN)? {
+    return { match: 'by name', columns: c ? c[5] : null }
+  }
+  / s:('STRICT'i !ident_start __)? 'CORRESPONDING'i !ident_start c:(__ KW_BY __ LPAREN __ set_op_columns __ RPAREN)? {
+    return { match: s ? 'strict corresponding' : 'corresponding', columns: c ? c[5] : null }
+  }
+
+set_op_columns
+  = head:bigquery_column tail:(__ COMMA __ bigquery_column)* {
+    return createList(head, tail)
   }
 
 union_stmt
@@ -1703,7 +1733,7 @@ union_stmt
     }
 
 union_stmt_nake
-  = head:select_stmt tail:(__ set_op? __ select_stmt)* __ ob: order_by_clause? __ l:limit_clause?  {
+  = head:(select_stmt / s:set_in_parentheses &(__ set_op) { return s }) tail:(__ set_op? __ (select_stmt / set_in_parentheses))* __ ob: order_by_clause? __ l:limit_clause?  {
       let cur = head
       for (let i = 0; i < tail.length; i++) {
         cur._next = tail[i][3]
@@ -1720,6 +1750,14 @@ union_stmt_nake
         ast: head
       }
     }
+// cannery: a set operation in parentheses as a member of another (`(a UNION ALL b) EXCEPT DISTINCT
+// c`): a `set_query` node holding its query; a first member only where a set operator follows, so
+// a whole query in parentheses is read as before.
+set_in_parentheses
+  = LPAREN __ u:union_stmt_nake __ RPAREN {
+    return { type: 'set_query', ast: u.ast, parentheses_symbol: true, ...getLocationObject() }
+  }
+
 select_stmt
   = select_stmt_nake
   / s:('(' __ select_stmt __ ')') {

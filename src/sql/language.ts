@@ -878,6 +878,19 @@ export const SET_OPERATORS: Readonly<Record<string, Readonly<Record<DialectName,
   'EXCEPT DISTINCT': { bigquery: 'EXCEPT DISTINCT', duckdb: 'EXCEPT' },
 };
 
+/**
+ * Set operations matching columns by name, by mode (tree.ts SetByName), as each dialect writes the
+ * word before the operator; `BY NAME [ON (...)]` follows it. DuckDB's own BY NAME matches as FULL
+ * does and is not used: its set operations by name are made positional first, from the inputs'
+ * columns (dialects/duckdb/rewrites/set-by-name.ts).
+ */
+export const SET_BY_NAME_MODES: Readonly<Record<string, Partial<Record<DialectName, string>>>> = {
+  strict: { bigquery: '' },
+  inner: { bigquery: 'INNER' },
+  full: { bigquery: 'FULL' },
+  left: { bigquery: 'LEFT' },
+};
+
 export const JOIN_TYPES: readonly string[] = ['CROSS JOIN', 'JOIN', 'INNER JOIN', 'LEFT JOIN', 'LEFT OUTER JOIN', 'RIGHT JOIN', 'RIGHT OUTER JOIN', 'FULL JOIN', 'FULL OUTER JOIN', 'comma'];
 
 /**
@@ -904,6 +917,9 @@ export const CONSTRUCTS: Readonly<Record<string, string>> = {
   'nulls first last': 'ORDER BY x DESC NULLS FIRST',
   'limit offset': 'LIMIT 10 OFFSET 20',
   'set operation': 'UNION ALL, UNION DISTINCT, INTERSECT DISTINCT, EXCEPT DISTINCT',
+  'set operation by name': 'UNION ALL BY NAME, EXCEPT DISTINCT BY NAME ON (a, b), UNION ALL STRICT CORRESPONDING',
+  'corresponding': 'UNION ALL CORRESPONDING [BY (a, b)], INNER UNION DISTINCT BY NAME: the names every input has',
+  'outer set operation': 'FULL | LEFT [OUTER] UNION ALL BY NAME | CORRESPONDING: NULL where an input lacks a column',
   'subquery in from': 'FROM (SELECT ...) AS s',
   'parenthesised join': 'LEFT JOIN (a CROSS JOIN UNNEST(a.m) AS m) ON ...',
   'scalar subquery': '(SELECT max(x) FROM t)',
@@ -927,6 +943,7 @@ export const CONSTRUCTS: Readonly<Record<string, string>> = {
   'left join unnest': 'LEFT JOIN UNNEST(m.request) AS r [ON TRUE]',
   'unnest without alias': 'CROSS JOIN UNNEST(t.metadata)',
   'struct field through unnest alias': 'UNNEST(m.request) AS r WHERE path = ...',
+  'fields of an unnest of struct literals': "SELECT LPAD(t, len) FROM UNNEST([STRUCT('abc' AS t, 5 AS len)])",
   struct: "STRUCT(1 AS a, 'x' AS b)",
   'typed struct': "STRUCT<a INT64, b STRING>(1, 'x')",
   'struct field named after its path': 'STRUCT(r.method).method',

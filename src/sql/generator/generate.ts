@@ -30,11 +30,12 @@ import {
   REFUSED_FUNCTIONS,
   resolveFunction,
   SAFE_CALLS,
+  SET_BY_NAME_MODES,
   SET_OPERATORS,
   TYPE_LOOKUP,
   type CallContext,
 } from '../language.js';
-import type { Call, DerivedParameter, Expr, FromItem, Literal, OrderItem, Query, QueryBody, Select, SelectItem, TableRef, TypeName, WindowSpec } from '../parse/tree.js';
+import type { Call, DerivedParameter, Expr, FromItem, Literal, OrderItem, Query, QueryBody, Select, SelectItem, SetByName, SetOperation, TableRef, TypeName, WindowSpec } from '../parse/tree.js';
 import type { CompiledSql, Dialect, Printer } from './dialect.js';
 import { applyRowCap } from './row-cap.js';
 import { sealedNames, UnsealedRead } from './sealed.js';
@@ -113,10 +114,16 @@ export function generate(query: Query, dialect: Dialect, options: GenerateOption
             if (index === 0) return printBody(member);
             const operator = body.operators[index - 1]!;
             const keyword = SET_OPERATORS[operator]?.[dialect.name] ?? refuse(`set operation ${operator}`, body);
-            return `${keyword} ${printBody(member)}`;
+            return `${body.byName ? byName(keyword, body.byName, body) : keyword} ${printBody(member)}`;
           })
           .join(' ');
     }
+  }
+
+  function byName(keyword: string, match: SetByName, node: SetOperation): string {
+    const mode = SET_BY_NAME_MODES[match.mode]?.[dialect.name] ?? refuse(`set operation ${keyword} matching columns by name (${match.mode})`, node);
+    const on = match.columns ? ` ON (${match.columns.map(identifier).join(', ')})` : '';
+    return `${mode ? `${mode} ` : ''}${keyword} BY NAME${on}`;
   }
 
   function orderBy(items: readonly OrderItem[]): string {

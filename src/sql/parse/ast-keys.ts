@@ -20,6 +20,8 @@ const SYNTAX_KEYS: ReadonlySet<string> = new Set(['type', 'loc', 'parentheses', 
 export const READ_KEYS: Readonly<Record<string, readonly string[]>> = {
   select: ['with', 'as_struct_val', 'distinct', 'columns', 'from', 'for_sys_time_as_of', 'where', 'groupby', 'having', 'qualify', 'orderby', 'limit', 'window', '_next', 'set_op', '_orderby', '_limit', '_outer_orderby', '_outer_limit'],
   '<subquery>': ['ast'],
+  set_op: ['operator', 'mode', 'match', 'columns'],
+  set_query: ['ast', '_next', 'set_op', '_outer_orderby', '_outer_limit'],
   '<cte>': ['name', 'stmt'],
   '<select item>': ['expr', 'as'],
   except: ['expr', 'expr_list'],

@@ -25,6 +25,8 @@ import type {
   QueryBody,
   Select,
   SelectItem,
+  SetByName,
+  SetOperation,
   SetOperator,
   SubscriptMode,
   TypeName,
@@ -41,7 +43,7 @@ export interface OtherStatement {
 export type Statement = Query | OtherStatement;
 
 export function readStatement(node: AstNode): Statement {
-  if (node.type !== 'select') return { kind: 'other', type: String(node.type ?? 'unknown') };
+  if (node.type !== 'select' && node.type !== 'set_query') return { kind: 'other', type: String(node.type ?? 'unknown') };
   return readQuery(node);
 }
 
@@ -133,6 +135,24 @@ const SET_OPERATORS: Record<string, SetOperator> = {
   'except distinct': 'EXCEPT DISTINCT',
 };
 
+/** A member's `set_op`: the operator and how it matches columns, or what is refused by name. */
+function readSetOperator(node: unknown): { operator: SetOperator; byName: SetByName | undefined } | string {
+  const plain = typeof node === 'string' ? node : isNode(node) ? String(node.operator ?? '') : '';
+  const operator = SET_OPERATORS[plain.toLowerCase()];
+  if (operator === undefined) return `set operation ${plain.toUpperCase() || 'UNION'} (write UNION ALL or UNION DISTINCT)`;
+  if (!isNode(node)) return { operator, byName: undefined };
+  const mode = node.mode === null || node.mode === undefined ? undefined : String(node.mode);
+  const match = node.match === null || node.match === undefined ? undefined : String(node.match);
+  const columns = Array.isArray(node.columns) ? node.columns.map(String) : undefined;
+  const written = `${mode === undefined ? '' : `${mode.toUpperCase()} `}${operator}`;
+  if (match === undefined) return `${written} without BY NAME or CORRESPONDING`;
+  if (match === 'strict corresponding' && mode !== undefined) return `${written} STRICT CORRESPONDING`;
+  const strict = match === 'strict corresponding' || (match === 'by name' && mode === undefined);
+  const byName: SetByName = { mode: strict ? 'strict' : ((mode ?? 'inner') as SetByName['mode']) };
+  if (columns !== undefined) byName.columns = columns;
+  return { operator, byName };
+}
+
 const JOIN_TYPES: ReadonlySet<string> = new Set<JoinType>([
   'JOIN', 'INNER JOIN', 'LEFT JOIN', 'LEFT OUTER JOIN', 'RIGHT JOIN', 'RIGHT OUTER JOIN', 'FULL JOIN', 'FULL OUTER JOIN', 'CROSS JOIN',
 ]);
@@ -164,6 +184,8 @@ function readQueryHere(select: AstNode): Query {
   const ownsWith = (member: AstNode) => members.length > 1 && (member !== select || Boolean(member.parentheses_symbol));
   const ctes = ownsWith(select) ? [] : readCtes(select);
   const readMember = (member: AstNode): QueryBody => {
+    // `(a UNION ALL b) EXCEPT DISTINCT c`: a set operation in parentheses is a query of its own.
+    if (member.type === 'set_query' && isNode(member.ast)) return readQuery(member.ast);
     if (!ownsWith(member) || withClauses(member).length === 0) return readSelect(member);
     return { kind: 'query', with: readCtes(member), body: readSelect(member), orderBy: [], loc: here(member) };
   };
@@ -178,17 +200,21 @@ function readQueryHere(select: AstNode): Query {
     // The parser hangs the whole operation's ORDER BY / LIMIT on its last member; a member of its own
     // (in parentheses) that has them is a construct the tree does not keep.
     const owned = members.find((member) => (member !== last || member.parentheses_symbol) && (member.orderby || member.limit));
-    body = {
+    const operators = members.slice(0, -1).map((member) => readSetOperator(member.set_op));
+    const set: SetOperation = {
       kind: 'set',
       members: members.map((member) => (member === owned ? unknownSelect('ORDER BY or LIMIT inside one member of a set operation', member) : readMember(member))),
-      operators: members.slice(0, -1).map((member) => SET_OPERATORS[String(member.set_op ?? '').toLowerCase()] ?? 'UNION ALL'),
+      operators: operators.map((operator) => (typeof operator === 'string' ? 'UNION ALL' : operator.operator)),
       loc: here(select),
     };
-    const unknownOperator = members.slice(0, -1).find((member) => SET_OPERATORS[String(member.set_op ?? '').toLowerCase()] === undefined);
-    if (unknownOperator) {
-      const operator = String(unknownOperator.set_op ?? '').toUpperCase() || 'UNION';
-      body.members[0] = unknownSelect(`set operation ${operator} (write UNION ALL or UNION DISTINCT)`, unknownOperator);
-    }
+    const refused = operators.find((operator): operator is string => typeof operator === 'string');
+    const byName = operators.map((operator) => (typeof operator === 'string' ? undefined : operator.byName));
+    const same = byName.every((one) => JSON.stringify(one) === JSON.stringify(byName[0]));
+    if (refused !== undefined) set.members[0] = unknownSelect(refused, members[operators.indexOf(refused)]!);
+    // GoogleSQL wants parentheses between different set operations; matching by name is part of one.
+    else if (!same) set.members[0] = unknownSelect('set operations matching columns differently without parentheses', members[0]!);
+    else if (byName[0] !== undefined) set.byName = byName[0];
+    body = set;
   }
   const ownsOrder = !outerGiven && (members.length === 1 || !last.parentheses_symbol);
   return {

@@ -55,6 +55,20 @@ export interface SetOperation extends Node {
   kind: 'set';
   members: QueryBody[];
   operators: SetOperator[];
+  /** Columns matched by name rather than by place (`BY NAME`, `CORRESPONDING`): the same for every operator. */
+  byName?: SetByName | undefined;
+}
+
+/**
+ * How a set operation matches columns by name (GoogleSQL's `BY NAME` and `CORRESPONDING`):
+ * `strict`, every input has the same names (`BY NAME`, `STRICT CORRESPONDING`); `inner`, the names
+ * every input has (`INNER ... BY NAME`, `CORRESPONDING`); `full`, every name, NULL where an input
+ * lacks it; `left`, the first input's names. `columns` (`ON (...)`, `BY (...)`) names the result's
+ * columns and their order.
+ */
+export interface SetByName {
+  mode: 'strict' | 'inner' | 'full' | 'left';
+  columns?: string[] | undefined;
 }
 
 export type SetOperator = 'UNION ALL' | 'UNION DISTINCT' | 'INTERSECT DISTINCT' | 'EXCEPT DISTINCT';

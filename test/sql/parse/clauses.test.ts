@@ -131,3 +131,32 @@ describe('SELECT AS STRUCT and named windows, as node-sql-parser wrote them', ()
     expect(named).toMatchObject({ over: { type: 'window', as_window_specification: 'w' } });
   });
 });
+
+describe('set operations by name', () => {
+  it('a plain operator stays a string; a mode or a matching makes a `set_op` node', () => {
+    expect(statement('select 1 as a union all select 2').set_op).toBe('union all');
+    expect(statement('select 1 as a union all by name select 2 as a').set_op).toEqual({ type: 'set_op', operator: 'union all', mode: null, match: 'by name', columns: null });
+    expect(statement('select 1 as a full outer union all by name on (a, `b`) select 2 as a').set_op).toEqual({ type: 'set_op', operator: 'union all', mode: 'full', match: 'by name', columns: ['a', 'b'] });
+    expect(statement('select 1 as a left except distinct corresponding select 2 as a').set_op).toMatchObject({ operator: 'except distinct', mode: 'left', match: 'corresponding' });
+    expect(statement('select 1 as a outer union distinct strict corresponding by (a) select 2 as a').set_op).toMatchObject({ mode: 'full', match: 'strict corresponding', columns: ['a'] });
+    expect(statement('select 1 as a inner intersect distinct by name select 2 as a').set_op).toMatchObject({ mode: 'inner', operator: 'intersect distinct' });
+  });
+
+  it('refuses what BigQuery refuses: BY NAME ON without a list, CORRESPONDING BY without parentheses', () => {
+    refused('select 1 as a union all by name on select 2 as a');
+    refused('select 1 as a union all corresponding by a select 2 as a');
+  });
+});
+
+describe('a set operation in parentheses', () => {
+  it('is a `set_query` member of another, first or last', () => {
+    const first = statement('(select 1 as a union all select 2) except distinct select 3');
+    expect(first).toMatchObject({ type: 'set_query', parentheses_symbol: true, set_op: 'except distinct', ast: { type: 'select', set_op: 'union all' } });
+    const last = statement('select 1 as a union all (select 2 as a full union all by name select 3 as b)');
+    expect(last._next).toMatchObject({ type: 'set_query', ast: { set_op: { mode: 'full', match: 'by name' } } });
+  });
+
+  it('leaves a whole query in parentheses what it was', () => {
+    expect(statement('(select 1 as a union all select 2)')).toMatchObject({ type: 'select', set_op: 'union all' });
+  });
+});

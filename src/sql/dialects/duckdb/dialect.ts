@@ -21,6 +21,7 @@ import { nameAnonymousColumns } from './rewrites/anonymous-columns.js';
 import { prefilterRegularExpressions } from './rewrites/regex-prefilter.js';
 import { resolveNames } from './rewrites/resolve-names.js';
 import { setOperationStructNames } from './rewrites/set-operation-structs.js';
+import { setsByName } from './rewrites/set-by-name.js';
 import { boundTopRows } from './rewrites/top-n-bound.js';
 import { readStoredRecords } from './rewrites/stored-records.js';
 import { unnestAsProjections } from './rewrites/unnest-projections.js';
@@ -107,6 +108,8 @@ export function duckDbDialect(sources: readonly string[], options: DuckDbDialect
     parameter: (name) => `$${name}`,
     relation: (source) => (known.has(source) ? quoteIdentifier(source) : undefined),
     rewrites: [
+      // First: the passes after it read set operations by place only.
+      setsByName(sourceColumns),
       usingColumnsFirst,
       resolveNames({ sourceColumns, strict: settings.strictNames, qualify: KEYWORD_NAMES }),
       // Before the stored records are read: the bound's copy of FROM and WHERE is read the same way.

@@ -23,7 +23,7 @@ import type { Rewrite } from '../../../generator/dialect.js';
 import { InvalidQuery } from '../../../parse/errors.js';
 import { impliedName } from '../../../analyse/item-names.js';
 import { FUNCTIONS } from '../../../language.js';
-import { elementOf, fieldOf, SCALAR, UNKNOWN, type Columns, type Shape } from '../../../analyse/shapes.js';
+import { elementOf, fieldOf, SCALAR, structShape, UNKNOWN, type Columns, type Shape } from '../../../analyse/shapes.js';
 import type { ColumnRef, Expr, FromItem, Query, QueryBody, Select, SelectItem } from '../../../parse/tree.js';
 import { mapExprChildren, mapFromItem, mapSelectItem, type ChildMap } from '../../../parse/walk.js';
 
@@ -88,6 +88,23 @@ function fieldList(shape: Shape): string {
   if (shape.kind !== 'struct') return '';
   const names = [...shape.fields.keys()];
   return `; its fields: ${names.slice(0, 30).join(', ')}${names.length > 30 ? ', ...' : ''}`;
+}
+
+/**
+ * `[STRUCT('abc' AS t, 5 AS len), ...]`: an array of structs whose fields the text names, every
+ * element the same names, so an UNNEST of it puts `t` and `len` in scope (the values' own shapes
+ * are not followed); anything else is not known.
+ */
+function structArrayShape(array: Extract<Expr, { kind: 'array' }>): Shape {
+  const names = (element: Expr | undefined): (string | undefined)[] | undefined =>
+    element?.kind === 'struct' && element.type === undefined && !element.tuple ? element.fields.map((field) => field.name) : undefined;
+  const first = names(array.elements[0]);
+  if (array.elementType !== undefined || first === undefined || !first.every((name): name is string => name !== undefined)) return UNKNOWN;
+  // Every element names every field alike: a later STRUCT('x', 1) is written with fields of its own
+  // names, which DuckDB's array does not match to the first's (it reads them NULL).
+  const fits = (other: (string | undefined)[] | undefined) => other !== undefined && other.length === first.length && other.every((name, index) => name !== undefined && key(name) === key(first[index]!));
+  if (!array.elements.every((element) => fits(names(element)))) return UNKNOWN;
+  return { kind: 'array', element: structShape(first.map((name) => [name, UNKNOWN])) };
 }
 
 export function resolveNames(options: ResolveOptions = {}): Rewrite {
@@ -193,6 +210,7 @@ export function resolveNames(options: ResolveOptions = {}): Rewrite {
   }
 
   function shapeOf(expr: Expr, scope: Scope): { shape: Shape; origin: string } {
+    if (expr.kind === 'array') return { shape: structArrayShape(expr), origin: 'an array' };
     if (expr.kind !== 'column') return { shape: expr.kind === 'subscript' || expr.kind === 'field' ? UNKNOWN : SCALAR, origin: 'an expression' };
     let shape: Shape = UNKNOWN;
     let origin: string = expr.name;
