@@ -174,6 +174,11 @@ export function intervalInRange(interval: string, value: Expr, valueSql: string,
     const n = BigInt(value.value);
     return (n < 0n ? -n : n) > most ? intervalFieldError(field) : interval;
   }
+  // A string (`INTERVAL '0.000008' SECOND`) is checked as the number it writes; DuckDB reads it.
+  if (value.kind === 'literal' && typeof value.value === 'string') {
+    const n = Number(value.value);
+    return Number.isFinite(n) && Math.abs(n) > Number(most) ? intervalFieldError(field) : interval;
+  }
   return `(CASE WHEN abs(${valueSql}) > ${most} THEN ${intervalFieldError(field)} ELSE ${interval} END)`;
 }
 
