@@ -26,14 +26,15 @@ const SAMPLES = [
   `select x from (select 1 as x) as s join (select 1 as x) as t using (x) union all select 2 union distinct (select 3) order by x limit 2`,
   `select count(distinct x), string_agg(cast(x as string), ',' order by x limit 2), array_agg(x ignore nulls), sum(x) over (order by x rows between 1 preceding and current row)
      from unnest([1]) as x`,
-  `select -x, not true, ~1, 1 + 2, x between 1 and 2, x not between 1 and 2, x in (1, 2), x not in (3), x not in (select 1), s.a.b, x in unnest([1]), x not in unnest([1]),
+  `select -x, not true, ~1, 1 + 2, x between 1 and 2, x not between 1 and 2, x in (1, 2), x not in (3), x not in (select 1), s.x.b, x in unnest([1]), x not in unnest([1]),
      exists (select 1), not exists (select 1), (select 1), case x when 1 then 'a' else 'b' end, case when x = 1 then 'a' end,
      safe_cast(x as int64), cast(x as array<struct<a int64>>), interval 1 day, extract(week(monday) from d at time zone 'UTC'),
      timestamp_trunc(t, week(monday)), [1, 2][safe_offset(x)], (struct(1 as a)).a, array<int64>[1], array(select 1), struct<a int64>(1), (1, 2),
      @p, 'a', b'a', 1.5, null, true, date '2024-01-01', timestamp_diff(t, t, hour), cast(t as string format 'HH24 TZH' at time zone 'Asia/Tokyo')
-     from unnest([1]) as x, unnest([struct(struct(1 as b) as a)]) as s, unnest([date '2024-01-01']) as d, unnest([timestamp '2024-01-01 00:00:00+00']) as t`,
+     from unnest([1]) as x, unnest([struct(struct(1 as b) as x)]) as s, unnest([date '2024-01-01']) as d, unnest([timestamp '2024-01-01 00:00:00+00']) as t`,
   'select a.x from (`postgres.logs` as l cross join unnest(l.metadata) as m) left join (select 1 as x) as a on true',
   'select t.id from `postgres.logs` as t, (select 1 as id) as u',
+  'select 1 as a, 2 as b full outer union all by name on (a) select 3 as a',
 ];
 
 /**

@@ -66,6 +66,8 @@ function stockShape(value: unknown): unknown {
   if (typeof value !== 'object' || value === null) return value;
   const node = Object.fromEntries(Object.entries(value).filter(([key]) => !BOOKKEEPING.has(key) && !OUTER_ORDER.has(key)).map(([key, child]) => [key, stockShape(child)]));
   if (DECODED_BY_STOCK.has(node.type as string) && typeof node.value === 'string') node.value = stockDecode(node.value);
+  // A negative integer past 2^53 is exact here (docs/sql-parser.md, "Exact integers"); stock rounded it to a number.
+  if (node.type === 'bigint' && typeof node.value === 'string' && /^-\d+$/.test(node.value)) return { ...node, type: 'number', value: Number(node.value) };
   return node;
 }
 
