@@ -609,7 +609,7 @@ function division(op: OperatorContext): string {
     return arithmeticChecked(op, plain, [...numerator.leaves, { sql: op.right, node: op.rightNode }], '/');
   }
   // Where either may be a NUMERIC, DuckDB picks the macro's overload by type; a FLOAT64 quotient is still checked.
-  if (!aggregated(op.leftNode) && !aggregated(op.rightNode)) return arithmeticChecked(op, `${sqlMacroName('divide')}(${op.left}, ${op.right})`, operandLeaves(op), '/');
+  if (!aggregated(op.leftNode) && !aggregated(op.rightNode)) return macroChecked(op, 'divide', '/');
   // DuckDB cannot pick a macro's overload for an aggregate or analytic operand (`SUM(x) / COUNT(*)`:
   // its type is not known when the macro binds). Such a quotient of a NUMERIC the query says is
   // refused; of operands it does not say, DuckDB's `/`, an error when it runs if one is a NUMERIC.
@@ -619,6 +619,18 @@ function division(op: OperatorContext): string {
   const b = repeatable(op.right, op.refuse);
   const numeric = [...(left === undefined ? [a] : []), ...(right === undefined ? [b] : [])].map((value) => `typeof(${value}) = 'DECIMAL(38,9)'`).join(' OR ');
   return arithmeticChecked(op, `(${a} / ${nonZero(unless(numeric, `${what} is not supported on the embedded engine (divide in an outer query, or CAST to FLOAT64)`, b), op.rightNode, op.refuse)})`, operandLeaves(op), '/');
+}
+
+/**
+ * The SQL macro `name` over `op`'s operands, with the overflow check of a FLOAT64 result. Operands
+ * that are arithmetic themselves are read unchecked (functions/overflow.ts): the chain is checked
+ * once, at its top, so a nested quotient's text is not written three times per level.
+ */
+function macroChecked(op: OperatorContext, name: 'divide' | 'multiply', operator: string): string {
+  const left = operand(op.leftNode, op.left);
+  // A divisor is checked on its own (a leaf), as `/` checks it: `x / inf` is finite.
+  const right = name === 'divide' ? { plain: op.right, leaves: [{ sql: op.right, node: op.rightNode }] } : operand(op.rightNode, op.right);
+  return arithmeticChecked(op, `${sqlMacroName(name)}(${left.plain}, ${right.plain})`, [...left.leaves, ...right.leaves], operator);
 }
 
 /** The two operands of `op` as the overflow check's leaves, each already checked where it is arithmetic. */
@@ -665,7 +677,7 @@ function multiplication(op: OperatorContext): string {
   const right = op.typeOf(op.rightNode);
   const bothMay = (left === undefined || left === 'numeric') && (right === undefined || right === 'numeric');
   if (!bothMay) return int64Arithmetic('*')(op);
-  if (!aggregated(op.leftNode) && !aggregated(op.rightNode)) return arithmeticChecked(op, `${sqlMacroName('multiply')}(${op.left}, ${op.right})`, operandLeaves(op), '*');
+  if (!aggregated(op.leftNode) && !aggregated(op.rightNode)) return macroChecked(op, 'multiply', '*');
   const what = 'NUMERIC multiplication of two aggregate or analytic values';
   if (left === 'numeric' && right === 'numeric') return op.refuse(`${what} (CAST one to NUMERIC in a subquery first, or to FLOAT64)`);
   const a = repeatable(op.left, op.refuse);

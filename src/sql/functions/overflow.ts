@@ -9,7 +9,7 @@
  * branch on `typeof()`, which DuckDB folds to a constant, keeps only the branch of the type the
  * value has, so a check that does not apply costs nothing.
  */
-import { computedOnce, raise, repeatable } from '../dialects/duckdb/semantics.js';
+import { computedOnce, MAX_REPEATED_SQL, raise, repeatable } from '../dialects/duckdb/semantics.js';
 import type { StaticType } from '../analyse/static-type.js';
 import type { Expr } from '../parse/tree.js';
 import type { CallContext } from './call.js';
@@ -113,19 +113,24 @@ export function arithmeticChecked(op: ArithmeticOperands, plain: string, leaves:
   // Of INT64 values alone (a division's too: at most 2^63 in size) nothing overflows to an infinity.
   const types = leaves.map(({ node }) => op.typeOf(node));
   if (!types.some((leafType) => CHECKED_TYPES.has(leafType))) return plain;
-  // A leaf the query says is an integer, or a literal (finite), needs no test.
-  const tested = [...new Set(leaves.filter(({ node }, index) => node.kind !== 'literal' && CHECKED_TYPES.has(types[index])).map(({ sql }) => sql))];
-  const r = repeatable(plain, op.refuse);
+  // A leaf the query says is an integer, or a literal (finite), needs no test. A leaf too long to
+  // write twice (a redacted column inside an aggregate) is not tested either: an infinity given
+  // there raises where BigQuery would answer it, an error rather than another answer.
+  const tested = [
+    ...new Set(leaves.filter(({ node, sql }, index) => node.kind !== 'literal' && CHECKED_TYPES.has(types[index]) && sql.length <= MAX_REPEATED_SQL).map(({ sql }) => sql)),
+  ];
   const message = `${FLOAT64_OVERFLOW}: ${operator} of finite FLOAT64 values`;
+  // The result is computed once (bound to a lambda's parameter when long), so a check adds a
+  // constant to the SQL, never a factor, however the arithmetic nests in calls.
   if (type === 'float64') {
-    const finite = tested.map((sql) => ` AND isfinite(${repeatable(sql, op.refuse)})`).join('');
-    return `(CASE WHEN NOT isfinite(${r})${finite} THEN ${raise(message, 'DOUBLE')} ELSE ${r} END)`;
+    const finite = tested.map((sql) => ` AND isfinite(${sql})`).join('');
+    return computedOnce(plain, (r) => `(CASE WHEN NOT isfinite(${r})${finite} THEN ${raise(message, 'DOUBLE')} ELSE ${r} END)`);
   }
   // The values may be of any type here: each read as a DOUBLE (NULL where it is none), and the
   // error typed as the result (an element of a list of it), so the CASE binds whatever it is.
   const asDouble = (sql: string) => `TRY_CAST(${sql} AS DOUBLE)`;
-  const finite = tested.map((sql) => ` AND isfinite(${asDouble(repeatable(sql, op.refuse))})`).join('');
-  return `(CASE WHEN typeof(${r}) = 'DOUBLE' AND NOT isfinite(${asDouble(r)})${finite} THEN [${r}][${raise(message)}] ELSE ${r} END)`;
+  const finite = tested.map((sql) => ` AND isfinite(${asDouble(sql)})`).join('');
+  return computedOnce(plain, (r) => `(CASE WHEN typeof(${r}) = 'DOUBLE' AND NOT isfinite(${asDouble(r)})${finite} THEN [${r}][${raise(message)}] ELSE ${r} END)`);
 }
 
 /**

@@ -167,7 +167,41 @@ function textReadColumn(field: DeclaredField, format: DeclaredFormat, source: So
   if (field.type === 'INT64' && field.mode !== 'REPEATED') {
     return { type: 'VARCHAR', select: `CAST(CASE WHEN ${notWhole(name)} THEN 'not a whole number' ELSE ${name} END AS BIGINT) AS ${name}` };
   }
+  // The same within records and lists: their INT64s read as text, checked, then cast (a cast of
+  // text rounds `1.5` too), so no nested value is rounded where BigQuery's load refuses it.
+  const misfits = notWholeWithin(field, name);
+  if (misfits !== undefined) {
+    return { type: textIntegersType(field), select: `(CASE WHEN coalesce(${misfits}, false) THEN error(${quoteString(NESTED_NOT_WHOLE)}) ELSE CAST(${name} AS ${declaredDuckdbType(field)}) END) AS ${name}` };
+  }
   return { type: declaredDuckdbType(field), select: name };
+}
+
+/** The error a nested INT64 that is not a whole number raises; the failing line is then found by reading the file. */
+const NESTED_NOT_WHOLE = 'cannery: a nested INT64 value is not a whole number';
+
+/** Whether some INT64 within `field`'s value `sql` (read as text) is not a whole number, or undefined when it holds none. */
+function notWholeWithin(field: DeclaredField, sql: string, depth = 0): string | undefined {
+  const element = (value: string): string | undefined => {
+    if (field.type === 'INT64') return notWhole(value);
+    if (field.type !== 'RECORD') return undefined;
+    const inner = (field.fields ?? []).map((child) => notWholeWithin(child, `${value}.${quoteIdentifier(child.name)}`, depth + 1)).filter((found) => found !== undefined);
+    return inner.length === 0 ? undefined : inner.map((found) => `coalesce(${found}, false)`).join(' OR ');
+  };
+  if (field.mode !== 'REPEATED') return element(sql);
+  const variable = `__cannery_e${depth}`;
+  const each = element(variable);
+  return each === undefined ? undefined : `list_bool_or(list_transform(${sql}, ${variable} -> coalesce(${each}, false)))`;
+}
+
+/** The DuckDB type of `field` with every INT64 within it read as text. */
+function textIntegersType(field: DeclaredField): string {
+  const element =
+    field.type === 'INT64'
+      ? 'VARCHAR'
+      : field.type === 'RECORD'
+        ? `STRUCT(${(field.fields ?? []).map((inner) => `${quoteIdentifier(inner.name)} ${textIntegersType(inner)}`).join(', ')})`
+        : declaredDuckdbType({ ...field, mode: 'NULLABLE' });
+  return field.mode === 'REPEATED' ? `${element}[]` : element;
 }
 
 /** Whether the text of column `name` is not an INT64 as BigQuery writes one (NULL is not this). */
@@ -353,6 +387,11 @@ async function inInputTerms(
     const found = await firstMisfitLine(connection, path, format.gzip, reader.columns);
     if (found === undefined) return new DataError('invalid_event', `${path} near line ${json[1]}: ${json[2]!.trim()}`, { cause: error });
     return new DataError('invalid_event', `${path} line ${found.line}, field ${found.path}: ${found.why}`, { line: found.line, field: found.path, cause: error });
+  }
+  if (message.includes(NESTED_NOT_WHOLE)) {
+    const found = await firstMisfitLine(connection, path, format.gzip, reader.columns);
+    if (found !== undefined) return new DataError('invalid_event', `${path} line ${found.line}, field ${found.path}: ${found.why}`, { line: found.line, field: found.path, cause: error });
+    return new DataError('invalid_event', `${path}: a nested INT64 value is not a whole number (written with a fraction or an exponent), which BigQuery's load refuses`, { cause: error });
   }
   if (/Could not convert string 'not a whole number' to INT64/.test(message)) {
     for (const column of reader.wholeColumns ?? []) {

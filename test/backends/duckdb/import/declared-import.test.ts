@@ -100,6 +100,10 @@ describe('importing into a declared source', () => {
     const { connection, close } = await connectDuckDB();
     try {
       expect((await importDeclared(connection, nested, await file('b.ndjson', NDJSON))).rows).toBe(2);
+      // An INT64 past 2^53 inside a list of records is read exactly (as text, then cast).
+      const big = JSON.stringify({ id: 'b5', items: [{ sku: 's9', qty: 1 }] }).replace('"qty":1', '"qty":9007199254740993');
+      expect((await importDeclared(connection, nested, await file('big.ndjson', big))).rows).toBe(1);
+      expect(await bigQueryRows(connection, "SELECT i.qty FROM `shop.baskets`, UNNEST(items) AS i WHERE id = 'b5'")).toEqual([{ qty: 9007199254740993n }]);
       expect((await importDeclared(connection, nested, await file('c.jsonl.gz', gzipSync(NDJSON.replace(/b1/, 'b3').replace(/b2/, 'b4'))))).rows).toBe(2);
       expect(await bigQueryRows(connection, "SELECT id, customer.name AS name, i.sku, i.qty FROM `shop.baskets`, UNNEST(items) AS i WHERE id IN ('b1', 'b3') ORDER BY id, i.sku")).toEqual([
         { id: 'b1', name: 'Ada', sku: 's1', qty: 2n },
@@ -148,12 +152,17 @@ describe('importing into a declared source', () => {
       expect((await failure(importDeclared(connection, counts, await file('counts.ndjson', '{"k":"a","n":1}\n{"k":"b","n":"2"}\n{"k":"c","n":2.5}\n')))).message).toMatch(
         /counts\.ndjson line 3 \(not counting blank lines\), field n: "2\.5" is not a valid INT64/,
       );
+      // Nested too, in a record of a list and in a list of INT64s: never rounded, and a big one kept exact.
+      const fraction = `${JSON.stringify({ id: 'b8', items: [{ sku: 's', qty: 1 }] })}\n{"id":"b9","items":[{"sku":"s","qty":1},{"sku":"s","qty":1.5}]}\n`;
+      expect((await failure(importDeclared(connection, nested, await file('fraction.ndjson', fraction)))).message).toMatch(/fraction\.ndjson line 2, field items\[1\]\.qty: 1\.5 is not a valid INT64/);
+      const lists: SourceDeclaration = { name: 'lists', columns: [{ name: 'k', type: 'STRING', mode: 'NULLABLE' }, { name: 'ns', type: 'INT64', mode: 'REPEATED' }] };
+      expect((await failure(importDeclared(connection, lists, await file('lists.ndjson', '{"k":"a","ns":[1,2]}\n{"k":"b","ns":[3,2.5]}\n')))).message).toMatch(/lists\.ndjson line 2, field ns\[1\]: 2\.5 is not a valid INT64/);
       const required = await failure(importDeclared(connection, orders, await file('missing.csv', 'order_id,created_at\no1,2026-01-02T03:04:05Z\n,2026-01-02T03:04:05Z\n')));
       expect(required.message).toMatch(/missing\.csv line 3, column order_id: no value, and source shop\.orders declares it REQUIRED/);
       const unknown = await failure(importDeclared(connection, orders, await file('unknown.csv', 'order_id,created_at,discount\n')));
       expect(unknown.message).toMatch(/column discount of .* is not declared in source shop\.orders/);
       // All or nothing: the good lines before each bad one are not there either.
-      expect(await rows(connection, `SELECT count(*)::INTEGER AS n FROM duckdb_tables() WHERE table_name LIKE 'shop.%' OR table_name = 'counts'`)).toEqual([{ n: 0 }]);
+      expect(await rows(connection, `SELECT count(*)::INTEGER AS n FROM duckdb_tables() WHERE table_name LIKE 'shop.%' OR table_name IN ('counts', 'lists')`)).toEqual([{ n: 0 }]);
       expect(await rows(connection, `SELECT count(*)::INTEGER AS n FROM duckdb_tables() WHERE schema_name = 'cannery'`)).toEqual([{ n: 0 }]);
     } finally {
       close();
