@@ -264,8 +264,9 @@ describe('storage layouts', () => {
   it('answer every question alike', async () => {
     const { differingSql } = await compareAll(QUESTIONS);
     // Many questions read stored records, so the two compiled differently (227 of 573 when
-    // written; a sandbox query compiles only the endpoint CTEs it reads).
-    expect(differingSql).toBeGreaterThan(QUESTIONS.length / 3);
+    // written, 225 of 722 once the golden cases of constant queries grew; a sandbox query
+    // compiles only the endpoint CTEs it reads).
+    expect(differingSql).toBeGreaterThan(200);
   }, 300_000);
 
   it('answer alike after the old database is compacted into the current layout', async () => {
