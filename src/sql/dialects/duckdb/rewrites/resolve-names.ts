@@ -81,6 +81,11 @@ function hiddenUnnestAlias(index: number): string {
   return `_unnest_${index}`;
 }
 
+/** Whether an UNNEST's alias is one given here, for one written without. */
+export function isHiddenUnnestAlias(alias: string): boolean {
+  return /^_unnest_\d+$/.test(alias);
+}
+
 function key(name: string): string {
   return name.toLowerCase();
 }
