@@ -22,7 +22,9 @@ function statistical(duckName: string): Render {
     const values = call.args.map((arg) => repeatable(`CAST(${arg} AS DOUBLE)`, call.refuse));
     const finite = values.map((value) => `isfinite(${value})`).join(' AND ');
     const distinct = call.distinct ? 'DISTINCT ' : '';
-    return `(CASE WHEN bool_or(NOT (${finite}))${over(call)} THEN CAST('NaN' AS DOUBLE) ELSE ${duckName}(${distinct}${values.join(', ')}) FILTER (WHERE ${finite})${over(call)} END)`;
+    // BigQuery's CORR of fewer than two pairs is NULL; DuckDB's of one pair divides 0 by 0 (NaN).
+    const tooFew = duckName === 'corr' ? ` WHEN count(*) FILTER (WHERE ${finite})${over(call)} < 2 THEN NULL` : '';
+    return `(CASE WHEN bool_or(NOT (${finite}))${over(call)} THEN CAST('NaN' AS DOUBLE)${tooFew} ELSE ${duckName}(${distinct}${values.join(', ')}) FILTER (WHERE ${finite})${over(call)} END)`;
   };
 }
 

@@ -109,6 +109,11 @@ export function generate(query: Query, dialect: Dialect, options: GenerateOption
       case 'query':
         return `(${printQuery(body)})`;
       case 'set':
+        // GoogleSQL has no precedence between set operations (DuckDB's INTERSECT binds tighter, the
+        // rest left to right): `a UNION ALL b EXCEPT DISTINCT c` is BigQuery's syntax error.
+        if (body.operators.some((operator) => operator !== body.operators[0])) {
+          throw new InvalidQuery('Syntax error: Different set operations cannot be used in the same query without using parentheses for grouping', body.loc);
+        }
         return body.members
           .map((member, index) => {
             if (index === 0) return printBody(member);

@@ -31,6 +31,7 @@ import type { Columns } from '../../analyse/shapes.js';
 import { columnsData, columnsLookup } from '../../analyse/shape-data.js';
 import { quoteIdentifier, quoteString } from './quote.js';
 import { isTimeText } from './time-formats.js';
+import { namedStructElements } from './struct-arrays.js';
 import { structCast, structEquality, structInUnnest, structShape } from './struct-equality.js';
 import { computedOnce, raise, repeatable } from './semantics.js';
 import { canonicalJson, InvalidJson } from '../../functions/json-value.js';
@@ -230,7 +231,12 @@ export function duckDbDialect(sources: readonly string[], options: DuckDbDialect
         if (twice !== undefined) printer.refuse(`a STRUCT with two fields named ${twice} (name them apart with AS)`, node);
         return `struct_pack(${fields.map((field) => field.sql).join(', ')})`;
       },
-      array: (node, printer) => (node.elementType ? `CAST([${node.elements.map(printer.expr).join(', ')}] AS ${printer.typeName(node.elementType)}[])` : undefined),
+      array: (node, printer) => {
+        if (node.elementType) return `CAST([${node.elements.map(printer.expr).join(', ')}] AS ${printer.typeName(node.elementType)}[])`;
+        const named = namedStructElements(node);
+        if ('conflict' in named) return printer.refuse(named.conflict, node);
+        return named.names === undefined ? undefined : `[${named.elements.map(printer.expr).join(', ')}]`;
+      },
       typeName: (type, printer) => {
         if (type.name === 'ARRAY' && type.element) return `${printer.typeName(type.element)}[]`;
         if (type.name !== 'STRUCT' || !type.fields) return undefined;

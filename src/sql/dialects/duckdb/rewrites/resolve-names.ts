@@ -25,6 +25,7 @@ import { impliedName } from '../../../analyse/item-names.js';
 import { FUNCTIONS } from '../../../language.js';
 import { elementOf, fieldOf, SCALAR, structShape, UNKNOWN, type Columns, type Shape } from '../../../analyse/shapes.js';
 import type { ColumnRef, Expr, FromItem, Query, QueryBody, Select, SelectItem } from '../../../parse/tree.js';
+import { namedStructElements } from '../struct-arrays.js';
 import { mapExprChildren, mapFromItem, mapSelectItem, type ChildMap } from '../../../parse/walk.js';
 
 export interface ResolveOptions {
@@ -80,6 +81,11 @@ function hiddenUnnestAlias(index: number): string {
   return `_unnest_${index}`;
 }
 
+/** Whether an UNNEST's alias is one given here, for one written without. */
+export function isHiddenUnnestAlias(alias: string): boolean {
+  return /^_unnest_\d+$/.test(alias);
+}
+
 function key(name: string): string {
   return name.toLowerCase();
 }
@@ -91,20 +97,19 @@ function fieldList(shape: Shape): string {
 }
 
 /**
- * `[STRUCT('abc' AS t, 5 AS len), ...]`: an array of structs whose fields the text names, every
- * element the same names, so an UNNEST of it puts `t` and `len` in scope (the values' own shapes
- * are not followed); anything else is not known.
+ * `[STRUCT('abc' AS t, 5 AS len), ('x', 1)]`: an array of struct literals whose first element names
+ * every field, so an UNNEST of it puts `t` and `len` in scope (the values' own shapes are not
+ * followed); every element must be a struct literal of as many fields, which the DuckDB dialect
+ * writes with the first's names (struct-arrays.ts). Anything else is not known.
  */
 function structArrayShape(array: Extract<Expr, { kind: 'array' }>): Shape {
-  const names = (element: Expr | undefined): (string | undefined)[] | undefined =>
-    element?.kind === 'struct' && element.type === undefined && !element.tuple ? element.fields.map((field) => field.name) : undefined;
-  const first = names(array.elements[0]);
-  if (array.elementType !== undefined || first === undefined || !first.every((name): name is string => name !== undefined)) return UNKNOWN;
-  // Every element names every field alike: a later STRUCT('x', 1) is written with fields of its own
-  // names, which DuckDB's array does not match to the first's (it reads them NULL).
-  const fits = (other: (string | undefined)[] | undefined) => other !== undefined && other.length === first.length && other.every((name, index) => name !== undefined && key(name) === key(first[index]!));
-  if (!array.elements.every((element) => fits(names(element)))) return UNKNOWN;
-  return { kind: 'array', element: structShape(first.map((name) => [name, UNKNOWN])) };
+  const named = namedStructElements(array);
+  if ('conflict' in named || named.names === undefined) return UNKNOWN;
+  const names = named.names;
+  if (!names.every((name): name is string => name !== undefined)) return UNKNOWN;
+  const fits = (element: Expr) => element.kind === 'struct' && element.type === undefined && element.fields.length === names.length;
+  if (!array.elements.every(fits)) return UNKNOWN;
+  return { kind: 'array', element: structShape(names.map((name) => [name, UNKNOWN])) };
 }
 
 export function resolveNames(options: ResolveOptions = {}): Rewrite {

@@ -16,6 +16,9 @@
 import type { Rewrite } from '../../../generator/dialect.js';
 import type { ColumnRef, DerivedTable, Expr, FromItem, Query, QueryBody, Select, SelectItem, UnnestRef } from '../../../parse/tree.js';
 import { mapExprChildren, mapFromItem, type ChildMap } from '../../../parse/walk.js';
+import { UnsupportedConstruct } from '../../../generator/unsupported.js';
+import { namedStructElements } from '../struct-arrays.js';
+import { isHiddenUnnestAlias } from './resolve-names.js';
 
 /** Where an UNNEST alias's element is read from: `table.column`. */
 interface Target {
@@ -189,7 +192,7 @@ function rewriteSelect(select: Select, parent: Aliases | undefined): { select: S
   const projected: Projection[] = [];
   const from = rewriteFrom(select.from, targets, parent, projected);
   const map = childMap(aliases);
-  const items = select.items.flatMap((item) => selectItems(item, projected, aliases));
+  const items = select.items.flatMap((item) => starOverUnnest(item, select, aliases) ?? selectItems(item, projected, aliases));
   return {
     aliases,
     select: {
@@ -202,6 +205,78 @@ function rewriteSelect(select: Select, parent: Aliases | undefined): { select: S
       qualify: select.qualify && map.expr(select.qualify),
     },
   };
+}
+
+/** Functions whose array is of scalars whatever their arguments. */
+const SCALAR_ARRAYS: ReadonlySet<string> = new Set(['GENERATE_ARRAY', 'GENERATE_DATE_ARRAY', 'GENERATE_TIMESTAMP_ARRAY', 'SPLIT']);
+
+/** What an UNNEST's elements are, where the text says: STRUCTs, scalars, or not known here. */
+function elementKind(array: Expr): 'struct' | 'scalar' | undefined {
+  if (array.kind === 'call') return SCALAR_ARRAYS.has(array.name.toUpperCase()) ? 'scalar' : undefined;
+  if (array.kind !== 'array') return undefined;
+  if (array.elementType !== undefined) return array.elementType.name.toUpperCase() === 'STRUCT' ? 'struct' : 'scalar';
+  const first = array.elements[0];
+  if (first?.kind === 'struct') return 'struct';
+  if (first?.kind === 'literal' && first.type !== 'null') return 'scalar';
+  return undefined;
+}
+
+function refuse(what: string, node: { loc?: Expr['loc'] }): never {
+  throw new UnsupportedConstruct(what, 'duckdb', node.loc);
+}
+
+/**
+ * BigQuery's `*` over `FROM UNNEST(...)`: the UNNEST is a value table, so an element STRUCT's
+ * fields are the columns (x, y of `UNNEST([STRUCT('a' AS x, 1 AS y)])`, with or without an alias),
+ * and a scalar element of an UNNEST without an alias is the anonymous `f0_`. DuckDB's `*` shows
+ * the element as one column, named by the (hidden) alias: over an UNNEST alone, the columns are
+ * written out; over an UNNEST of STRUCT literals joined to more, `*` is refused, since its columns'
+ * order would follow the FROM list, and so is `*` over an UNNEST alone without an alias of an
+ * array the text does not type. Undefined: `*` as it is.
+ */
+function starOverUnnest(item: SelectItem, select: Select, aliases: Aliases): SelectItem[] | undefined {
+  if (item.kind !== 'star' || item.table !== undefined) return undefined;
+  const unnests = select.from.filter((from): from is UnnestRef => from.kind === 'unnest');
+  const [sole] = select.from;
+  if (sole?.kind !== 'unnest' || select.from.length !== 1) {
+    const struct = unnests.find((unnest) => elementKind(unnest.array) === 'struct');
+    if (struct) refuse('SELECT * over an UNNEST of STRUCTs joined to other FROM items (select its fields by name)', item);
+    const anonymous = unnests.find((unnest) => isHiddenUnnestAlias(unnest.alias!) && elementKind(unnest.array) === 'scalar');
+    if (anonymous) refuse('SELECT * over an UNNEST without an alias joined to other FROM items (give the UNNEST an alias)', item);
+    return undefined;
+  }
+  const alias = sole.alias!;
+  const kind = elementKind(sole.array);
+  const element = (fields: string[]): Expr => ({ kind: 'column', table: helperColumn(alias), name: alias, fields });
+  let columns: { name: string; expr: Expr }[];
+  if (kind === 'struct') {
+    const named = sole.array.kind === 'array' ? namedStructElements(sole.array) : undefined;
+    const names = named && !('conflict' in named) ? named.names : undefined;
+    if (names === undefined || !names.every((name): name is string => name !== undefined)) {
+      return refuse('SELECT * over an UNNEST of STRUCTs that leave a field unnamed, or of a typed ARRAY<STRUCT<...>> (select its fields by name)', item);
+    }
+    columns = names.map((name) => ({ name, expr: element([name]) }));
+  } else if (kind === 'scalar' && isHiddenUnnestAlias(alias)) {
+    // BigQuery counts f0_, f1_, ... over a SELECT's unnamed columns; this one is the only one.
+    if (select.items.some((other) => other.kind === 'item' && other.alias === undefined && other.expr.kind !== 'column')) {
+      refuse('SELECT * over an UNNEST without an alias beside other unnamed columns (name them with AS)', item);
+    }
+    columns = [{ name: 'f0_', expr: element([]) }];
+  } else if (isHiddenUnnestAlias(alias)) {
+    // Its one column is f0_ or, for STRUCTs, their fields: which, the text does not say.
+    return refuse('SELECT * over an UNNEST without an alias of an array whose elements are not known to be STRUCTs or not (give the UNNEST an alias, or select by name)', item);
+  } else {
+    return undefined;
+  }
+  if (sole.offsetAlias !== undefined) columns.push({ name: sole.offsetAlias, expr: { kind: 'column', table: helperColumn(alias), name: sole.offsetAlias, fields: [] } });
+  const map = childMap(aliases);
+  const excluded = new Set(item.except.map((name) => name.toLowerCase()));
+  return columns
+    .filter((column) => !excluded.has(column.name.toLowerCase()))
+    .map((column): SelectItem => {
+      const replaced = item.replace.find((entry) => entry.alias.toLowerCase() === column.name.toLowerCase());
+      return { kind: 'item', expr: replaced ? map.expr(replaced.expr) : column.expr, alias: column.name };
+    });
 }
 
 function selectItems(item: SelectItem, projected: readonly Projection[], aliases: Aliases): SelectItem[] {
