@@ -23,7 +23,7 @@ const SAMPLES = [
   `with a as (select 1 as x), b as (select 2 as y) select distinct a.x, b.y as z, * except (x), a.* replace (3 as x) from a cross join b
      left join unnest([1, 2]) as u with offset as o on u > 0 where a.x > 0 group by 1, 2 having count(*) > 0 qualify row_number() over w = 1
      window w as (partition by a.x order by b.y desc nulls last) order by 1 desc nulls first limit 5 offset 1`,
-  `select x from (select 1 as x) as s join (select 1 as x) as t using (x) union all select 2 union distinct (select 3) order by x limit 2`,
+  `select x from (select 1 as x) as s join (select 1 as x) as t using (x) union all (select 2 union distinct (select 3)) order by x limit 2`,
   `select count(distinct x), string_agg(cast(x as string), ',' order by x limit 2), array_agg(x ignore nulls), sum(x) over (order by x rows between 1 preceding and current row)
      from unnest([1]) as x`,
   `select -x, not true, ~1, 1 + 2, x between 1 and 2, x not between 1 and 2, x in (1, 2), x not in (3), x not in (select 1), s.x.b, x in unnest([1]), x not in unnest([1]),
