@@ -12,23 +12,25 @@ import { typeText, wireSchema, wireText } from '../engine/contracts/column-types
 import { createContractBook } from '../engine/contracts/contract.js';
 import type { Command } from './command.js';
 import { loadOfflineRegistry } from './offline-registry.js';
+import { declaredSources } from './source-folder.js';
 import { paramText, settingsText } from './contract-text.js';
 
 export const describeCommand: Command = {
-  options: { endpoints: { type: 'string' }, format: { type: 'string' } },
+  options: { endpoints: { type: 'string' }, sources: { type: 'string' }, format: { type: 'string' } },
   async run(flags, positionals) {
     const [name] = positionals;
     if (!name) throw new Error('usage: cannery describe NAME [--endpoints DIR] [--format text|json]');
     const format = flags.format ?? 'text';
     if (format !== 'text' && format !== 'json') throw new Error(`--format must be text or json (got "${String(format)}")`);
     const dir = typeof flags.endpoints === 'string' ? flags.endpoints : readSettings().endpointsDir;
-    const registry = await loadOfflineRegistry(dir);
+    const declared = await declaredSources(flags, dir);
+    const registry = await loadOfflineRegistry(dir, 'all', {}, declared);
     const endpoint = registry.find(name);
     if (!endpoint) {
       const names = registry.endpoints.map((candidate) => candidate.definition.name);
       throw new Error(`no endpoint "${name}" in ${dir}${didYouMean(name, names)}; endpoints: ${names.join(', ') || 'none'}`);
     }
-    const outcome = (await createContractBook(duckDbScratchEngine(BUILT_IN_SOURCES)).of([endpoint])).get(endpoint)!;
+    const outcome = (await createContractBook(duckDbScratchEngine(BUILT_IN_SOURCES, declared)).of([endpoint])).get(endpoint)!;
     if (!outcome.contract) throw new Error(`${endpoint.file}: ${outcome.problem}`);
     console.log(format === 'json' ? JSON.stringify(contractJson(endpoint, outcome.contract), null, 2) : contractText(endpoint, outcome.contract).join('\n'));
     return 0;

@@ -45,8 +45,8 @@ export function offlineCompileContext(backends: BackendChoice = 'all', declared:
 }
 
 /** Endpoints compiled to run on `engine`'s scratch databases (what `test` and `diff` run them on). */
-export function scratchCompileContext(engine: ScratchEngine): CompileContext {
-  return { dialect: engine.dialect, sources: sourceNames(BUILT_IN_SOURCES) };
+export function scratchCompileContext(engine: ScratchEngine, declared: readonly SourceDeclaration[] = []): CompileContext {
+  return { dialect: engine.dialect, sources: allSourceNames(declared) };
 }
 
 /** The folder as loaded (every file that parsed has its definition) and the registry compiled from it. */
@@ -58,6 +58,6 @@ export function loadOfflineEndpoints(dir: string, context = offlineCompileContex
  * Compiles every file of `dir` for each backend of `backends` (default: all), reporting any
  * backend's problem; through the compile cache and threads of `load`.
  */
-export function loadOfflineRegistry(dir: string, backends: BackendChoice = 'all', load: LoadOptions = {}): Promise<Registry> {
-  return loadRegistry(dir, offlineCompileContext(backends), undefined, load);
+export function loadOfflineRegistry(dir: string, backends: BackendChoice = 'all', load: LoadOptions = {}, declared: readonly SourceDeclaration[] = []): Promise<Registry> {
+  return loadRegistry(dir, offlineCompileContext(backends, declared), undefined, load);
 }

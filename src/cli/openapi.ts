@@ -8,14 +8,16 @@ import { VERSION } from '../core/version.js';
 import type { Command } from './command.js';
 import { loadOfflineRegistry } from './offline-registry.js';
 import { loadOptionsFor } from './load-options.js';
+import { declaredSources } from './source-folder.js';
 
 export const openapiCommand: Command = {
-  options: { endpoints: { type: 'string' } },
+  options: { endpoints: { type: 'string' }, sources: { type: 'string' } },
   async run(flags) {
     const dir = typeof flags.endpoints === 'string' ? flags.endpoints : readSettings().endpointsDir;
-    const registry = await loadOfflineRegistry(dir, 'duckdb', await loadOptionsFor(readSettings()));
+    const declared = await declaredSources(flags, dir);
+    const registry = await loadOfflineRegistry(dir, 'duckdb', await loadOptionsFor(readSettings()), declared);
     for (const problem of registry.problems) console.error(`cannery: ${problem.file}:${problem.line}: ${problem.message} (not described)`);
-    const contracts = await createContractBook(duckDbScratchEngine(BUILT_IN_SOURCES)).of(registry.endpoints);
+    const contracts = await createContractBook(duckDbScratchEngine(BUILT_IN_SOURCES, declared)).of(registry.endpoints);
     for (const [endpoint, outcome] of contracts) {
       if (outcome.problem) console.error(`cannery: ${endpoint.file}: ${outcome.problem} (rows not typed)`);
     }

@@ -53,7 +53,7 @@ export const serveCommand: Command = {
       metricsPublic: settings.metricsPublic,
       corsOrigins: settings.corsOrigins,
       console: consoleAssets,
-      contracts: createContractBook(duckDbScratchEngine(BUILT_IN_SOURCES)),
+      contracts: createContractBook(duckDbScratchEngine(BUILT_IN_SOURCES, declared)),
     });
     const server = await listen(app, settings);
     // DuckDB's threads and the libuv pool that runs its queries exist by now (thread-priority.ts).

@@ -14,20 +14,22 @@ import { runEndpointTests } from '../engine/testing/run-files.js';
 import type { Command } from './command.js';
 import { loadOfflineEndpoints, scratchCompileContext } from './offline-registry.js';
 import { githubAnnotation } from './problem-output.js';
+import { declaredSources } from './source-folder.js';
 import { loadCheckedTests } from './test-files.js';
 import { failureAnnotation, junitXml, resultText, summaryText } from './test-report.js';
 import { updateFailingTests } from './test-update.js';
 
 export const testCommand: Command = {
-  options: { endpoints: { type: 'string' }, filter: { type: 'string' }, format: { type: 'string' }, junit: { type: 'string' }, update: { type: 'boolean' } },
+  options: { endpoints: { type: 'string' }, sources: { type: 'string' }, filter: { type: 'string' }, format: { type: 'string' }, junit: { type: 'string' }, update: { type: 'boolean' } },
   async run(flags) {
     const format = flags.format ?? 'text';
     if (format !== 'text' && format !== 'github') throw new Error(`--format must be text or github (got "${String(format)}")`);
     const annotate = format === 'github' || process.env.GITHUB_ACTIONS === 'true';
     const dir = typeof flags.endpoints === 'string' ? flags.endpoints : readSettings().endpointsDir;
     const started = performance.now();
-    const engine = duckDbScratchEngine(BUILT_IN_SOURCES);
-    const { folder, registry } = await loadOfflineEndpoints(dir, scratchCompileContext(engine));
+    const declared = await declaredSources(flags, dir);
+    const engine = duckDbScratchEngine(BUILT_IN_SOURCES, declared);
+    const { folder, registry } = await loadOfflineEndpoints(dir, scratchCompileContext(engine, declared));
     const files = await loadCheckedTests(folder);
     const problems = [...registry.problems, ...files.flatMap((file) => file.problems)];
     for (const problem of problems) {

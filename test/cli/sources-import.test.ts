@@ -69,6 +69,13 @@ describe('sources infer, import --source, run', () => {
     // The same file again: the ledger knows it.
     const again = await cannery(['import', '--db', 'cannery.duckdb', '--source', 'shop.orders', 'orders.csv'], { cwd: folder });
     expect(again.stderr).toMatch(/already imported: .* nothing was written this time/);
+
+    // check and describe know the declared source: its result columns typed from the declaration.
+    const described = await cannery(['describe', 'orders.by-customer', '--format', 'json'], { cwd: folder });
+    expect(described.code, described.stderr).toBe(0);
+    expect(JSON.parse(described.stdout).columns.map((column: { name: string; type: string }) => `${column.name} ${column.type}`)).toEqual(['order_id STRING', 'total FLOAT64', 'created_at TIMESTAMP']);
+    const checked = await cannery(['check', '--backend', 'duckdb'], { cwd: folder });
+    expect(checked.code, checked.stdout + checked.stderr).toBe(0);
   });
 
   it('serves a Parquet file', async () => {

@@ -16,9 +16,15 @@ import { duckDbDialect } from '../../sql/dialects/duckdb/dialect.js';
 import type { Dialect } from '../../sql/generator/dialect.js';
 import { readTableColumns } from './table-columns.js';
 import { hostWatch } from './host-functions/watch.js';
+import type { SourceDeclaration } from '../../config/source-declaration.js';
+import { sourceColumnsLookup } from '../../sql/analyse/shapes.js';
+import { ensureDeclaredTables } from './declared-tables.js';
 
-export function duckDbScratchEngine(sources: readonly SourceDescriptor[] = BUILT_IN_SOURCES): ScratchEngine {
-  const dialect = sourceDialect(sources);
+export function duckDbScratchEngine(sources: readonly SourceDescriptor[] = BUILT_IN_SOURCES, declared: readonly SourceDeclaration[] = []): ScratchEngine {
+  const dialect =
+    declared.length === 0
+      ? sourceDialect(sources)
+      : duckDbDialect([...sources.map((source) => source.name), ...declared.map((source) => source.name)], { sourceColumns: sourceColumnsLookup(sources, declared) });
   return {
     dialect,
     async open(events: SourceEvents): Promise<ScratchBackend> {
@@ -31,10 +37,12 @@ export function duckDbScratchEngine(sources: readonly SourceDescriptor[] = BUILT
       try {
         stored = await withConnection(instance, async (connection) => {
           await createSourceTables(connection, sources);
+          await ensureDeclaredTables(connection, declared);
+          // A declared source's table is there, empty: what describing a contract needs.
           for (const [source, list] of Object.entries(events)) await importEvents(connection, source, list, sources);
           // Events with several objects in a record store it as a list: SQL for this database is
           // written for its tables as they are stored (docs/storage.md).
-          const names = sources.map((known) => known.name);
+          const names = [...sources.map((known) => known.name), ...declared.map((known) => known.name)];
           return duckDbDialect(names, { sourceColumns: await readTableColumns(connection, names) });
         });
         // One: a scratch database answers one test's queries, one after another.
@@ -81,3 +89,4 @@ async function importEvents(
     throw error;
   }
 }
+
