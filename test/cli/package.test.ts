@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** What a build reads: copied, so the pack builds its own dist/ and never the one the other tests run. */
-const BUILD_INPUTS = ['package.json', 'tsconfig.json', 'tsconfig.build.json', 'build-stamp.mjs', 'README.md', 'src', 'grammar', 'vendor', 'web', 'schemas', 'docs/ci'];
+const BUILD_INPUTS = ['package.json', 'tsconfig.json', 'tsconfig.build.json', 'build-stamp.mjs', 'README.md', 'src', 'grammar', 'vendor', 'web', 'schemas', 'sources', 'docs/ci'];
 
 /** npm as a user runs it: the machine's npm cache, none of the npm_* settings of the `npm test` running this. */
 const NPM_ENV = {
