@@ -30,7 +30,7 @@ import { TIME_FUNCTIONS } from './functions/times.js';
 import { JSON_FUNCTIONS } from './functions/json.js';
 import { UTILITY_FUNCTIONS } from './functions/utility.js';
 import { REFUSED } from './functions/refused.js';
-import { arithmeticChecked, checkedSum, inTimeRange, operand } from './functions/overflow.js';
+import { arithmeticChecked, checkedSum, inTimeRange, operand, type ArithmeticOperands } from './functions/overflow.js';
 
 export { CAST_FORMAT } from './functions/cast-format.js';
 
@@ -579,17 +579,8 @@ export function numberLiteral(type: 'int64' | 'float64', text: string, dialect: 
   return text;
 }
 
-/** What an operator's rendering gets. */
-export interface OperatorContext {
-  /** The operator's node, and its operands written and as trees. */
-  node: Expr;
-  left: string;
-  right: string;
-  leftNode: Expr;
-  rightNode: Expr;
-  typeOf(expr: Expr): StaticType | undefined;
-  refuse(what: string): never;
-}
+/** What an operator's rendering gets: the operator's node, and its operands written and as trees. */
+export type OperatorContext = ArithmeticOperands;
 
 /**
  * `a / b`. Of INT64s or FLOAT64s BigQuery's quotient is FLOAT64, like DuckDB's `/`, but a zero

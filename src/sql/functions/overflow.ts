@@ -64,7 +64,7 @@ export function checkedSum(call: CallContext): string {
   return `(CASE WHEN typeof(${total}) = 'HUGEINT' AND (${total} > ${INT64_MAX} OR ${total} < ${INT64_MIN}) THEN ${typedError(int64Message)} WHEN ${isDouble(total)} AND isinf(${asDouble(total)}) AND ${finite} THEN ${typedError(floatMessage)} ELSE ${total} END)`;
 }
 
-/** What an arithmetic operator's rendering needs of its operands. */
+/** What an operator's rendering gets (language.ts's OperatorContext): its node, and its operands written and as trees. */
 export interface ArithmeticOperands {
   node: Expr;
   left: string;
