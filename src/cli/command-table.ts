@@ -76,8 +76,11 @@ export const commandTable: readonly CommandRow[] = [
   },
   {
     name: 'run',
-    synopsis: 'NAME [key=value ...] [--endpoints DIR] [--db FILE] [--redact-pii]',
-    summary: ['run one endpoint and print its result as JSON (--redact-pii: as with SVC-ENDPOINT-REDACT-PII: true)'],
+    synopsis: 'NAME [key=value ...] [--endpoints DIR] [--db FILE] [--redact-pii] [--key KEY]',
+    summary: [
+      'run one endpoint and print its result as JSON (--redact-pii: as with SVC-ENDPOINT-REDACT-PII: true)',
+      '(beside a `serve` that writes the database, asked through that server, with --key or CANNERY_KEY if it needs one)',
+    ],
     load: async () => (await import('./run.js')).runCommand,
   },
   {

@@ -1,5 +1,6 @@
 /** `cannery serve`: the HTTP service. With --demo, on demo data that it seeds and keeps current (demo-data.ts). */
 import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { BUILT_IN_SOURCES } from '../config/sources.js';
 import type { CompiledEndpoint } from '../engine/compiled-endpoint.js';
 import { createMetrics } from '../http/metrics.js';
@@ -12,6 +13,7 @@ import { compileContextFor, openDuckDbBackend, openService, projectSources } fro
 import type { Command } from './command.js';
 import { settingsWithFlags } from './flags.js';
 import { MAIN_DEMO_PROJECT } from '../demo/pools.js';
+import { keepServerRecord, reachableUrl } from './server-record.js';
 
 export const serveCommand: Command = {
   options: {
@@ -58,6 +60,11 @@ export const serveCommand: Command = {
     const server = await listen(app, settings);
     // DuckDB's threads and the libuv pool that runs its queries exist by now (thread-priority.ts).
     lowerOtherThreads();
+    // So a command that finds the file held (by this process, when it writes) can ask here instead.
+    if (settings.backend === 'duckdb' && settings.dbPath !== ':memory:') {
+      const keyFile = generatedKey && demo ? resolve(demo.demoKeyFile(settings.dbPath)) : undefined;
+      keepServerRecord(settings.dbPath, { pid: process.pid, url: reachableUrl(server.url), endpoints: resolve(settings.endpointsDir), ...(keyFile ? { keyFile } : {}) });
+    }
 
     console.log(`cannery: serving ${service.registry.endpoints.length} endpoint(s) from ${settings.endpointsDir} on ${server.url} (${service.backend.name})`);
     // On demo data, the page opens with the demo project filled in (`#?name=value` fills fields; never the key).

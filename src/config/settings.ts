@@ -24,6 +24,8 @@ export interface Settings {
   apiKeys: string[] | undefined;
   /** Scoped keys (docs/access.md), re-read while serving; undefined: none. */
   keysFile: string | undefined;
+  /** The key a command sends when it asks a running server (`cannery run` beside `serve`); undefined: none. */
+  callerKey: string | undefined;
   /** The HS256 secret of signed tokens; undefined: HS256 tokens are refused. */
   jwtSecret: string | undefined;
   /** A JWKS file of public keys for RS256 and ES256 tokens; undefined: those are refused. */
@@ -132,6 +134,7 @@ export function readSettings(env: Env = process.env): Settings {
     host: env.HOST || DEFAULTS.host,
     apiKeys: apiKeys(env.CANNERY_API_KEYS),
     keysFile: env.CANNERY_KEYS_FILE || undefined,
+    callerKey: env.CANNERY_KEY || undefined,
     jwtSecret: jwtSecret(env.CANNERY_JWT_SECRET),
     jwtJwksFile: env.CANNERY_JWT_JWKS_FILE || undefined,
     jwtMaxTtlSeconds: duration(env, 'CANNERY_JWT_MAX_TTL', DEFAULTS.jwtMaxTtlSeconds),

@@ -44,6 +44,12 @@ describe('operations settings', () => {
     }
   });
 
+  it("the key a command sends to a running server: CANNERY_KEY, none when unset or empty", () => {
+    expect(readSettings({ CANNERY_KEY: 'k-1' }).callerKey).toBe('k-1');
+    expect(readSettings({ CANNERY_KEY: '' }).callerKey).toBeUndefined();
+    expect(readSettings({}).callerKey).toBeUndefined();
+  });
+
   it.each([
     [{ CANNERY_MAX_CONCURRENT_QUERIES: '0' }, 'CANNERY_MAX_CONCURRENT_QUERIES must be a whole number from 1'],
     [{ CANNERY_MAX_QUEUED_QUERIES: '-1' }, 'CANNERY_MAX_QUEUED_QUERIES must be a whole number from 0'],
