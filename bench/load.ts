@@ -26,6 +26,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { DuckDBInstance } from '#duckdb-api';
+import { EDGE_SOURCE, exportEdgeEvents } from './edge-events.js';
 import { CLI, describeMachine, markdownTable, mib, parseSize } from './support.js';
 
 const RUSAGE = fileURLToPath(new URL('rusage.js', import.meta.url));
@@ -43,8 +44,7 @@ columns:
 `;
 const DECLARED_FORMATS = ['csv', 'parquet'] as const;
 type DeclaredFormat = (typeof DECLARED_FORMATS)[number];
-const SOURCE = 'cloudflare.logs.prod';
-const WEEK_US = 7n * 86_400_000_000n;
+const SOURCE = EDGE_SOURCE;
 
 /** The issue's targets. */
 const TARGETS = {
@@ -99,26 +99,6 @@ async function exportColumns(db: string, file: string, format: DeclaredFormat): 
   }
 }
 
-/** The seeded edge events as NDJSON, in time order; `later` moves them a week on, under other ids. */
-async function exportEvents(db: string, file: string, later: boolean): Promise<void> {
-  const instance = await DuckDBInstance.create(db, { access_mode: 'READ_ONLY' });
-  try {
-    const connection = await instance.connect();
-    try {
-      const id = later ? "'b' || substr(id, 2)" : 'id';
-      await connection.run(
-        `COPY (SELECT ${id} AS id, epoch_us("timestamp") + $shift AS "timestamp", event_message, project, identifier, metadata
-               FROM "${SOURCE}" ORDER BY "timestamp") TO $file (FORMAT json)`,
-        { file, shift: later ? WEEK_US : 0n },
-      );
-    } finally {
-      connection.closeSync();
-    }
-  } finally {
-    instance.closeSync();
-  }
-}
-
 interface Build {
   name: string;
   cli: string;
@@ -159,8 +139,8 @@ async function measureSize(label: string, edgeEvents: number, builds: readonly B
         result.seed.get(build.name)!.push(await measured(build.cli, ['seed', '--db', db, '--events', String(edgeEvents)], dir));
         if (run === 0 && build === builds[0]) {
           progress(`${label}: exporting the seeded edge events`);
-          await exportEvents(db, first, false);
-          await exportEvents(db, second, true);
+          await exportEdgeEvents(db, first, false);
+          await exportEdgeEvents(db, second, true);
           result.fileBytes = (await stat(first)).size;
           result.seededEvents = await countEvents(db);
           for (const format of DECLARED_FORMATS) {
