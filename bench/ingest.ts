@@ -30,7 +30,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { EDGE_SOURCE, exportEdgeEvents } from './edge-events.js';
-import { API_KEY, CLI, DEMO_PROJECT, describeMachine, DIST, markdownTable, ms, parseSize, percentile, seed, serve, type Served } from './support.js';
+import { API_KEY, CLI, cpuSeconds, DEMO_PROJECT, describeMachine, DIST, markdownTable, ms, parseSize, percentile, seed, serve, type Served } from './support.js';
 
 const INGEST_PATH = `/api/sources/${EDGE_SOURCE}/events`;
 const TARGETS = { singleSenderShare: 0.5, ackP99Ms: 250, queryRatio: 2, healthP99Ms: 100 };
@@ -61,23 +61,26 @@ async function ingestAccess(dir: string): Promise<{ env: Record<string, string>;
   return { env: { CANNERY_KEYS_FILE: file }, key };
 }
 
-/** The exported events' lines without their leading `{"id":"`, so each use can put its own id in front. */
-function eventTails(file: string): string[] {
+/**
+ * The exported events' lines, each without its leading `{"id":"` and with its newline, as bytes:
+ * a batch is put together by copying, so the senders spend little of the CPU the server needs.
+ */
+function eventTails(file: string): Buffer[] {
   const prefix = '{"id":"';
   return readFileSync(file, 'utf8')
     .split('\n')
     .filter((line) => line !== '')
     .map((line) => {
       if (!line.startsWith(prefix)) throw new Error(`an exported event does not start with its id: ${line.slice(0, 80)}`);
-      return line.slice(prefix.length);
+      return Buffer.from(`${line.slice(prefix.length)}\n`);
     });
 }
 
 /** Events numbered from `first`, `count` of them, ids unique to `tag`: the seed's events over and over. */
-function batchBody(tails: readonly string[], tag: string, first: number, count: number): string {
-  let body = '';
-  for (let n = first; n < first + count; n += 1) body += `{"id":"${tag}${Math.floor(n / tails.length)}-${tails[n % tails.length]}\n`;
-  return body;
+function batchBody(tails: readonly Buffer[], tag: string, first: number, count: number): Buffer {
+  const parts: Buffer[] = [];
+  for (let n = first; n < first + count; n += 1) parts.push(Buffer.from(`{"id":"${tag}${Math.floor(n / tails.length)}-`), tails[n % tails.length]!);
+  return Buffer.concat(parts);
 }
 
 /** `cannery import` of `file` into `db`: its wall-clock seconds. */
@@ -98,7 +101,7 @@ interface Sent {
 }
 
 /** One batch, sent again after each 429 or 503 until it is acknowledged; anything else throws. */
-async function sendBatch(url: string, key: string, body: string, events: number): Promise<Sent> {
+async function sendBatch(url: string, key: string, body: Buffer, events: number): Promise<Sent> {
   let refusals = 0;
   for (;;) {
     const response = await fetch(`${url}${INGEST_PATH}`, {
@@ -148,7 +151,7 @@ async function timedWhile(url: string, path: string, until: Promise<unknown> | n
 }
 
 /** (b): batches of SINGLE_BATCH, each once the last is acknowledged. */
-async function singleSender(served: Served, key: string, tails: readonly string[], events: number): Promise<{ perSecond: number; refusals: number }> {
+async function singleSender(served: Served, key: string, tails: readonly Buffer[], events: number): Promise<{ perSecond: number; refusals: number }> {
   let refusals = 0;
   const started = performance.now();
   for (let first = 0; first < events; first += SINGLE_BATCH) {
@@ -166,7 +169,7 @@ interface Concurrent {
 }
 
 /** (c): SENDERS senders, each a batch of CONCURRENT_BATCH on its own schedule, together OFFERED_PER_SECOND. */
-async function concurrentSenders(served: Served, key: string, tails: readonly string[], seconds: number): Promise<Concurrent> {
+async function concurrentSenders(served: Served, key: string, tails: readonly Buffer[], seconds: number): Promise<Concurrent> {
   const everyMs = (SENDERS * CONCURRENT_BATCH * 1000) / OFFERED_PER_SECOND;
   const perSender = Math.floor((seconds * 1000) / everyMs);
   const acks: number[] = [];
@@ -251,13 +254,17 @@ async function main(): Promise<void> {
       await timedWhile(served.url, logsAll, 5);
       const idle = percentile(await timedWhile(served.url, logsAll, 40), 50);
       progress(`(c) ${SENDERS} senders, ${CONCURRENT_BATCH}-event batches at ${rate(OFFERED_PER_SECOND)} for ${seconds} s`);
+      const cpuBefore = { server: cpuSeconds(served.child.pid!), senders: cpuSeconds(process.pid) };
       const sending = concurrentSenders(served, access.key, tails, seconds);
       const [many, busy, health] = await Promise.all([sending, timedWhile(served.url, logsAll, sending), timedWhile(served.url, '/health', sending)]);
+      // A sending process short of CPU offers less than it says: its share tells whether the rate was the server's.
+      const cores = (pid: number, before: number) => `${((cpuSeconds(pid) - before) / many.seconds).toFixed(2)}`;
       const p99 = percentile(many.acks, 99);
       const busyP50 = percentile(busy, 50);
       const healthP99 = percentile(health, 99);
       rows.push(
         [`(c) ${SENDERS} senders x ${CONCURRENT_BATCH}-event batches, offered`, `${rate(OFFERED_PER_SECOND)}; acknowledged ${rate(many.accepted / many.seconds)} (${many.refusals} refusals waited out)`, '', ''],
+        ['(c) CPU in cores, server / this process', `${cores(served.child.pid!, cpuBefore.server)} / ${cores(process.pid, cpuBefore.senders)}`, '', ''],
         ['(c) acknowledgement p50', ms(percentile(many.acks, 50)), '', ''],
         ['(c) acknowledgement p99', ms(p99), `< ${TARGETS.ackP99Ms} ms`, verdict(p99 < TARGETS.ackP99Ms)],
         ['`logs.all` p50 during (c), against idle', `${ms(busyP50)} against ${ms(idle)} (${(busyP50 / idle).toFixed(2)}x)`, `<= ${TARGETS.queryRatio}x`, verdict(busyP50 <= TARGETS.queryRatio * idle)],
