@@ -3,10 +3,12 @@
  * `cannery sources drop NAME --db FILE`: a declared source's table and its imports gone, so a
  * declaration whose change would lose stored values (declared-tables.ts refuses it) can start afresh.
  */
+import { basename } from 'node:path';
 import { openDuckDb } from '../backends/duckdb/backend.js';
 import { dropDeclaredTable } from '../backends/duckdb/declared-tables.js';
 import { fileFormat } from '../backends/duckdb/import/declared-import.js';
-import { inferSource, sourceFileText } from '../backends/duckdb/infer.js';
+import { inferSource } from '../backends/duckdb/infer.js';
+import { sourceFileText } from '../config/source-text.js';
 import { BUILT_IN_SOURCES, sourceNames } from '../config/sources.js';
 import type { Command } from './command.js';
 import { settingsWithFlags } from './flags.js';
@@ -33,7 +35,7 @@ async function infer(path: string, name: string | boolean | undefined, format: s
   const connection = await instance.connect();
   try {
     const source = await inferSource(connection, path, fileFormat(path, typeof format === 'string' ? format : undefined), typeof name === 'string' ? name : undefined);
-    process.stdout.write(sourceFileText(source, path));
+    process.stdout.write(sourceFileText(source, [`Inferred by \`cannery sources infer\` from ${basename(path)}: check the types, and mark REQUIRED what is never missing.`]));
     return 0;
   } finally {
     connection.closeSync();
