@@ -8,7 +8,7 @@
  */
 import { readSettings } from '../config/settings.js';
 import type { Command } from './command.js';
-import { dryRunEndpoints } from './dry-run.js';
+import { dryRunOnBigQuery } from './dry-run.js';
 import { BACKEND_CHOICES, loadOfflineEndpoints, offlineCompileContext, type BackendChoice } from './offline-registry.js';
 import { formatProblem } from '../config/problem-line.js';
 import { loadOptionsFor } from './load-options.js';
@@ -43,9 +43,10 @@ export const checkCommand: Command = {
     const tests = testFiles.reduce((sum, file) => sum + file.tests.length, 0);
     console.error(`ok: ${registry.endpoints.length} endpoint(s) and ${tests} test(s) in ${testFiles.length} test file(s) in ${dir}`);
     if (flags['dry-run']) {
-      const failures = await dryRunEndpoints(registry.endpoints, readSettings());
+      const { differences, failures } = await dryRunOnBigQuery(registry.endpoints, project, readSettings());
+      if (differences) console.error(`${differences} difference(s) between the declared sources and their BigQuery tables`);
       if (failures) console.error(`${failures} endpoint(s) failed the BigQuery dry run`);
-      return failures ? 1 : 0;
+      return differences || failures ? 1 : 0;
     }
     return 0;
   },

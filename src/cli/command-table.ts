@@ -31,7 +31,8 @@ export const commandTable: readonly CommandRow[] = [
     summary: [
       'validate every endpoint file and compile its SQL for each backend, and the endpoint',
       'tests; exit 1 on any problem',
-      '(--dry-run: also dry-run each endpoint on BigQuery and print the bytes it would scan)',
+      '(--dry-run: also hold each declared source against its BigQuery table, naming every',
+      'difference, and dry-run each endpoint on BigQuery and print the bytes it would scan)',
     ],
     load: async () => (await import('./check.js')).checkCommand,
   },
@@ -94,9 +95,10 @@ export const commandTable: readonly CommandRow[] = [
   },
   {
     name: 'sources',
-    synopsis: 'infer FILE [--name NAME] [--format F] | drop NAME --db FILE',
+    synopsis: 'infer FILE [--name NAME] [--format F] | pull PROJECT.DATASET.TABLE [--name NAME] | drop NAME --db FILE',
     summary: [
       'infer: print a source file (sources/*.yaml) for a sample CSV, NDJSON or Parquet file;',
+      "pull: print one for a BigQuery table, from its schema;",
       "drop: remove a declared source's table and its imports, to load it afresh",
     ],
     load: async () => (await import('./sources.js')).sourcesCommand,

@@ -124,7 +124,8 @@ export function declaredTables(
   return { ...tables, ...settings.tables };
 }
 
-function tableRef(source: string, value: unknown, defaultProject: string | undefined, where = `CANNERY_BQ_TABLES["${source}"]`): TableRef {
+/** A table written `project.dataset.table`, or `dataset.table` in `defaultProject`, checked; `where` says where it was written. */
+export function tableRef(source: string, value: unknown, defaultProject: string | undefined, where = `CANNERY_BQ_TABLES["${source}"]`): TableRef {
   const invalid = (why: string) => new Error(`${where} ${why}`);
   if (typeof value !== 'string') throw invalid('must be a string "project.dataset.table" or "dataset.table"');
   // The table part is last; the dataset has no dots; a domain-scoped project (example.com:proj) may.

@@ -15,6 +15,8 @@ export interface ProjectSources {
   sources: SourceDeclaration[];
   /** Every problem of the folder's files, each at its file and line. */
   problems: Problem[];
+  /** The line of each declaration's `name` and of each column and nested field (SourceFileResult.fieldLines), by source name. */
+  fieldLines: ReadonlyMap<string, Readonly<Record<string, number>>>;
 }
 
 /** Reads `dir` (a folder that does not exist declares nothing) and refuses a redeclared shipped source. */
@@ -36,5 +38,5 @@ export async function readProjectSources(dir: string): Promise<ProjectSources> {
       message: `source ${declaration.name} is a shipped log source (${shipped.name}); name your own source otherwise`,
     });
   }
-  return { sources, problems };
+  return { sources, problems, fieldLines: folder.fieldLines };
 }

@@ -1,10 +1,11 @@
 /**
  * A local stand-in for BigQuery's REST API (v2), enough for the real @google-cloud/bigquery
  * client pointed at it with CANNERY_BQ_API_ENDPOINT: jobs.query, jobs.getQueryResults (paging
- * with pageToken/maxResults, running jobs) and jobs.cancel. Everything else is a 404 naming the
- * call, so a backend that starts using another API fails loudly here.
+ * with pageToken/maxResults, running jobs), jobs.cancel and tables.get. Everything else is a 404
+ * naming the call, so a backend that starts using another API fails loudly here.
  *
- * Tests decide each query's outcome with `answer`, and read back every request received.
+ * Tests decide each query's outcome with `answer`, the tables there are with `table`, and read
+ * back every request received.
  * Result rows are given in BigQuery's REST form (`{f: [{v}]}`, scalars as strings): `restRows`
  * writes them from plain values.
  */
@@ -15,7 +16,16 @@ export interface SchemaField {
   name: string;
   type: string;
   mode?: 'NULLABLE' | 'REQUIRED' | 'REPEATED';
+  description?: string;
   fields?: SchemaField[];
+}
+
+/** The parts of a Table resource (tables.get) the tests give; the fake adds its reference and kind. */
+export interface TableResource {
+  schema?: { fields: SchemaField[] };
+  description?: string;
+  timePartitioning?: { type: 'HOUR' | 'DAY' | 'MONTH' | 'YEAR'; field?: string };
+  type?: 'TABLE' | 'VIEW' | 'EXTERNAL' | 'MATERIALIZED_VIEW';
 }
 
 export interface RestResult {
@@ -61,6 +71,10 @@ export interface FakeBigQuery {
   requests: RecordedRequest[];
   /** Sets how the following queries are answered, from each jobs.query request body. */
   answer(decide: (body: any) => Answer): void;
+  /** Puts the table `project.dataset.table` there, or takes it away (tables.get then answers 404 as BigQuery does). */
+  table(path: string, resource: TableResource | undefined): void;
+  /** The tables.get calls received, as `project.dataset.table`. */
+  tableReads(): string[];
   /** The bodies of the jobs.query calls received. */
   queries(): any[];
   /** The getQueryResults calls received, as their query strings. */
@@ -83,6 +97,7 @@ const PREFIX = '/bigquery/v2/projects/';
 export async function startFakeBigQuery(): Promise<FakeBigQuery> {
   const requests: RecordedRequest[] = [];
   const jobs = new Map<string, Job>();
+  const tables = new Map<string, TableResource>();
   let decide: (body: any) => Answer = () => ({ result: { schema: { fields: [] }, rows: [] } });
   let nextJob = 1;
 
@@ -97,6 +112,7 @@ export async function startFakeBigQuery(): Promise<FakeBigQuery> {
     requests.push({ method: req.method ?? '', path: url.pathname, query: Object.fromEntries(url.searchParams), headers: req.headers, body });
     const route = url.pathname.startsWith(PREFIX) ? url.pathname.slice(PREFIX.length).split('/') : [];
     const [project, collection, id, action] = route.map(decodeURIComponent);
+    if (req.method === 'GET' && collection === 'datasets' && action === 'tables' && route.length === 5) return table(res, project!, id!, decodeURIComponent(route[4]!));
     if (req.method === 'POST' && collection === 'queries' && id === undefined) return query(res, project!, body);
     if (req.method === 'GET' && collection === 'queries' && id !== undefined && action === undefined) return results(res, project!, id, url.searchParams);
     if (req.method === 'POST' && collection === 'jobs' && id !== undefined && action === 'cancel') return cancel(res, project!, id);
@@ -127,6 +143,23 @@ export async function startFakeBigQuery(): Promise<FakeBigQuery> {
     if (!job) return send(res, 404, googleError({ status: 404, reason: 'notFound', message: `Not found: Job ${project}:${id}` }));
     const maxResults = params.has('maxResults') ? Number(params.get('maxResults')) : undefined;
     return respond(res, project, job, Number(params.get('timeoutMs') ?? 10_000), { maxResults, pageToken: params.get('pageToken') ?? undefined });
+  }
+
+  function table(res: ServerResponse, project: string, dataset: string, name: string): void {
+    const resource = tables.get(`${project}.${dataset}.${name}`);
+    // BigQuery says which part is missing: the dataset when no table of it exists, else the table.
+    const datasetThere = [...tables.keys()].some((path) => path.startsWith(`${project}.${dataset}.`));
+    if (!resource) {
+      const message = datasetThere ? `Not found: Table ${project}:${dataset}.${name}` : `Not found: Dataset ${project}:${dataset}`;
+      return send(res, 404, googleError({ status: 404, reason: 'notFound', message }));
+    }
+    send(res, 200, {
+      kind: 'bigquery#table',
+      id: `${project}:${dataset}.${name}`,
+      tableReference: { projectId: project, datasetId: dataset, tableId: name },
+      type: 'TABLE',
+      ...resource,
+    });
   }
 
   function cancel(res: ServerResponse, project: string, id: string): void {
@@ -175,6 +208,15 @@ export async function startFakeBigQuery(): Promise<FakeBigQuery> {
     answer(next) {
       decide = next;
     },
+    table(path, resource) {
+      if (resource) tables.set(path, resource);
+      else tables.delete(path);
+    },
+    tableReads: () =>
+      only('GET', /\/datasets\/[^/]+\/tables\/[^/]+$/).map((request) => {
+        const [project, , dataset, , name] = request.path.slice(PREFIX.length).split('/').map(decodeURIComponent);
+        return `${project}.${dataset}.${name}`;
+      }),
     queries: () => only('POST', /\/queries$/).map((request) => request.body),
     polls: () => only('GET', /\/queries\/[^/]+$/).map((request) => request.query),
     cancelled: () => only('POST', /\/cancel$/).map((request) => decodeURIComponent(request.path.split('/').at(-2)!)),

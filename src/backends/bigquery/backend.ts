@@ -21,6 +21,7 @@ import { sourceTables, tablePathSpellings } from '../../sql/dialects/bigquery/ta
 import type { TablePath } from '../../sql/generator/dialect.js';
 import { bigQueryError, type ErrorContext } from './errors.js';
 import { jobLabels, queryParameters } from './request.js';
+import { readTable, type TableLookup } from './table-schema.js';
 import { decodeRows, type ResultSchema } from './values.js';
 import { resultBudget } from '../../engine/serve/result-budget.js';
 import type { Backend, QueryRequest, QueryResult } from '../../engine/backend.js';
@@ -42,6 +43,8 @@ export interface BigQueryBackend extends Backend {
   readonly name: 'bigquery';
   /** Validates the query with BigQuery and returns the bytes it would scan, without running it. */
   dryRun(request: QueryRequest): Promise<{ totalBytesProcessed: number }>;
+  /** The table's schema, partitioning and description (tables.get), or BigQuery's words for its absence. */
+  readTable(path: TablePath): Promise<TableLookup>;
 }
 
 /** The backend options the settings describe; refuses settings that leave a source without a table. */
@@ -219,6 +222,7 @@ export function createBigQueryBackend(options: BigQueryBackendOptions): BigQuery
       const response = await withinTimeLimit(request, () => call('POST', '/queries', request.timeoutMs, { body }));
       return { totalBytesProcessed: Number(response.totalBytesProcessed ?? 0) };
     },
+    readTable: (path) => readTable(client, path),
     async close() {
       // Nothing to release: the client's idle keep-alive sockets do not hold the process open.
     },

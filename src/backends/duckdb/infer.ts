@@ -94,34 +94,3 @@ export async function inferSource(connection: DuckDBConnection, path: string, fo
   const timeColumn = guessTimeColumn(columns);
   return { name, columns, ...(timeColumn === undefined ? {} : { timeColumn }) };
 }
-
-const PLAIN = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
-
-function scalar(text: string): string {
-  return PLAIN.test(text) && !/^(true|false|null|yes|no|on|off|y|n)$/i.test(text) ? text : JSON.stringify(text);
-}
-
-function fieldYaml(entry: DeclaredField, indent: string): string[] {
-  const mode = entry.mode === 'NULLABLE' ? '' : `, mode: ${entry.mode}`;
-  if (entry.type !== 'RECORD') return [`${indent}- { name: ${scalar(entry.name)}, type: ${entry.type}${mode} }`];
-  return [
-    `${indent}- name: ${scalar(entry.name)}`,
-    `${indent}  type: RECORD`,
-    ...(entry.mode === 'NULLABLE' ? [] : [`${indent}  mode: ${entry.mode}`]),
-    `${indent}  fields:`,
-    ...(entry.fields ?? []).flatMap((inner) => fieldYaml(inner, `${indent}    `)),
-  ];
-}
-
-/** The declaration as a source file, with the editor hint endpoint files have; ready to redirect into sources/. */
-export function sourceFileText(source: SourceDeclaration, sample: string): string {
-  return [
-    '# yaml-language-server: $schema=../schemas/source.schema.json',
-    `# Inferred by \`cannery sources infer\` from ${basename(sample)}: check the types, and mark REQUIRED what is never missing.`,
-    `name: ${scalar(source.name)}`,
-    ...(source.timeColumn === undefined ? [] : [`time_column: ${scalar(source.timeColumn)}`]),
-    'columns:',
-    ...source.columns.flatMap((column) => fieldYaml(column, '  ')),
-    '',
-  ].join('\n');
-}
