@@ -8,8 +8,11 @@ import { dropDeclaredTable } from '../backends/duckdb/declared-tables.js';
 import { fileFormat } from '../backends/duckdb/import/declared-import.js';
 import { inferSource, sourceFileText } from '../backends/duckdb/infer.js';
 import { BUILT_IN_SOURCES, sourceNames } from '../config/sources.js';
+import { SOURCE_SCHEMA_URL } from '../config/source-files.js';
+import { readSettings, sourcesDirOf } from '../config/settings.js';
 import type { Command } from './command.js';
 import { settingsWithFlags } from './flags.js';
+import { schemaReference } from './schema-reference.js';
 
 const SUBCOMMANDS = 'infer FILE [--name NAME] [--format ndjson|csv|parquet], or drop NAME --db FILE';
 
@@ -33,7 +36,11 @@ async function infer(path: string, name: string | boolean | undefined, format: s
   const connection = await instance.connect();
   try {
     const source = await inferSource(connection, path, fileFormat(path, typeof format === 'string' ? format : undefined), typeof name === 'string' ? name : undefined);
-    process.stdout.write(sourceFileText(source, path));
+    // Where the file is to go (the project's sources/), so the editor hint resolves there: in a
+    // repository that installs cannery, the schema is in node_modules/cannery.
+    const { endpointsDir, sourcesDir } = readSettings();
+    const schema = schemaReference(sourcesDirOf({ endpointsDir, sourcesDir }), endpointsDir, SOURCE_SCHEMA_URL);
+    process.stdout.write(sourceFileText(source, path, schema));
     return 0;
   } finally {
     connection.closeSync();

@@ -113,10 +113,13 @@ function fieldYaml(entry: DeclaredField, indent: string): string[] {
   ];
 }
 
-/** The declaration as a source file, with the editor hint endpoint files have; ready to redirect into sources/. */
-export function sourceFileText(source: SourceDeclaration, sample: string): string {
+/**
+ * The declaration as a source file, with the editor hint endpoint files have; ready to redirect into
+ * sources/, from where `schema` is the path to schemas/source.schema.json.
+ */
+export function sourceFileText(source: SourceDeclaration, sample: string, schema: string): string {
   return [
-    '# yaml-language-server: $schema=../schemas/source.schema.json',
+    `# yaml-language-server: $schema=${schema}`,
     `# Inferred by \`cannery sources infer\` from ${basename(sample)}: check the types, and mark REQUIRED what is never missing.`,
     `name: ${scalar(source.name)}`,
     ...(source.timeColumn === undefined ? [] : [`time_column: ${scalar(source.timeColumn)}`]),
