@@ -70,7 +70,8 @@ export const commandTable: readonly CommandRow[] = [
     synopsis: '',
     summary: [
       "in one's own repository: write endpoints/ with an example endpoint and its tests,",
-      'and .github/workflows/cannery.yml (check, test and diff on every pull request)',
+      'sources/ with an example source and an endpoint over it, and',
+      '.github/workflows/cannery.yml (check, test and diff on every pull request)',
     ],
     load: async () => (await import('./init.js')).initCommand,
   },

@@ -37,10 +37,17 @@ describe('npm pack', () => {
 });
 
 describe('in a fresh repository with cannery installed', () => {
-  it('npx cannery init writes endpoints/, its tests and the workflow, with schema lines that resolve there', async () => {
+  it('npx cannery init writes endpoints/, its tests, an example source and the workflow, with schema lines that resolve there', async () => {
     const init = await npx(['init']);
     expect(init.code, init.stderr).toBe(0);
-    expect(init.stdout.trim().split('\n')).toEqual(['wrote endpoints/edge.recent.yaml', 'wrote endpoints/tests/edge.recent.yaml', 'wrote .github/workflows/cannery.yml']);
+    expect(init.stdout.trim().split('\n')).toEqual([
+      'wrote endpoints/edge.recent.yaml',
+      'wrote endpoints/tests/edge.recent.yaml',
+      'wrote sources/example.orders.yaml',
+      'wrote endpoints/example.customer-orders.yaml',
+      'wrote endpoints/tests/example.customer-orders.yaml',
+      'wrote .github/workflows/cannery.yml',
+    ]);
     expect(init.stderr).toContain('npx cannery check');
     // cannery is in package.json's dependencies: the workflow's `npm ci` installs it, nothing to add.
     expect(init.stderr).not.toContain('add cannery to package.json');
@@ -48,6 +55,9 @@ describe('in a fresh repository with cannery installed', () => {
     for (const [file, schema] of [
       ['endpoints/edge.recent.yaml', '../node_modules/cannery/schemas/endpoint.schema.json'],
       ['endpoints/tests/edge.recent.yaml', '../../node_modules/cannery/schemas/endpoint-tests.schema.json'],
+      ['sources/example.orders.yaml', '../node_modules/cannery/schemas/source.schema.json'],
+      ['endpoints/example.customer-orders.yaml', '../node_modules/cannery/schemas/endpoint.schema.json'],
+      ['endpoints/tests/example.customer-orders.yaml', '../../node_modules/cannery/schemas/endpoint-tests.schema.json'],
     ] as const) {
       const first = (await readFile(join(user, file), 'utf8')).split('\n')[0];
       expect(first).toBe(`# yaml-language-server: $schema=${schema}`);
@@ -59,10 +69,10 @@ describe('in a fresh repository with cannery installed', () => {
   it('check and test pass there right away', async () => {
     const check = await npx(['check']);
     expect(check.code, check.stdout + check.stderr).toBe(0);
-    expect(check.stderr).toContain('ok: 1 endpoint(s) and 3 test(s) in 1 test file(s) in ./endpoints');
+    expect(check.stderr).toContain('ok: 2 endpoint(s) and 5 test(s) in 2 test file(s) in ./endpoints');
     const test = await npx(['test']);
     expect(test.code, test.stdout).toBe(0);
-    expect(test.stdout).toMatch(/3 passed, 0 failed/);
+    expect(test.stdout).toMatch(/5 passed, 0 failed/);
   });
 
   it('a second init keeps every file as it is', async () => {
