@@ -83,7 +83,7 @@ export const commandTable: readonly CommandRow[] = [
   },
   {
     name: 'import',
-    synopsis: '--db FILE --source NAME [FILE | -] [--format F] [--sources DIR] [--max-line-bytes N] [--replace-invalid-utf8] [--memory-limit SIZE]',
+    synopsis: '--source NAME [FILE | -] [--db FILE] [--format F] [--sources DIR] [--max-line-bytes N] [--replace-invalid-utf8] [--memory-limit SIZE]',
     summary: [
       "load NDJSON log events, or a declared source's NDJSON, CSV or Parquet file (gzip too),",
       "into the source's table, all or nothing; the same input again is a no-op",
