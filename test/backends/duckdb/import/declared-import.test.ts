@@ -116,6 +116,24 @@ describe('importing into a declared source', () => {
     }
   });
 
+  it('stores a missing or null REPEATED column as an empty array, as BigQuery does: ARRAY_LENGTH 0, not NULL', async () => {
+    const { connection, close } = await connectDuckDB();
+    try {
+      const lines = [{ id: 'n1' }, { id: 'n2', items: null }].map((row) => JSON.stringify(row)).join('\n');
+      expect((await importDeclared(connection, nested, await file('no-items.ndjson', lines))).rows).toBe(2);
+      const parquet = join(folder, 'no-items.parquet');
+      await connection.run(`COPY (SELECT 'n3' AS id, NULL::STRUCT(sku VARCHAR, qty BIGINT)[] AS items) TO '${parquet}' (FORMAT parquet)`);
+      expect((await importDeclared(connection, nested, parquet)).rows).toBe(1);
+      expect(await bigQueryRows(connection, 'SELECT id, ARRAY_LENGTH(items) AS n, items IS NULL AS missing FROM `shop.baskets` ORDER BY id')).toEqual([
+        { id: 'n1', n: 0n, missing: false },
+        { id: 'n2', n: 0n, missing: false },
+        { id: 'n3', n: 0n, missing: false },
+      ]);
+    } finally {
+      close();
+    }
+  });
+
   it('loads Parquet, plain and gzipped, with narrower integer types read exactly; a type that does not fit is refused before any row', async () => {
     const { connection, close } = await connectDuckDB();
     try {
