@@ -173,15 +173,30 @@ function textReadColumn(field: DeclaredField, format: DeclaredFormat, source: So
   if (misfits !== undefined) {
     return { type: textIntegersType(field), select: `${storedList(field, `(CASE WHEN coalesce(${misfits}, false) THEN error(${quoteString(NESTED_NOT_WHOLE)}) ELSE CAST(${name} AS ${declaredDuckdbType(field)}) END)`)} AS ${name}` };
   }
-  return { type: declaredDuckdbType(field), select: field.mode === 'REPEATED' ? `${storedList(field, name)} AS ${name}` : name };
+  return { type: declaredDuckdbType(field), select: holdsRepeated(field) ? `${storedList(field, name)} AS ${name}` : name };
 }
 
 /**
- * A top-level REPEATED column's value as BigQuery stores it: never NULL, a missing or null array
- * is an empty one (so ARRAY_LENGTH is 0 and IS NULL false, as there); other columns as they are.
+ * A column's value as BigQuery stores it: a REPEATED field, at the top or inside a RECORD, is never
+ * NULL, a missing or null array is an empty one (so ARRAY_LENGTH is 0 and IS NULL false, as
+ * there). `sql` when the column holds no REPEATED field.
  */
-function storedList(field: DeclaredField, sql: string): string {
-  return field.mode === 'REPEATED' ? `coalesce(${sql}, CAST([] AS ${declaredDuckdbType(field)}))` : sql;
+function storedList(field: DeclaredField, sql: string, depth = 0): string {
+  if (!holdsRepeated(field)) return sql;
+  const record = (value: string): string => {
+    if (field.type !== 'RECORD' || !(field.fields ?? []).some(holdsRepeated)) return value;
+    const fields = (field.fields ?? []).map((inner) => `${quoteIdentifier(inner.name)} := ${storedList(inner, `struct_extract(${value}, ${quoteString(inner.name)})`, depth + 1)}`);
+    return `CASE WHEN ${value} IS NULL THEN NULL ELSE struct_pack(${fields.join(', ')}) END`;
+  };
+  if (field.mode !== 'REPEATED') return record(sql);
+  const variable = `__cannery_r${depth}`;
+  const each = record(variable);
+  const list = each === variable ? sql : `list_transform(${sql}, ${variable} -> ${each})`;
+  return `coalesce(${list}, CAST([] AS ${declaredDuckdbType(field)}))`;
+}
+
+function holdsRepeated(field: DeclaredField): boolean {
+  return field.mode === 'REPEATED' || (field.fields ?? []).some(holdsRepeated);
 }
 
 /** The error a nested INT64 that is not a whole number raises; the failing line is then found by reading the file. */
