@@ -84,5 +84,7 @@ describe('comparing an output', () => {
   it("shows the run's output as the page would: port 4000, no progress lines, no trailing blanks", () => {
     const run = 'cannery: serving on http://127.0.0.1:41234 (duckdb)\nseeding [#####---]  68% 60,000/87,500 events\ndone  \n\n';
     expect(shownOutput(run, 41234)).toEqual(['cannery: serving on http://127.0.0.1:4000 (duckdb)', 'done']);
+    // A second server's port is the page's 4001.
+    expect(shownOutput('http://127.0.0.1:41234 and http://127.0.0.1:41299', 41234, 41299)).toEqual(['http://127.0.0.1:4000 and http://127.0.0.1:4001']);
   });
 });

@@ -71,7 +71,8 @@ export const commandTable: readonly CommandRow[] = [
     synopsis: '',
     summary: [
       "in one's own repository: write endpoints/ with an example endpoint and its tests,",
-      'and .github/workflows/cannery.yml (check, test and diff on every pull request)',
+      'sources/ with an example source and an endpoint over it, and',
+      '.github/workflows/cannery.yml (check, test and diff on every pull request)',
     ],
     load: async () => (await import('./init.js')).initCommand,
   },
@@ -86,7 +87,7 @@ export const commandTable: readonly CommandRow[] = [
   },
   {
     name: 'import',
-    synopsis: '--db FILE --source NAME [FILE | -] [--format F] [--sources DIR] [--max-line-bytes N] [--replace-invalid-utf8] [--memory-limit SIZE]',
+    synopsis: '--source NAME [FILE | -] [--db FILE] [--format F] [--sources DIR] [--max-line-bytes N] [--replace-invalid-utf8] [--memory-limit SIZE]',
     summary: [
       "load NDJSON log events, or a declared source's NDJSON, CSV or Parquet file (gzip too),",
       "into the source's table, all or nothing; the same input again is a no-op",

@@ -1,5 +1,5 @@
 /**
- * `cannery import --db FILE --source NAME [FILE.ndjson | -]`: NDJSON log events into a source's table;
+ * `cannery import --source NAME [FILE.ndjson | -] [--db FILE]`: NDJSON log events into a source's table;
  * for a source declared in sources/ (docs/sources.md), its NDJSON, CSV or Parquet file (declared-import.ts).
  *
  * The batch id is printed before anything is read, and the summary names it once committed: after a

@@ -24,11 +24,12 @@ function projectOf(dir: string): string | undefined {
 }
 
 /**
- * From a file in `dir` (the endpoints folder `endpoints`, or a folder in it) to `schema`, the
- * schema file as this running cannery has it. When that copy is where the file's repository finds
- * it (cannery's own clone, or node_modules of the repository or above), the path to it; otherwise
- * (run through npx from its cache, or installed globally) the path to where `npm install cannery`
- * puts it in the repository: the folder of its package.json, else the folder above `endpoints`.
+ * From a file in `dir` (the endpoints folder `endpoints`, a folder in it, or the sources folder
+ * beside it) to `schema`, the schema file as this running cannery has it. When that copy is where
+ * the file's repository finds it (cannery's own clone, or node_modules of the repository or
+ * above), the path to it; otherwise (run through npx from its cache, or installed globally) the
+ * path to where `npm install cannery` puts it in the repository: the folder of its package.json,
+ * else the folder above `endpoints`.
  */
 export function schemaReference(dir: string, endpoints: string, schema: URL): string {
   const target = resolve(dir);

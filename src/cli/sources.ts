@@ -11,13 +11,14 @@ import { fileFormat } from '../backends/duckdb/import/declared-import.js';
 import { inferSource } from '../backends/duckdb/infer.js';
 import { tableRef } from '../config/bigquery-settings.js';
 import { formatProblem } from '../config/problem-line.js';
-import { readSettings } from '../config/settings.js';
-import { parseSourceFile } from '../config/source-files.js';
+import { readSettings, sourcesDirOf } from '../config/settings.js';
+import { SOURCE_SCHEMA_URL, parseSourceFile } from '../config/source-files.js';
 import { sourceFileText } from '../config/source-text.js';
 import { BUILT_IN_SOURCES, sourceNames } from '../config/sources.js';
 import { tablePathText } from '../sql/dialects/bigquery/tables.js';
 import type { Command } from './command.js';
 import { settingsWithFlags } from './flags.js';
+import { schemaReference } from './schema-reference.js';
 
 const SUBCOMMANDS = 'infer FILE [--name NAME] [--format ndjson|csv|parquet], pull PROJECT.DATASET.TABLE [--name NAME], or drop NAME --db FILE';
 
@@ -38,12 +39,21 @@ export const sourcesCommand: Command = {
   },
 };
 
+/**
+ * The schema path for the editor hint of a file printed to go in the project's sources/: in a
+ * repository that installs cannery, the schema is in node_modules/cannery.
+ */
+function sourceSchemaPath(): string {
+  const { endpointsDir, sourcesDir } = readSettings();
+  return schemaReference(sourcesDirOf({ endpointsDir, sourcesDir }), endpointsDir, SOURCE_SCHEMA_URL);
+}
+
 async function infer(path: string, name: string | undefined, format: string | boolean | undefined): Promise<number> {
   const instance = await openDuckDb({ path: ':memory:' });
   const connection = await instance.connect();
   try {
     const source = await inferSource(connection, path, fileFormat(path, typeof format === 'string' ? format : undefined), name);
-    process.stdout.write(sourceFileText(source, [`Inferred by \`cannery sources infer\` from ${basename(path)}: check the types, and mark REQUIRED what is never missing.`]));
+    process.stdout.write(sourceFileText(source, sourceSchemaPath(), [`Inferred by \`cannery sources infer\` from ${basename(path)}: check the types, and mark REQUIRED what is never missing.`]));
     return 0;
   } finally {
     connection.closeSync();
@@ -68,7 +78,7 @@ async function pull(table: string, name: string | undefined): Promise<number> {
       `Pulled by \`cannery sources pull\` from BigQuery's schema of ${tablePathText(path)}.`,
       ...(left.length ? [`Left out, as no source file can declare them (endpoints cannot read them): ${left.join(', ')}.`] : []),
     ];
-    const file = sourceFileText(declaration, note);
+    const file = sourceFileText(declaration, sourceSchemaPath(), note);
     // What is printed is a file `check` accepts: a --name it refuses, say, is said here, not later.
     const problems = parseSourceFile(file, 'the source file').problems;
     if (problems.length) throw new Error(`cannery sources pull: ${problems.map(formatProblem).join('; ')}`);

@@ -6,13 +6,14 @@
  */
 import type { DeclaredField, SourceDeclaration } from './source-declaration.js';
 
-/** The editor hint endpoint files have, as the first line. */
-const SCHEMA_HINT = '# yaml-language-server: $schema=../schemas/source.schema.json';
-
-/** `note`: comment lines after the hint saying where the file came from and what to check in it. */
-export function sourceFileText(source: SourceDeclaration, note: readonly string[]): string {
+/**
+ * `schema`: the path from the file's folder to schemas/source.schema.json, for the editor hint
+ * endpoint files have as their first line. `note`: comment lines after the hint saying where the
+ * file came from and what to check in it.
+ */
+export function sourceFileText(source: SourceDeclaration, schema: string, note: readonly string[]): string {
   return [
-    SCHEMA_HINT,
+    `# yaml-language-server: $schema=${schema}`,
     ...note.map((line) => `# ${line}`),
     `name: ${scalar(source.name)}`,
     ...(source.description === undefined ? [] : [`description: ${text(source.description)}`]),

@@ -3,40 +3,13 @@
  * sources (its prepack builds them), the tarball installed into a fresh folder (dependencies from
  * the npm cache, else the registry), then `npx cannery init`, `check` and `test` there, and the
  * installed CLI serving its console. Slow (a build and an install, within the service tier's hook
- * timeout): one pack for the whole file.
+ * timeout): one pack, shared with own-data.test.ts (support/packed-cannery.ts).
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-/** What a build reads: copied, so the pack builds its own dist/ and never the one the other tests run. */
-const BUILD_INPUTS = ['package.json', 'tsconfig.json', 'tsconfig.build.json', 'build-stamp.mjs', 'README.md', 'src', 'grammar', 'vendor', 'web', 'schemas', 'sources', 'docs/ci'];
-
-/** npm as a user runs it: the machine's npm cache, none of the npm_* settings of the `npm test` running this. */
-const NPM_ENV = {
-  PATH: process.env.PATH ?? '',
-  HOME: process.env.HOME ?? tmpdir(),
-  ...(process.env.npm_config_cache ? { npm_config_cache: process.env.npm_config_cache } : {}),
-};
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function run(command: string, args: string[], cwd: string, env: Record<string, string> = {}): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(command, args, { cwd, env: { ...NPM_ENV, ...env }, maxBuffer: 16 << 20 }, (error, stdout, stderr) => {
-      resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
-    });
-  });
-}
+import { installInFreshFolder, packedTarball, ROOT, run, serveInstalled } from '../support/packed-cannery.js';
 
 let dir: string;
 let tarball: string;
@@ -44,20 +17,8 @@ let user: string;
 const npx = (args: string[]) => run('npx', ['--no', 'cannery', ...args], user);
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'cannery-package-'));
-  const source = join(dir, 'source');
-  for (const input of BUILD_INPUTS) await cp(join(ROOT, input), join(source, input), { recursive: true });
-  await symlink(join(ROOT, 'node_modules'), join(source, 'node_modules'));
-  await mkdir(join(dir, 'out'));
-  const pack = await run('npm', ['pack', '--pack-destination', join(dir, 'out')], source);
-  expect(pack.code, pack.stderr).toBe(0);
-  tarball = join(dir, 'out', pack.stdout.trim().split('\n').at(-1)!);
-
-  user = join(dir, 'my-logs');
-  await mkdir(user);
-  await writeFile(join(user, 'package.json'), JSON.stringify({ name: 'my-logs', private: true }, null, 2));
-  const install = await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball], user);
-  expect(install.code, install.stderr).toBe(0);
+  tarball = await packedTarball();
+  ({ dir, project: user } = await installInFreshFolder(tarball, 'my-logs'));
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
@@ -76,10 +37,17 @@ describe('npm pack', () => {
 });
 
 describe('in a fresh repository with cannery installed', () => {
-  it('npx cannery init writes endpoints/, its tests and the workflow, with schema lines that resolve there', async () => {
+  it('npx cannery init writes endpoints/, its tests, an example source and the workflow, with schema lines that resolve there', async () => {
     const init = await npx(['init']);
     expect(init.code, init.stderr).toBe(0);
-    expect(init.stdout.trim().split('\n')).toEqual(['wrote endpoints/edge.recent.yaml', 'wrote endpoints/tests/edge.recent.yaml', 'wrote .github/workflows/cannery.yml']);
+    expect(init.stdout.trim().split('\n')).toEqual([
+      'wrote endpoints/edge.recent.yaml',
+      'wrote endpoints/tests/edge.recent.yaml',
+      'wrote sources/example.orders.yaml',
+      'wrote endpoints/example.customer-orders.yaml',
+      'wrote endpoints/tests/example.customer-orders.yaml',
+      'wrote .github/workflows/cannery.yml',
+    ]);
     expect(init.stderr).toContain('npx cannery check');
     // cannery is in package.json's dependencies: the workflow's `npm ci` installs it, nothing to add.
     expect(init.stderr).not.toContain('add cannery to package.json');
@@ -87,6 +55,9 @@ describe('in a fresh repository with cannery installed', () => {
     for (const [file, schema] of [
       ['endpoints/edge.recent.yaml', '../node_modules/cannery/schemas/endpoint.schema.json'],
       ['endpoints/tests/edge.recent.yaml', '../../node_modules/cannery/schemas/endpoint-tests.schema.json'],
+      ['sources/example.orders.yaml', '../node_modules/cannery/schemas/source.schema.json'],
+      ['endpoints/example.customer-orders.yaml', '../node_modules/cannery/schemas/endpoint.schema.json'],
+      ['endpoints/tests/example.customer-orders.yaml', '../../node_modules/cannery/schemas/endpoint-tests.schema.json'],
     ] as const) {
       const first = (await readFile(join(user, file), 'utf8')).split('\n')[0];
       expect(first).toBe(`# yaml-language-server: $schema=${schema}`);
@@ -98,10 +69,10 @@ describe('in a fresh repository with cannery installed', () => {
   it('check and test pass there right away', async () => {
     const check = await npx(['check']);
     expect(check.code, check.stdout + check.stderr).toBe(0);
-    expect(check.stderr).toContain('ok: 1 endpoint(s) and 3 test(s) in 1 test file(s) in ./endpoints');
+    expect(check.stderr).toContain('ok: 2 endpoint(s) and 5 test(s) in 2 test file(s) in ./endpoints');
     const test = await npx(['test']);
     expect(test.code, test.stdout).toBe(0);
-    expect(test.stdout).toMatch(/3 passed, 0 failed/);
+    expect(test.stdout).toMatch(/5 passed, 0 failed/);
   });
 
   it('a second init keeps every file as it is', async () => {
@@ -115,29 +86,15 @@ describe('in a fresh repository with cannery installed', () => {
   it('serves the endpoints and the console from the package', async () => {
     const seed = await npx(['seed', '--db', 'data/demo.duckdb', '--events', '50']);
     expect(seed.code, seed.stderr).toBe(0);
-    let child: ChildProcess | undefined;
+    const { url, stop } = await serveInstalled(user, ['--db', 'data/demo.duckdb'], 'package-key');
     try {
-      child = spawn(process.execPath, [join(user, 'node_modules', '.bin', 'cannery'), 'serve', '--db', 'data/demo.duckdb', '--port', '0'], {
-        cwd: user,
-        env: { PATH: NPM_ENV.PATH, CANNERY_API_KEYS: 'package-key', CANNERY_COMPILE_CACHE: 'off' },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      const url = await new Promise<string>((resolve, reject) => {
-        let out = '';
-        child!.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
-          out += chunk;
-          const match = / on (http:\/\/\S+) /.exec(out);
-          if (match) resolve(match[1]!);
-        });
-        child!.on('exit', (code) => reject(new Error(`serve exited (${code}) before listening: ${out}`)));
-      });
       const page = await fetch(`${url}/`);
       expect(page.status).toBe(200);
       expect(await page.text()).toContain('<script');
       const answer = await fetch(`${url}/api/endpoints/query/edge.recent?project=nobody`, { headers: { 'x-api-key': 'package-key' } });
       expect(await answer.json()).toEqual({ result: [] });
     } finally {
-      child?.kill('SIGKILL');
+      stop();
     }
   });
 });

@@ -52,7 +52,8 @@ describe('sources infer, import --source, run', () => {
     const file = await declareAndImport('orders.csv', 'shop.orders');
     expect(file).toBe(
       [
-        '# yaml-language-server: $schema=../schemas/source.schema.json',
+        // Where `npm install cannery` puts the schema, as for endpoint files: this folder installs nothing.
+        '# yaml-language-server: $schema=../node_modules/cannery/schemas/source.schema.json',
         '# Inferred by `cannery sources infer` from orders.csv: check the types, and mark REQUIRED what is never missing.',
         'name: shop.orders',
         'time_column: created_at',

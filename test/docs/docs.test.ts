@@ -55,7 +55,17 @@ function yamlKind(block: Block): 'endpoint' | 'tests' | 'keys' | 'source' | unde
   return undefined;
 }
 
-/** The problems `check` finds with the example beside the shipped endpoints (a keys or source file: its parser's). */
+/**
+ * The sources the pages declare (docs/sources.md's shop.orders): an endpoint example over one is
+ * checked with them declared, as the page's own folder would have them.
+ */
+function declaredSources(): { name: string; text: string }[] {
+  return PAGES.flatMap((page) => yamlBlocks(page))
+    .filter((block) => block.notRun === undefined && !block.mustFail && yamlKind(block) === 'source')
+    .map((block) => ({ name: /^name:\s*(\S+)/m.exec(block.body.join('\n'))![1]!, text: `${block.body.join('\n')}\n` }));
+}
+
+/** The problems `check` finds with the example beside the shipped endpoints and the declared sources (a keys or source file: its parser's). */
 async function problemsOf(kind: 'endpoint' | 'tests' | 'keys' | 'source', block: Block, where: string): Promise<string> {
   const text = `${block.body.join('\n')}\n`;
   if (kind === 'keys') return parseKeysFile(text, where).problems.map((problem) => `${problem.line}: ${problem.message}`).join('\n');
@@ -64,6 +74,8 @@ async function problemsOf(kind: 'endpoint' | 'tests' | 'keys' | 'source', block:
   try {
     const file = kind === 'tests' ? join(dir, 'endpoints', 'tests', 'docs-example.yaml') : join(dir, 'endpoints', 'docs-example.yaml');
     mkdirSync(join(dir, 'endpoints', 'tests'), { recursive: true });
+    mkdirSync(join(dir, 'sources'));
+    for (const source of declaredSources()) writeFileSync(join(dir, 'sources', `${source.name}.yaml`), source.text);
     writeFileSync(file, text);
     const run = await cannery(['check', '--endpoints', join(dir, 'endpoints')]);
     return run.code === 0 ? '' : `${run.stdout}${run.stderr}`.trim();

@@ -138,9 +138,12 @@ export function masked(line: string): string {
   return text;
 }
 
-/** What a run printed, as the page would show it: the port given back, progress lines left out. */
-export function shownOutput(text: string, port: number): string[] {
-  const lines = text
+/**
+ * What a run printed, as the page would show it: the ports given back (the page's 4000, and 4001
+ * of a second server), progress lines left out.
+ */
+export function shownOutput(text: string, port: number, secondPort?: number): string[] {
+  const lines = (secondPort === undefined ? text : text.replaceAll(`:${secondPort}`, ':4001'))
     .replaceAll(`:${port}`, ':4000')
     .split('\n')
     .map((line) => line.trimEnd())

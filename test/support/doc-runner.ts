@@ -2,9 +2,9 @@
  * Runs a page's shell blocks as a reader would type them (docs/development.md, "Docs tested like
  * code"): one bash session per page, in a fresh folder holding a copy of the shipped endpoints and
  * no database, with `cannery` and `npx cannery` running the built CLI, the clock fixed
- * (CANNERY_NOW) and the server's port one of the machine's free ones, shown as 4000. A server
- * (`npm start`, `cannery serve`, a command ending in `&`) runs in the background until the page
- * ends; the runner waits until it serves.
+ * (CANNERY_NOW) and the server's port one of the machine's free ones, shown as 4000 (a second
+ * server's, 4001 on the page, another). A server (`npm start`, `cannery serve`, a command ending
+ * in `&`) runs in the background until the page ends; the runner waits until it serves.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -219,9 +219,12 @@ export function isServer(command: string): boolean {
   return /&\s*$/.test(command) || /^npm start\b/.test(words) || /^(npx )?cannery serve\b/.test(words);
 }
 
-/** The page's http://127.0.0.1:4000 is the page's own free port. */
-function withPort(command: string, port: number): string {
-  return command.replace(/(127\.0\.0\.1|localhost):4000\b/g, `$1:${port}`);
+/** The page's http://127.0.0.1:4000 is the page's own free port; 4001 (a second server's, `--port 4001`) another. */
+function withPort(command: string, port: number, secondPort: number): string {
+  return command
+    .replace(/(127\.0\.0\.1|localhost):4000\b/g, `$1:${port}`)
+    .replace(/(127\.0\.0\.1|localhost):4001\b/g, `$1:${secondPort}`)
+    .replace(/(--port[ =])4001\b/g, `$1${secondPort}`);
 }
 
 /** Runs every shell block of a page, in order, in a fresh folder; the page's text updated from the run. */
@@ -239,6 +242,8 @@ export async function runPage(page: string): Promise<PageRun> {
   // curl as at a terminal: its progress meter shows only when its output is piped, as here.
   writeFileSync(join(home, '.curlrc'), '--no-progress-meter\n');
   const port = await freePort();
+  let secondPort = port;
+  while (secondPort === port) secondPort = await freePort();
   const session = new Session(dir, pageEnv(shimFolder(dir), port, home));
   const results: BlockResult[] = [];
   // Rewrites, applied from the page's end so earlier line numbers stay true.
@@ -262,7 +267,7 @@ export async function runPage(page: string): Promise<PageRun> {
         if (ran.status !== 0) result.failures.push(`setup \`${setup}\` exited ${ran.status}:\n${ran.output}`);
       }
       for (const command of readCommands(block)) {
-        const typed = withPort(command.text, port);
+        const typed = withPort(command.text, port, secondPort);
         const ran = isServer(command.text) ? await session.background(typed.replace(/&\s*$/, '')) : await session.run(typed);
         if (ran.status === -1) {
           result.failures.push(`\`${command.text}\`: ${ran.output}`);
@@ -273,7 +278,7 @@ export async function runPage(page: string): Promise<PageRun> {
           continue;
         }
         result.compared++;
-        const actual = shownOutput(ran.output, port);
+        const actual = shownOutput(ran.output, port, secondPort);
         if (!outputMatches(command.output, actual)) {
           result.mismatches.push(`\`${command.text}\` printed:\n${actual.join('\n')}\nwhere the page shows:\n${command.output.join('\n')}`);
           rewrites.push({ start: block.bodyStart + command.outputStart, end: block.bodyStart + command.outputEnd, lines: actual.map((line) => (line === '' ? '' : block.indent + line)) });

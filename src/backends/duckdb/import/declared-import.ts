@@ -171,9 +171,32 @@ function textReadColumn(field: DeclaredField, format: DeclaredFormat, source: So
   // text rounds `1.5` too), so no nested value is rounded where BigQuery's load refuses it.
   const misfits = notWholeWithin(field, name);
   if (misfits !== undefined) {
-    return { type: textIntegersType(field), select: `(CASE WHEN coalesce(${misfits}, false) THEN error(${quoteString(NESTED_NOT_WHOLE)}) ELSE CAST(${name} AS ${declaredDuckdbType(field)}) END) AS ${name}` };
+    return { type: textIntegersType(field), select: `${storedList(field, `(CASE WHEN coalesce(${misfits}, false) THEN error(${quoteString(NESTED_NOT_WHOLE)}) ELSE CAST(${name} AS ${declaredDuckdbType(field)}) END)`)} AS ${name}` };
   }
-  return { type: declaredDuckdbType(field), select: name };
+  return { type: declaredDuckdbType(field), select: holdsRepeated(field) ? `${storedList(field, name)} AS ${name}` : name };
+}
+
+/**
+ * A column's value as BigQuery stores it: a REPEATED field, at the top or inside a RECORD, is never
+ * NULL, a missing or null array is an empty one (so ARRAY_LENGTH is 0 and IS NULL false, as
+ * there). `sql` when the column holds no REPEATED field.
+ */
+function storedList(field: DeclaredField, sql: string, depth = 0): string {
+  if (!holdsRepeated(field)) return sql;
+  const record = (value: string): string => {
+    if (field.type !== 'RECORD' || !(field.fields ?? []).some(holdsRepeated)) return value;
+    const fields = (field.fields ?? []).map((inner) => `${quoteIdentifier(inner.name)} := ${storedList(inner, `struct_extract(${value}, ${quoteString(inner.name)})`, depth + 1)}`);
+    return `CASE WHEN ${value} IS NULL THEN NULL ELSE struct_pack(${fields.join(', ')}) END`;
+  };
+  if (field.mode !== 'REPEATED') return record(sql);
+  const variable = `__cannery_r${depth}`;
+  const each = record(variable);
+  const list = each === variable ? sql : `list_transform(${sql}, ${variable} -> ${each})`;
+  return `coalesce(${list}, CAST([] AS ${declaredDuckdbType(field)}))`;
+}
+
+function holdsRepeated(field: DeclaredField): boolean {
+  return field.mode === 'REPEATED' || (field.fields ?? []).some(holdsRepeated);
 }
 
 /** The error a nested INT64 that is not a whole number raises; the failing line is then found by reading the file. */
@@ -259,7 +282,7 @@ async function readerSql(connection: DuckDBConnection, source: SourceDeclaration
     const problem = parquetFits(types[index]!, column, column.mode === 'REPEATED', column.name);
     if (problem !== undefined) throw new DataError('invalid_event', `column ${problem.path}: ${problem.why} in ${file}, declared ${describeField(column)} in source ${source.name}`, { field: problem.path });
     columns.push(column);
-    selects.push(`CAST(${quoteIdentifier(name)} AS ${declaredDuckdbType(column)}) AS ${quoteIdentifier(column.name)}`);
+    selects.push(`${storedList(column, `CAST(${quoteIdentifier(name)} AS ${declaredDuckdbType(column)})`)} AS ${quoteIdentifier(column.name)}`);
   });
   missingRequired(source, columns, `${file}`);
   return { select: `SELECT ${selects.join(', ')} FROM read_parquet($file)`, values: { file }, from: 'read_parquet($file)', columns };

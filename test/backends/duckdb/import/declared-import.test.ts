@@ -116,6 +116,48 @@ describe('importing into a declared source', () => {
     }
   });
 
+  it('stores a missing or null REPEATED field as an empty array, as BigQuery does, at the top and nested: ARRAY_LENGTH 0, not NULL', async () => {
+    const { connection, close } = await connectDuckDB();
+    try {
+      const lines = [{ id: 'n1' }, { id: 'n2', items: null }].map((row) => JSON.stringify(row)).join('\n');
+      expect((await importDeclared(connection, nested, await file('no-items.ndjson', lines))).rows).toBe(2);
+      const parquet = join(folder, 'no-items.parquet');
+      await connection.run(`COPY (SELECT 'n3' AS id, NULL::STRUCT(sku VARCHAR, qty BIGINT)[] AS items) TO '${parquet}' (FORMAT parquet)`);
+      expect((await importDeclared(connection, nested, parquet)).rows).toBe(1);
+      expect(await bigQueryRows(connection, 'SELECT id, ARRAY_LENGTH(items) AS n, items IS NULL AS missing FROM `shop.baskets` ORDER BY id')).toEqual([
+        { id: 'n1', n: 0n, missing: false },
+        { id: 'n2', n: 0n, missing: false },
+        { id: 'n3', n: 0n, missing: false },
+      ]);
+      // Inside records too, in lists of records, and in records of lists.
+      const deep: SourceDeclaration = {
+        name: 'shop.deep',
+        columns: [
+          { name: 'id', type: 'STRING', mode: 'REQUIRED' },
+          { name: 'customer', type: 'RECORD', mode: 'NULLABLE', fields: [{ name: 'name', type: 'STRING', mode: 'NULLABLE' }, { name: 'tags', type: 'STRING', mode: 'REPEATED' }] },
+          { name: 'items', type: 'RECORD', mode: 'REPEATED', fields: [{ name: 'sku', type: 'STRING', mode: 'NULLABLE' }, { name: 'codes', type: 'INT64', mode: 'REPEATED' }] },
+        ],
+      };
+      const deepLines = [{ id: 'd1', customer: { name: 'a' }, items: [{ sku: 's' }, { sku: 't', codes: [1, 2] }] }, { id: 'd2', customer: null }].map((row) => JSON.stringify(row)).join('\n');
+      expect((await importDeclared(connection, deep, await file('deep.ndjson', deepLines))).rows).toBe(2);
+      const deepParquet = join(folder, 'deep.parquet');
+      await connection.run(
+        `COPY (SELECT 'd3' AS id, {'name': 'c', 'tags': NULL::VARCHAR[]} AS customer, [{'sku': 'u', 'codes': NULL::BIGINT[]}] AS items) TO '${deepParquet}' (FORMAT parquet)`,
+      );
+      expect((await importDeclared(connection, deep, deepParquet)).rows).toBe(1);
+      expect(
+        await bigQueryRows(connection, 'SELECT id, ARRAY_LENGTH(customer.tags) AS tags, ARRAY_LENGTH(items) AS items, ARRAY(SELECT ARRAY_LENGTH(i.codes) FROM UNNEST(items) AS i) AS codes FROM `shop.deep` ORDER BY id'),
+      ).toEqual([
+        { id: 'd1', tags: 0n, items: 2n, codes: [0n, 2n] },
+        // A NULL record's fields are NULL, in BigQuery too.
+        { id: 'd2', tags: null, items: 0n, codes: [] },
+        { id: 'd3', tags: 0n, items: 1n, codes: [0n] },
+      ]);
+    } finally {
+      close();
+    }
+  });
+
   it('loads Parquet, plain and gzipped, with narrower integer types read exactly; a type that does not fit is refused before any row', async () => {
     const { connection, close } = await connectDuckDB();
     try {
