@@ -61,7 +61,7 @@ describe('cannery sources pull', () => {
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toBe(
       [
-        '# yaml-language-server: $schema=../schemas/source.schema.json',
+        '# yaml-language-server: $schema=../node_modules/cannery/schemas/source.schema.json',
         "# Pulled by `cannery sources pull` from BigQuery's schema of test-proj.shop.orders.",
         '# Left out, as no source file can declare them (endpoints cannot read them): shipped_to (GEOGRAPHY).',
         'name: shop.orders',
