@@ -97,11 +97,12 @@ export function sourceReadChanges(
   for (const endpoint of endpoints) {
     const found: Change[] = [];
     for (const diff of diffs) {
-      if (diff.status === 'added' || !endpoint.analysis.sources.includes(diff.name)) continue;
-      const declaration = before.find((candidate) => candidate.name === diff.name);
+      // The base's endpoints read the source by its name at the base (which may differ in case).
+      const declaration = before.find((candidate) => key(candidate.name) === key(diff.name));
+      if (diff.status === 'added' || !declaration || !endpoint.analysis.sources.includes(declaration.name)) continue;
       for (const sourceChange of diff.changes) {
         if (!sourceChange.breaksReaders) continue;
-        const reads = sourceChange.path === undefined || declaration === undefined || readsField(endpoint, declaration, sourceChange.path, columns);
+        const reads = sourceChange.path === undefined || readsField(endpoint, declaration, sourceChange.path, columns);
         if (!reads) continue;
         sourceChange.readBy.push(endpoint.definition.name);
         const what = sourceChange.path === undefined ? `reads source ${diff.name}` : `reads ${diff.name}.${sourceChange.path}`;
