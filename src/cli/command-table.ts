@@ -47,9 +47,9 @@ export const commandTable: readonly CommandRow[] = [
   },
   {
     name: 'diff',
-    synopsis: '[--base REF] [--endpoints DIR] [--format text|markdown] [--fail-on breaking]',
+    synopsis: '[--base REF] [--endpoints DIR] [--sources DIR] [--format text|markdown] [--fail-on breaking]',
     summary: [
-      "what the working tree changes in each endpoint's contract and rows, against REF",
+      "what the working tree changes in each endpoint's contract and rows, and in each source, against REF",
       '(default: the merge base with the default branch); exit 1 on a breaking change with --fail-on',
     ],
     load: async () => (await import('./diff.js')).diffCommand,

@@ -2,11 +2,14 @@
 import type { Problem } from '../core/types.js';
 import type { Change } from '../engine/contracts/contract-diff.js';
 import type { EndpointDiff, RowDifference } from '../engine/contracts/endpoint-diff.js';
+import type { SourceChange, SourceDiff } from '../engine/contracts/source-diff.js';
 
 export interface DiffReport {
   /** The endpoints folder compared. */
   dir: string;
   base: { label: string; commit: string };
+  /** The declared sources that changed, first: what the endpoints' changes below may come from. */
+  sources: SourceDiff[];
   diffs: EndpointDiff[];
   /** Problems of the working tree's files (what `cannery check` reports). */
   problems: Problem[];
@@ -25,10 +28,25 @@ export function breakingCount(report: DiffReport): number {
 }
 
 function totals(report: DiffReport): string {
-  if (!report.diffs.length) return 'no endpoint changed';
+  const sources = report.sources.length ? `${report.sources.length} source(s) changed; ` : '';
+  if (!report.diffs.length) return `${sources}no endpoint changed`;
   const all = report.diffs.reduce((sum, diff) => sum + diff.changes.length, 0);
   const breaking = breakingCount(report);
-  return `${report.diffs.length} endpoint(s) changed: ${breaking} breaking change(s), ${all - breaking} compatible`;
+  return `${sources}${report.diffs.length} endpoint(s) changed: ${breaking} breaking change(s), ${all - breaking} compatible`;
+}
+
+/** A source change is breaking where an endpoint reads what it removes or retypes. */
+function sourceChangeText(change: SourceChange): { breaking: boolean; text: string } {
+  if (change.readBy.length) return { breaking: true, text: `${change.message}: read by ${change.readBy.join(', ')}` };
+  return { breaking: false, text: change.breaksReaders ? `${change.message}: no endpoint reads it` : change.message };
+}
+
+function sourceLines(diff: SourceDiff): string[] {
+  return [
+    `source ${diff.name}: ${diff.status} (${diff.file})`,
+    ...diff.changes.map(sourceChangeText).map(({ breaking, text }) => `  ${(breaking ? 'breaking' : 'compatible').padEnd(11)}${text}`),
+    '',
+  ];
 }
 
 function baseText(report: DiffReport): string {
@@ -53,6 +71,7 @@ export function diffText(report: DiffReport): string {
   const lines = [`cannery diff: ${report.dir} against ${baseText(report)}`, ''];
   for (const problem of report.problems) lines.push(`${problem.file}:${problem.line}: ${problem.message}`);
   if (report.problems.length) lines.push('');
+  for (const diff of report.sources) lines.push(...sourceLines(diff));
   for (const diff of report.diffs) {
     lines.push(`${diff.name}: ${diff.status} (${diff.file})`);
     for (const change of diff.changes) lines.push(`  ${change.compatibility.padEnd(11)}${change.message}`);
@@ -81,7 +100,7 @@ export function diffMarkdown(report: DiffReport): string {
   if (report.problems.length) {
     head.push('', '**Problems** (`cannery check`):', '', ...report.problems.map((problem) => `- \`${problem.file}:${problem.line}\`: ${escapeMarkdown(problem.message)}`));
   }
-  const sections = report.diffs.map(endpointMarkdown);
+  const sections = [...report.sources.map(sourceMarkdown), ...report.diffs.map(endpointMarkdown)];
   let body = [...head, ...sections].join('\n');
   if (body.length > MARKDOWN_MAX) {
     body = `${body.slice(0, MARKDOWN_MAX)}\n\n… cut here: the rest is in the job's log (\`cannery diff\` as text).`;
@@ -104,6 +123,14 @@ function endpointMarkdown(diff: EndpointDiff): string {
     }
     lines.push('</details>');
   }
+  return lines.join('\n');
+}
+
+function sourceMarkdown(diff: SourceDiff): string {
+  const rows = diff.changes.map(sourceChangeText);
+  const breaking = rows.some((row) => row.breaking);
+  const lines = ['', `#### source \`${diff.name}\`: ${diff.status}${breaking ? ', **breaking**' : ''}`, '', `\`${diff.file}\``, ''];
+  lines.push('| | change |', '|---|---|', ...rows.map((row) => `| ${row.breaking ? '**breaking**' : 'compatible'} | ${escapeMarkdown(row.text)} |`));
   return lines.join('\n');
 }
 

@@ -1,11 +1,11 @@
 /**
  * The git that `cannery diff` needs, read-only: which commit to compare with, and the endpoint
- * files as that commit holds them (`git show`, no checkout). Nothing is ever fetched: in a
- * shallow clone that lacks the commit, the error says what is missing and how to get it.
+ * and source files as that commit holds them (`git show`, no checkout). Nothing is ever fetched:
+ * in a shallow clone that lacks the commit, the error says what is missing and how to get it.
  */
 import { execFile } from 'node:child_process';
 import { realpath } from 'node:fs/promises';
-import { relative, sep } from 'node:path';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { promisify } from 'node:util';
 import { isYamlFileName } from '../config/endpoint-folder.js';
 
@@ -44,6 +44,16 @@ export async function locateInRepository(dir: string): Promise<EndpointsInReposi
   if (top === undefined) throw new GitProblem(`${dir} is not in a git repository: cannery diff compares the endpoint files with a commit`);
   const path = relative(await realpath(top), real).split(sep).join('/');
   return { top, path };
+}
+
+/**
+ * Another folder of the same working tree (the sources beside the endpoints), which need not exist
+ * now (its files may all be removed); undefined when it lies outside the repository.
+ */
+export async function folderInRepository(dir: string, top: string): Promise<EndpointsInRepository | undefined> {
+  const real = await realpath(dir).catch(() => resolve(dir));
+  const path = relative(await realpath(top), real).split(sep).join('/');
+  return path === '..' || path.startsWith('../') || isAbsolute(path) ? undefined : { top, path };
 }
 
 export interface Base {
@@ -93,8 +103,8 @@ async function commitOf(ref: string, top: string): Promise<string | undefined> {
   return gitOrUndefined(['rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{commit}`], top);
 }
 
-/** The endpoint files (YAML, directly in the folder) as `commit` holds them; none when it has no such folder. */
-export async function endpointTextsAt(commit: string, where: EndpointsInRepository): Promise<{ path: string; text: string }[]> {
+/** The YAML files directly in a folder (endpoints, sources) as `commit` holds them; none when it has no such folder. */
+export async function yamlTextsAt(commit: string, where: EndpointsInRepository): Promise<{ path: string; text: string }[]> {
   const folder = where.path === '' ? '' : `${where.path}/`;
   const listing = await git(['ls-tree', '-z', '--full-tree', commit, '--', ...(folder ? [folder] : [])], where.top);
   const paths = listing

@@ -36,17 +36,18 @@ function offlineDialect(name: DialectName, declared: readonly SourceDeclaration[
 
 /**
  * Compiles for each backend of `backends` (default: all), reporting any backend's problem; endpoints
- * keep the first one's SQL. `declared`: the project's own sources (readProjectSources).
+ * keep the first one's SQL. `declared`: the project's own sources (readProjectSources). Every
+ * column and field an endpoint reads is checked against the sources' declarations.
  */
 export function offlineCompileContext(backends: BackendChoice = 'all', declared: readonly SourceDeclaration[] = []): CompileContext {
   const names: DialectName[] = backends === 'all' ? ['duckdb', 'bigquery'] : [backends];
   const [served, ...others] = names.map((name) => offlineDialect(name, declared));
-  return { dialect: served!, alsoCheck: others, sources: allSourceNames(declared) };
+  return { dialect: served!, alsoCheck: others, sources: allSourceNames(declared), columns: sourceColumnsLookup(BUILT_IN_SOURCES, declared) };
 }
 
 /** Endpoints compiled to run on `engine`'s scratch databases (what `test` and `diff` run them on). */
 export function scratchCompileContext(engine: ScratchEngine, declared: readonly SourceDeclaration[] = []): CompileContext {
-  return { dialect: engine.dialect, sources: allSourceNames(declared) };
+  return { dialect: engine.dialect, sources: allSourceNames(declared), columns: sourceColumnsLookup(BUILT_IN_SOURCES, declared) };
 }
 
 /** The folder as loaded (every file that parsed has its definition) and the registry compiled from it. */

@@ -181,12 +181,11 @@ describe('cannery check', () => {
   });
 
   describe('every backend', () => {
-    // \`user\` is a plain column name in BigQuery, but DuckDB reads it standing alone as its own USER
-    // function; without the table's columns (check has no database) the DuckDB dialect cannot
-    // tell it is a column, so it asks for it qualified: this file can serve on BigQuery alone.
+    // BigQuery's SAFE_CAST to a STRUCT type is NULL for the whole value when one field does not
+    // convert, DuckDB's TRY_CAST only that field, so the DuckDB dialect refuses it: this file can
+    // serve on BigQuery alone.
     const bigQueryOnly = endpointText('check.bigquery_only', [], [
-      'select t.id,',
-      '  `user` as u',
+      'select safe_cast(struct(t.id as a) as struct<a int64>) as u',
       'from `cloudflare.logs.prod` as t',
     ]);
     let dir: string;
@@ -197,9 +196,9 @@ describe('cannery check', () => {
     it('by default fails a construct one backend cannot run, naming that backend and the line', async () => {
       const run = await cannery(['check', '--endpoints', dir]);
       expect(run.code).toBe(1);
-      const line = lineOf(bigQueryOnly, '`user`');
+      const line = lineOf(bigQueryOnly, 'safe_cast');
       expect(run.stdout.trimEnd().split('\n')).toEqual([
-        `${join(dir, 'user.yaml')}:${line}: unsupported SQL: the name user standing alone (DuckDB reads it as its own USER; qualify the column with its table) (the duckdb backend cannot run it) (query)`,
+        `${join(dir, 'user.yaml')}:${line}: unsupported SQL: SAFE_CAST to a type holding a STRUCT (the duckdb backend cannot run it) (query)`,
       ]);
     });
 

@@ -4,11 +4,14 @@
  */
 import { createHash } from 'node:crypto';
 import { analyseStatements, checkParameterUse, type SqlProblem } from '../../sql/analyse/query-analysis.js';
+import type { Columns } from '../../sql/analyse/shapes.js';
+import { resolveNames } from '../../sql/dialects/duckdb/rewrites/resolve-names.js';
 import type { Dialect } from '../../sql/generator/dialect.js';
 import { generate } from '../../sql/generator/generate.js';
 import { UnsupportedConstruct, unsupportedMessage } from '../../sql/generator/unsupported.js';
 import { InvalidQuery, SqlSyntaxError } from '../../sql/parse/errors.js';
 import { parseStatements, QueryTooDeep, type Statement } from '../../sql/parse/to-tree.js';
+import type { Query } from '../../sql/parse/tree.js';
 import type { LoadedEndpointFile } from '../../config/endpoint-folder.js';
 import type { EndpointDefinition, Problem } from '../../core/types.js';
 import type { CompiledEndpoint } from '../compiled-endpoint.js';
@@ -19,6 +22,12 @@ export interface CompileContext {
   /** Other backends' dialects the SQL must also compile for (`cannery check` gates every backend). */
   alsoCheck?: readonly Dialect[];
   sources: readonly string[];
+  /**
+   * Every source's declared columns (`cannery check`): a column or nested field the query reads
+   * that no relation in scope has is a problem on every backend, found by BigQuery's own name
+   * resolution (the one the DuckDB dialect makes explicit), as BigQuery and a served DuckDB refuse it.
+   */
+  columns?: (source: string) => Columns;
 }
 
 export interface CompileOutcome {
@@ -49,6 +58,8 @@ export function compileEndpoint(loaded: LoadedEndpointFile, context: CompileCont
   const sqlProblems = [...analysis.problems];
   if (analysis.statement) sqlProblems.push(...checkParameterUse(analysis.params, Object.keys(definition.params)));
   if (!analysis.statement || sqlProblems.length) return { problems: sqlProblems.map(atLine) };
+  const unknownName = context.columns && unknownNameIn(analysis.statement, context.columns);
+  if (unknownName) return { problems: [atLine(unknownName)] };
 
   // Every backend's refusal is reported, once per construct and place, naming each backend that
   // refuses it; the serving backend's SQL is kept.
@@ -85,6 +96,17 @@ export function compileEndpoint(loaded: LoadedEndpointFile, context: CompileCont
       version: definitionVersion(definition),
     },
   };
+}
+
+/** The first name `statement` reads that nothing in its scope has, by the declared columns. */
+export function unknownNameIn(statement: Query, columns: (source: string) => Columns): SqlProblem | undefined {
+  try {
+    resolveNames({ sourceColumns: columns, strict: true })(statement);
+    return undefined;
+  } catch (error) {
+    if (error instanceof InvalidQuery) return { message: error.message, location: error.location };
+    throw error;
+  }
 }
 
 function refusalProblems(refusals: readonly UnsupportedConstruct[]): SqlProblem[] {

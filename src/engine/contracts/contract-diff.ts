@@ -34,9 +34,11 @@ export type ChangeKind =
   | 'cache_changed'
   | 'redaction_changed'
   | 'query_changed'
-  | 'description_changed';
+  | 'description_changed'
+  /** A source column or field the endpoint reads was removed or retyped, or the source itself (source-diff.ts). */
+  | 'source_read_changed';
 
-export type ChangeArea = 'endpoint' | 'params' | 'columns' | 'settings' | 'query';
+export type ChangeArea = 'endpoint' | 'params' | 'columns' | 'settings' | 'query' | 'sources';
 
 export interface Change {
   kind: ChangeKind;
@@ -62,6 +64,8 @@ const BREAKING: ReadonlySet<ChangeKind> = new Set<ChangeKind>([
   'columns_unknown',
   // Callers that send `sql` get sandbox_not_enabled: the parameter is gone.
   'sandbox_disabled',
+  // The query no longer runs, or answers values of another type.
+  'source_read_changed',
 ]);
 
 const AREA: Record<ChangeKind, ChangeArea> = {
@@ -91,6 +95,7 @@ const AREA: Record<ChangeKind, ChangeArea> = {
   cache_changed: 'settings',
   redaction_changed: 'settings',
   query_changed: 'query',
+  source_read_changed: 'sources',
 };
 
 export function change(kind: ChangeKind, message: string): Change {

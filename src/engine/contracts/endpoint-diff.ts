@@ -38,7 +38,8 @@ export interface RowDifference {
 export interface EndpointDiff {
   /** The name callers use now (for a removed endpoint, the name they used). */
   name: string;
-  status: 'added' | 'removed' | 'changed';
+  /** `affected`: its file is unchanged, or it no longer compiles, and a source it reads changed (source-diff.ts). */
+  status: 'added' | 'removed' | 'changed' | 'affected';
   /** The file that holds it now, or held it at the base. */
   file: string;
   changes: Change[];

@@ -19,6 +19,7 @@
  * Where a relation's columns are not known (a subquery, a source without a schema), names are left
  * as written.
  */
+import { didYouMean } from '../../../../config/spelling.js';
 import type { Rewrite } from '../../../generator/dialect.js';
 import { InvalidQuery } from '../../../parse/errors.js';
 import { impliedName } from '../../../analyse/item-names.js';
@@ -150,7 +151,9 @@ export function resolveNames(options: ResolveOptions = {}): Rewrite {
     let path = described;
     for (const field of fields) {
       if (strict && current.kind === 'array') refuse(`Cannot access field ${field} on ${path}, an array: UNNEST it first`, node);
-      if (strict && current.kind === 'struct' && !current.fields.has(key(field))) refuse(`Field name ${field} does not exist in ${path}${fieldList(current)}`, node);
+      if (strict && current.kind === 'struct' && !current.fields.has(key(field))) {
+        refuse(`Field name ${field} does not exist in ${path}${didYouMean(field, current.names)}${fieldList(current)}`, node);
+      }
       current = fieldOf(current, field);
       path = `${path}.${field}`;
     }
@@ -171,6 +174,16 @@ export function resolveNames(options: ResolveOptions = {}): Rewrite {
     return owner ? { kind: 'field', alias: owner[0] } : undefined;
   }
 
+  /** The columns and UNNEST elements' fields an unqualified name could have meant here, outer scopes' too. */
+  function namesInScope(scope: Scope): string[] {
+    const names: string[] = [];
+    for (let current: Scope | undefined = scope; current; current = current.parent) {
+      for (const relation of current.relations.values()) names.push(...(relation.columns?.keys() ?? []));
+      for (const unnest of current.unnests.values()) if (unnest.element.kind === 'struct') names.push(...unnest.element.names);
+    }
+    return names;
+  }
+
   function describeScope(scope: Scope): string {
     const names = [...scope.relations.values()].map((relation) => relation.name);
     return names.length ? names.join(', ') : 'the query';
@@ -188,7 +201,8 @@ export function resolveNames(options: ResolveOptions = {}): Rewrite {
         if (relation.columns !== undefined) {
           const column = relation.columns.get(key(ref.name));
           if (column === undefined) {
-            if (strict) refuse(`Name ${ref.name} not found inside ${ref.table} (${relation.name}); its columns: ${[...relation.columns.keys()].join(', ')}`, ref);
+            const names = [...relation.columns.keys()];
+            if (strict) refuse(`Name ${ref.name} not found inside ${ref.table} (${relation.name})${didYouMean(ref.name, names)}; its columns: ${names.join(', ')}`, ref);
           } else followFields(column, ref.fields, `${ref.table}.${ref.name}`, ref);
         }
         return ref;
@@ -205,12 +219,17 @@ export function resolveNames(options: ResolveOptions = {}): Rewrite {
         followFields(fieldOf(alias.element, ref.name), ref.fields, `${found.alias}.${ref.name}`, ref);
         return { ...ref, table: found.alias };
       }
-      if (found.kind === 'column' && options.qualify?.has(key(ref.name))) return { ...ref, table: found.relation.alias };
+      if (found.kind !== 'column') return ref;
+      // A field of a column read without its table (`shipping.address.city`) must exist too; a
+      // field read straight off a repeated column is refused by the stored-records pass, in BigQuery's words.
+      const column = found.relation.columns?.get(key(ref.name)) ?? UNKNOWN;
+      if (column.kind !== 'array') followFields(column, ref.fields, ref.name, ref);
+      if (options.qualify?.has(key(ref.name))) return { ...ref, table: found.relation.alias };
       return ref;
     }
     // A FROM alias standing alone is its row, a STRUCT of its columns (`SELECT t AS row FROM t`).
     if (ref.fields.length === 0 && findRelation(ref.name, scope)) return ref;
-    if (strict) refuse(`Unrecognized name: ${ref.name} (not a column of ${describeScope(scope)}, nor a field of an UNNEST alias in scope)`, ref);
+    if (strict) refuse(`Unrecognized name: ${ref.name} (not a column of ${describeScope(scope)}, nor a field of an UNNEST alias in scope)${didYouMean(ref.name, namesInScope(scope))}`, ref);
     return ref;
   }
 
