@@ -157,9 +157,7 @@ describe('my own data, from files to a GET', () => {
     expect(ran.stderr).toContain('cannery sources drop shop.orders');
   });
 
-  // `check` does not yet read a declared source's columns (issue 36's column checks, written beside
-  // this): once it does, this fails as it should, and `.fails` goes.
-  it.fails('... and check fails, naming the endpoint and the column', async () => {
+  it('... and check fails, naming the endpoint and the column', async () => {
     const check = await npx(['check']);
     expect(check.code).toBe(1);
     expect(check.stdout + check.stderr).toMatch(/endpoints\/shop\.orders-of\.yaml:\d+: .*total/);
