@@ -48,7 +48,7 @@ async function compare(dir: string, requestedBase: string | undefined): Promise<
   const context = scratchCompileContext(engine);
   const before = compileRegistry(parseEndpointFiles(texts.map(({ path, text }) => ({ file: `${base.commit.slice(0, 7)}:${path}`, text }))), context);
   const { folder, registry: after } = await loadOfflineEndpoints(dir, context);
-  const testFiles = await loadCheckedTests(folder);
+  const testFiles = await loadCheckedTests(folder, context.sources);
   const diffs = await diffEndpoints(before, after, testFiles, engine, createContractBook(engine));
   return { dir: normalize(dir), base, diffs, problems: [...after.problems, ...testFiles.flatMap((file) => file.problems)] };
 }
