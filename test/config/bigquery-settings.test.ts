@@ -1,6 +1,6 @@
 /** CANNERY_BQ_* settings: what is accepted, and what is refused at start-up with a reason. */
 import { describe, expect, it } from 'vitest';
-import { bigQueryBackendOptions } from '../../src/backends/bigquery/backend.js';
+import { bigQueryBackendOptions, createBigQueryBackend } from '../../src/backends/bigquery/backend.js';
 import { readSettings } from '../../src/config/settings.js';
 import { sourceNames } from '../../src/config/sources.js';
 
@@ -59,6 +59,18 @@ describe('BigQuery settings', () => {
     expect(() => bigQueryBackendOptions(misspelt.bigquery, sourceNames(), declared)).toThrow(/CANNERY_BQ_TABLES: "shop\.order" is not a source \(did you mean "shop\.orders"\?\)/);
     const logTypo = readSettings({ ...BASE, CANNERY_BQ_TABLES: '{"cloudflare.log.prod":"d.t"}' });
     expect(() => bigQueryBackendOptions(logTypo.bigquery, sourceNames())).toThrow(/"cloudflare\.log\.prod" is not a source \(did you mean "cloudflare\.logs\.prod"\?\)/);
+  });
+
+  it("takes new declarations while serving (a source file's hot reload): the new source's table mapped, CANNERY_BQ_TABLES still winning", async () => {
+    const column = { name: 'id', type: 'STRING' as const, mode: 'NULLABLE' as const };
+    const settings = readSettings({ ...BASE, CANNERY_BQ_TABLES: '{"shop.orders":"sales.orders"}' });
+    const orders = { name: 'shop.orders', columns: [column], bigqueryTable: 'file-project.shop.orders' };
+    const backend = createBigQueryBackend(bigQueryBackendOptions(settings.bigquery, sourceNames(), [orders]));
+    const mapped = () => new Map(backend.dialect.settings.name === 'bigquery' ? backend.dialect.settings.tables : []);
+    expect(mapped().has('shop.items')).toBe(false);
+    await backend.redeclare!([orders, { name: 'shop.items', columns: [column] }]);
+    expect(mapped().get('shop.items')).toEqual({ project: 'my-project', dataset: 'logs', table: 'shop_items' });
+    expect(mapped().get('shop.orders')).toEqual({ project: 'my-project', dataset: 'sales', table: 'orders' });
   });
 
   it('is not required for the duckdb backend, but is still checked when given', () => {
