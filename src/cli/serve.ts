@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { sourcesDirOf } from '../config/settings.js';
 import { BUILT_IN_SOURCES } from '../config/sources.js';
 import type { ScratchEngine } from '../engine/backend.js';
+import type { SourceDeclaration } from '../config/source-declaration.js';
 import type { CompiledEndpoint } from '../engine/compiled-endpoint.js';
 import { createMetrics } from '../http/metrics.js';
 import { QUERY_PATH } from '../http/paths.js';
@@ -44,6 +45,7 @@ export const serveCommand: Command = {
     const service = await opening;
     const { createApp, listen, loadConsoleAssets, createContractBook, duckDbScratchEngine, startHotReload } = await httpSide;
     // Contracts are described over the sources served: after a source file changes, the new ones.
+    let served: readonly SourceDeclaration[] = declared;
     let scratch = duckDbScratchEngine(BUILT_IN_SOURCES, declared);
     const contractsEngine: ScratchEngine = {
       get dialect() {
@@ -64,6 +66,7 @@ export const serveCommand: Command = {
       corsOrigins: settings.corsOrigins,
       console: consoleAssets,
       contracts: createContractBook(contractsEngine),
+      declaredSources: () => served,
     });
     const server = await listen(app, settings);
     // DuckDB's threads and the libuv pool that runs its queries exist by now (thread-priority.ts).
@@ -89,7 +92,10 @@ export const serveCommand: Command = {
       load,
       log: (line) => console.error(`cannery: ${line}`),
       sources: { dir: sourcesDirOf(settings), declared },
-      onSources: (next) => (scratch = duckDbScratchEngine(BUILT_IN_SOURCES, next)),
+      onSources: (next) => {
+        served = next;
+        scratch = duckDbScratchEngine(BUILT_IN_SOURCES, next);
+      },
     });
 
     const stop = async (signal: string) => {
