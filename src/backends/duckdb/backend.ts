@@ -163,7 +163,8 @@ export async function createDuckDbBackend(options: DuckDbOptions): Promise<DuckD
       return serving.dialect;
     },
     async run(request) {
-      while (reopening) await reopening;
+      // A reopen that failed opened the file again as it was: a query runs either way.
+      while (reopening) await reopening.catch(() => undefined);
       running += 1;
       const current = serving;
       try {
@@ -176,7 +177,7 @@ export async function createDuckDbBackend(options: DuckDbOptions): Promise<DuckD
     },
     connect: () => serving.instance.connect(),
     async redeclare(next) {
-      while (reopening) await reopening;
+      while (reopening) await reopening.catch(() => undefined);
       if (inPlace) {
         await withConnection(serving.instance, (connection) => ensureDeclaredTables(connection, next));
       } else if (!(await withConnection(serving.instance, (connection) => declaredTablesCurrent(connection, next)))) {
