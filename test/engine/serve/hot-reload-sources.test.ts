@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileContextFor } from '../../../src/cli/open-service.js';
+import type { SourceDeclaration } from '../../../src/config/source-declaration.js';
 import { readProjectSources } from '../../../src/config/source-model.js';
 import { startHotReload, type HotReload } from '../../../src/engine/serve/hot-reload.js';
 import { endpointText } from '../../support/endpoint-text.js';
@@ -18,6 +19,8 @@ const ORDERS = orders(['{ name: order_id, type: STRING }', '{ name: total, type:
 
 let svc: TestService;
 let reload: HotReload;
+/** The declarations served, as `serve` hands them to the app for the catalog. */
+let served: readonly SourceDeclaration[] = [];
 let sources: string;
 let endpoints: string;
 const log: string[] = [];
@@ -28,9 +31,11 @@ beforeAll(async () => {
   svc = await startTestService({
     endpoints: { 'orders.yaml': endpointText('orders.count', [], ['select count(*) as n from `shop.orders`']) },
     env: { CANNERY_SOURCES: sources },
+    declaredSources: () => served,
   });
   endpoints = join(svc.dir, 'endpoints');
   const declared = (await readProjectSources(sources)).sources;
+  served = declared;
   reload = startHotReload({
     service: svc.service,
     dir: endpoints,
@@ -38,6 +43,7 @@ beforeAll(async () => {
     log: (line) => log.push(line),
     settleMs: 20,
     sources: { dir: sources, declared },
+    onSources: (next) => (served = next),
   });
 });
 afterAll(async () => {
@@ -70,6 +76,16 @@ describe('hot reload of source files', () => {
     await writeFile(join(endpoints, 'items.yaml'), endpointText('items.count', [], ['select count(sku) as n from `shop.items`']));
     await eventually(async () => expect(await answer('items.count')).toEqual({ status: 200, result: [{ n: 0 }], code: undefined }));
     expect(log).toContain(`reload: serving 2 declared source(s) from ${sources}`);
+  });
+
+  it('gives the console the columns of a CTE over the new source, typed from its declaration', async () => {
+    const sandboxed = endpointText('items.sandbox', [], ['with items as (select sku from `shop.items`)', 'select count(*) as n from items']).replace('sandbox: false', 'sandbox: true');
+    await writeFile(join(endpoints, 'items-sandbox.yaml'), sandboxed);
+    await eventually(async () => {
+      const { body } = await svc.call('/api/endpoints');
+      const entry = body.endpoints.find((endpoint: { name: string }) => endpoint.name === 'items.sandbox');
+      expect(entry?.ctes).toEqual([{ name: 'items', columns: [{ name: 'sku', type: 'string' }] }]);
+    });
   });
 
   it('migrates a widened declaration with a new column, and compiles the endpoints over it again', async () => {
