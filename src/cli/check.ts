@@ -24,7 +24,7 @@ export const checkCommand: Command = {
     const project = await projectSourcesFor(flags, dir);
     const context = offlineCompileContext(backendChoice(flags.backend), project.sources);
     const { folder, registry } = await loadOfflineEndpoints(dir, context, await loadOptionsFor(readSettings()));
-    const testFiles = await loadCheckedTests(folder);
+    const testFiles = await loadCheckedTests(folder, context.sources);
     const problems = [...project.problems, ...registry.problems, ...testFiles.flatMap((file) => file.problems)];
     if (format === 'json') {
       console.log(checkReport(dir, registry, problems, testFiles));

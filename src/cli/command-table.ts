@@ -62,8 +62,11 @@ export const commandTable: readonly CommandRow[] = [
   },
   {
     name: 'new',
-    synopsis: 'NAME [--endpoints DIR]',
-    summary: ['write a new endpoint file and its test file from a commented template'],
+    synopsis: 'NAME [--endpoints DIR] [--sources DIR] [--source NAME]',
+    summary: [
+      'write a new endpoint file and its test file from a commented template, over --source',
+      "(default: the project's first declared source, else the edge logs)",
+    ],
     load: async () => (await import('./new.js')).newCommand,
   },
   {

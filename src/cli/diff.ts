@@ -59,7 +59,7 @@ async function compare(dir: string, flags: Flags, requestedBase: string | undefi
   const baseContext = scratchCompileContext(duckDbScratchEngine(BUILT_IN_SOURCES, baseSources), baseSources);
   const before = compileRegistry(parseEndpointFiles(texts.map(({ path, text }) => ({ file: `${base.commit.slice(0, 7)}:${path}`, text }))), baseContext);
   const { folder, registry: after } = await loadOfflineEndpoints(dir, context);
-  const testFiles = await loadCheckedTests(folder);
+  const testFiles = await loadCheckedTests(folder, context.sources);
   const sources = diffSources(baseSources, project.sources);
   const reads = sourceReadChanges(before.endpoints, sources, baseSources, sourceColumnsLookup(BUILT_IN_SOURCES, baseSources));
   const diffs = withSourceReads(await diffEndpoints(before, after, testFiles, engine, createContractBook(engine)), reads, before, folder);

@@ -1,7 +1,10 @@
 /** `cannery serve`: the HTTP service. With --demo, on demo data that it seeds and keeps current (demo-data.ts). */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { sourcesDirOf } from '../config/settings.js';
 import { BUILT_IN_SOURCES } from '../config/sources.js';
+import type { ScratchEngine } from '../engine/backend.js';
+import type { SourceDeclaration } from '../config/source-declaration.js';
 import type { CompiledEndpoint } from '../engine/compiled-endpoint.js';
 import { createMetrics } from '../http/metrics.js';
 import { QUERY_PATH } from '../http/paths.js';
@@ -43,6 +46,15 @@ export const serveCommand: Command = {
     httpSide.catch(() => undefined); // awaited below, once the service is open
     const service = await opening;
     const { createApp, listen, loadConsoleAssets, createContractBook, duckDbScratchEngine, startHotReload } = await httpSide;
+    // Contracts are described over the sources served: after a source file changes, the new ones.
+    let served: readonly SourceDeclaration[] = declared;
+    let scratch = duckDbScratchEngine(BUILT_IN_SOURCES, declared);
+    const contractsEngine: ScratchEngine = {
+      get dialect() {
+        return scratch.dialect;
+      },
+      open: (events) => scratch.open(events),
+    };
     const liveFeed = live ? await live.demo.keepDemoCurrent(live.backend, live.marker, settings.now) : undefined;
     for (const problem of service.registry.problems) console.error(`cannery: ${problem.file}:${problem.line}: ${problem.message}`);
     const consoleAssets = settings.console ? loadConsoleAssets() : undefined;
@@ -55,7 +67,8 @@ export const serveCommand: Command = {
       metricsPublic: settings.metricsPublic,
       corsOrigins: settings.corsOrigins,
       console: consoleAssets,
-      contracts: createContractBook(duckDbScratchEngine(BUILT_IN_SOURCES, declared)),
+      contracts: createContractBook(contractsEngine),
+      declaredSources: () => served,
     });
     const server = await listen(app, settings);
     // DuckDB's threads and the libuv pool that runs its queries exist by now (thread-priority.ts).
@@ -82,9 +95,14 @@ export const serveCommand: Command = {
     const reload = startHotReload({
       service,
       dir: settings.endpointsDir,
-      context: compileContextFor(service.backend),
+      context: () => compileContextFor(service.backend),
       load,
       log: (line) => console.error(`cannery: ${line}`),
+      sources: { dir: sourcesDirOf(settings), declared },
+      onSources: (next) => {
+        served = next;
+        scratch = duckDbScratchEngine(BUILT_IN_SOURCES, next);
+      },
     });
 
     const stop = async (signal: string) => {

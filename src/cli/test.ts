@@ -29,8 +29,9 @@ export const testCommand: Command = {
     const started = performance.now();
     const declared = await declaredSources(flags, dir);
     const engine = duckDbScratchEngine(BUILT_IN_SOURCES, declared);
-    const { folder, registry } = await loadOfflineEndpoints(dir, scratchCompileContext(engine, declared));
-    const files = await loadCheckedTests(folder);
+    const context = scratchCompileContext(engine, declared);
+    const { folder, registry } = await loadOfflineEndpoints(dir, context);
+    const files = await loadCheckedTests(folder, context.sources);
     const problems = [...registry.problems, ...files.flatMap((file) => file.problems)];
     for (const problem of problems) {
       console.log(formatProblem(problem));

@@ -84,8 +84,9 @@ function apiEndpoint(raw: string | undefined): string | undefined {
 }
 
 /**
- * CANNERY_BQ_TABLES: a JSON object from source name to `project.dataset.table`, or to
- * `dataset.table` in CANNERY_BQ_PROJECT, e.g. {"cloudflare.logs.prod":"other-proj.logs.edge"}.
+ * CANNERY_BQ_TABLES: a JSON object from source name (a log source's or a declared one's) to
+ * `project.dataset.table`, or to `dataset.table` in CANNERY_BQ_PROJECT, e.g.
+ * {"cloudflare.logs.prod":"other-proj.logs.edge"}.
  */
 function tableOverrides(raw: string | undefined, defaultProject: string | undefined): Record<string, TableRef> {
   if (raw === undefined || raw.trim() === '') return {};
@@ -98,25 +99,26 @@ function tableOverrides(raw: string | undefined, defaultProject: string | undefi
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     throw new Error('CANNERY_BQ_TABLES must be a JSON object of source name to table, e.g. {"postgres.logs":"my-project.logs.postgres"}');
   }
-  const sources = sourceNames(BUILT_IN_SOURCES);
-  const tables: Record<string, TableRef> = {};
-  for (const [source, value] of Object.entries(parsed)) {
-    if (!sources.includes(source)) {
-      throw new Error(`CANNERY_BQ_TABLES: "${source}" is not a source${didYouMean(source, sources)}; sources: ${sources.join(', ')}`);
-    }
-    tables[source] = tableRef(source, value, defaultProject);
-  }
-  return tables;
+  // Which names are sources is known once the project's source files are read (declaredTables).
+  return Object.fromEntries(Object.entries(parsed).map(([source, value]) => [source, tableRef(source, value, defaultProject)]));
 }
 
 /**
  * Source name -> table for the declared sources whose file names one (`bigquery.table`), with
- * CANNERY_BQ_TABLES's entries winning: an environment maps one deployment's tables.
+ * CANNERY_BQ_TABLES's entries winning: an environment maps one deployment's tables. An entry of
+ * CANNERY_BQ_TABLES that names no source, shipped or declared, is refused: a typo there would
+ * leave the table it meant to move unmapped.
  */
 export function declaredTables(
   settings: BigQuerySettings,
   declarations: readonly { name: string; bigqueryTable?: string; file?: string }[],
 ): Record<string, TableRef> {
+  const sources = [...sourceNames(BUILT_IN_SOURCES), ...declarations.map((declaration) => declaration.name)];
+  for (const source of Object.keys(settings.tables)) {
+    if (!sources.includes(source)) {
+      throw new Error(`CANNERY_BQ_TABLES: "${source}" is not a source${didYouMean(source, sources)}; sources: ${sources.join(', ')}`);
+    }
+  }
   const tables: Record<string, TableRef> = {};
   for (const { name, bigqueryTable, file } of declarations) {
     if (bigqueryTable !== undefined) tables[name] = tableRef(name, bigqueryTable, settings.project, `${file ?? name}: bigquery.table`);

@@ -1,6 +1,7 @@
 /**
- * What `cannery check` can tell of a test file without running it: that its endpoint exists
- * and that each request fits the endpoint's parameters. A request may break a rule on purpose
+ * What `cannery check` can tell of a test file without running it: that its endpoint exists,
+ * that every source its events name is one of the project's, and that each request fits the
+ * endpoint's parameters. A request may break a rule on purpose
  * when the test expects the very error that break causes (an unknown parameter expected to be
  * `unknown_parameter`), so such a test is let through.
  */
@@ -14,10 +15,20 @@ export function findTestedEndpoint<T extends { definition: EndpointDefinition }>
   return endpoints.find(({ definition }) => definition.name === reference || definition.id === id);
 }
 
-export function checkEndpointTests(files: readonly EndpointTestFile[], definitions: readonly EndpointDefinition[]): Problem[] {
+/** `sources`: every source name an endpoint may read, the log sources' and the project's declared ones. */
+export function checkEndpointTests(files: readonly EndpointTestFile[], definitions: readonly EndpointDefinition[], sources: readonly string[]): Problem[] {
   const endpoints = definitions.map((definition) => ({ definition }));
   const problems: Problem[] = [];
   for (const testFile of files) {
+    for (const { name, line } of testFile.eventSources) {
+      if (sources.includes(name)) continue;
+      problems.push({
+        file: testFile.file,
+        line,
+        field: 'events',
+        message: `events: "${name}" is not a source${didYouMean(name, sources)}; sources: ${sources.join(', ')} (a project's own are declared in sources/*.yaml)`,
+      });
+    }
     if (testFile.endpoint === undefined) continue;
     const found = findTestedEndpoint(testFile.endpoint, endpoints);
     if (!found) {

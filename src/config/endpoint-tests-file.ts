@@ -51,6 +51,12 @@ export interface EndpointTestFile {
   endpoint?: string;
   /** The line of the `endpoint` field. */
   endpointLine: number;
+  /**
+   * Every source named under an `events:` of the file (its own and each test's), at the line of
+   * its name: the schema takes any name (a project declares its own sources), so the names are
+   * checked against the project's sources in code (endpoint-tests-check.ts).
+   */
+  eventSources: { name: string; line: number }[];
   tests: EndpointTest[];
   problems: Problem[];
 }
@@ -90,7 +96,7 @@ export async function loadEndpointTests(endpointsDir: string): Promise<EndpointT
       try {
         return parseEndpointTestFile(await readFile(file, 'utf8'), file);
       } catch (error) {
-        return { file, endpointLine: 1, tests: [], problems: [{ file, line: 1, message: `cannot read the file: ${(error as Error).message}` }] };
+        return { file, endpointLine: 1, eventSources: [], tests: [], problems: [{ file, line: 1, message: `cannot read the file: ${(error as Error).message}` }] };
       }
     }),
   );
@@ -98,7 +104,7 @@ export async function loadEndpointTests(endpointsDir: string): Promise<EndpointT
 
 export function parseEndpointTestFile(text: string, file: string): EndpointTestFile {
   const source = readYaml(text, file);
-  const failed = (problems: Problem[]): EndpointTestFile => ({ file, endpointLine: 1, tests: [], problems });
+  const failed = (problems: Problem[]): EndpointTestFile => ({ file, endpointLine: 1, eventSources: [], tests: [], problems });
   if (source.problems.length) return failed(source.problems);
   const errors = validateTestData(source.data);
   if (errors.length) return failed(schemaProblems(errors, source, file, 'a mapping with endpoint and tests'));
@@ -132,7 +138,10 @@ export function parseEndpointTestFile(text: string, file: string): EndpointTestF
       expect: expectation(test.expect),
     };
   });
-  return { file, endpoint: data.endpoint, endpointLine: source.lineOf(['endpoint']), tests, problems };
+  const named = (events: Record<string, JsonObject[]> | undefined, at: (string | number)[]) =>
+    Object.keys(events ?? {}).map((name) => ({ name, line: source.lineOf([...at, name]) }));
+  const eventSources = [...named(data.events, ['events']), ...data.tests.flatMap((test, index) => named(test.events, ['tests', index, 'events']))];
+  return { file, endpoint: data.endpoint, endpointLine: source.lineOf(['endpoint']), eventSources, tests, problems };
 }
 
 function expectation(expect: TestData['expect']): TestExpectation {

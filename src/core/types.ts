@@ -52,12 +52,16 @@ export type BoundParams = Record<string, BoundValue>;
 export type WireValue = string | number | boolean | null | WireValue[] | { [key: string]: WireValue };
 export type WireRow = Record<string, WireValue>;
 
-/** A column or nested field: a scalar type, a record with its fields, or no type when computed. */
-export type CatalogScalarType = 'string' | 'integer' | 'number' | 'boolean' | 'timestamp';
+/**
+ * A column or nested field: a scalar type, a record with its fields, or no type when computed.
+ * The log sources' five types, then those a declared source may have besides (BigQuery's names,
+ * lowercase).
+ */
+export type CatalogScalarType = 'string' | 'integer' | 'number' | 'boolean' | 'timestamp' | 'numeric' | 'bignumeric' | 'date' | 'datetime' | 'time' | 'bytes' | 'json';
 
 export interface CatalogField {
   name: string;
-  /** A scalar type, an array of one (`string[]`), or a repeated record with `fields`. */
+  /** A scalar type, an array of one (`string[]`), or a record (a log source's repeated, a declared one's either) with `fields`. */
   type?: CatalogScalarType | `${CatalogScalarType}[]` | 'record';
   fields?: CatalogField[];
 }

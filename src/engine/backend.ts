@@ -2,6 +2,7 @@
 import type { WriteBack } from '../sql/parse/tree.js';
 import type { Dialect } from '../sql/generator/dialect.js';
 import type { BoundParams, ColumnField, ParamSpec, WireRow } from '../core/types.js';
+import type { SourceDeclaration } from '../config/source-declaration.js';
 
 export interface QueryRequest {
   sql: string;
@@ -35,8 +36,15 @@ export interface QueryResult {
 
 export interface Backend {
   readonly name: 'duckdb' | 'bigquery';
+  /** Read at each use: a backend that takes new declarations (redeclare) writes SQL for them from then on. */
   readonly dialect: Dialect;
   run(request: QueryRequest): Promise<QueryResult>;
+  /**
+   * Takes the project's declared sources anew, as a start would (serve's hot reload of a changed
+   * source file): on the embedded engine their tables are created or migrated. Throws, leaving
+   * the backend as it was, where that is refused.
+   */
+  redeclare?(declared: readonly SourceDeclaration[]): Promise<void>;
   close(): Promise<void>;
 }
 

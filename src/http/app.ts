@@ -14,6 +14,8 @@ import { H3, type H3Event } from 'h3';
 import { DEFAULTS } from '../config/settings.js';
 import { CanneryError } from '../core/errors.js';
 import { catalogEndpoint, sourceShapes } from '../engine/serve/catalog.js';
+import type { SourceDeclaration } from '../config/source-declaration.js';
+import { BUILT_IN_SOURCES } from '../config/sources.js';
 import type { ContractBook } from '../engine/contracts/contract.js';
 import { SANDBOX_PARAM } from '../engine/serve/params.js';
 import type { QueryOutcome, Service } from '../engine/serve/service.js';
@@ -59,6 +61,11 @@ export interface AppOptions {
   contracts?: ContractBook;
   /** The console's built files, served at `/` and under CONSOLE_PREFIX (default: none, and no console). */
   console?: ConsoleAssets;
+  /**
+   * The project's declared sources as served, asked at each catalog request (hot reload changes
+   * them): the columns and fields of the CTEs over them (default: none, the log sources alone).
+   */
+  declaredSources?: () => readonly SourceDeclaration[];
 }
 
 export interface CanneryApp {
@@ -177,13 +184,21 @@ export function createApp(options: AppOptions): CanneryApp {
   );
 
   // What the console (or any client) needs to call each endpoint the key may run; a key, like the endpoints.
-  const sources = sourceShapes();
+  // Made again only when the declarations served are others.
+  let shapesOf: readonly SourceDeclaration[] = [];
+  let sources = sourceShapes();
+  const currentShapes = () => {
+    const declared = options.declaredSources?.() ?? shapesOf;
+    if (declared !== shapesOf) [shapesOf, sources] = [declared, sourceShapes(BUILT_IN_SOURCES, declared)];
+    return sources;
+  };
   getAndHead(
     CATALOG_PATH,
     guarded((event) =>
       after(admit(event), (grant) => {
         const endpoints = service.registry.endpoints.filter((endpoint) => mayRun(grant, endpoint.definition));
-        return json(200, { endpoints: endpoints.map((endpoint) => catalogEndpoint(endpoint, sources, fixedValues(grant, endpoint.definition))) });
+        const shapes = currentShapes();
+        return json(200, { endpoints: endpoints.map((endpoint) => catalogEndpoint(endpoint, shapes, fixedValues(grant, endpoint.definition))) });
       }),
     ),
   );

@@ -21,7 +21,8 @@ function testFile(endpoint: string, request: string, expect_ = '{rows: []}') {
   return parseEndpointTestFile(['endpoint: ' + endpoint, 'now: "2024-05-01T00:00:00Z"', 'tests:', '  - name: t', `    request: ${request}`, `    expect: ${expect_}`, ''].join('\n'), 'f.yaml');
 }
 
-const messages = (files: ReturnType<typeof testFile>[]) => checkEndpointTests(files, [LOGS]).map((problem) => `${problem.line}: ${problem.message}`);
+const SOURCES = ['postgres.logs', 'shop.orders'];
+const messages = (files: ReturnType<typeof testFile>[]) => checkEndpointTests(files, [LOGS], SOURCES).map((problem) => `${problem.line}: ${problem.message}`);
 
 describe('checkEndpointTests', () => {
   it('accepts a request that fits, by name or by id in any case', () => {
@@ -55,6 +56,29 @@ describe('checkEndpointTests', () => {
       '4: test "t": sends sql, but logs.all does not enable the sandbox (or expect the error sandbox_not_enabled)',
     ]);
     expect(messages([testFile('logs.all', '{params: {project: p}, sql: select 1}', '{error: {code: sandbox_not_enabled, param: sql}}')])).toEqual([]);
+  });
+
+  it("reports a source under events that is not the project's, at its name's line, with a close spelling", () => {
+    const file = parseEndpointTestFile(
+      [
+        'endpoint: logs.all',
+        'now: "2024-05-01T00:00:00Z"',
+        'events:',
+        '  shop.orders: [{order_id: o1}]',
+        'tests:',
+        '  - name: t',
+        '    request: {params: {project: p}}',
+        '    events:',
+        '      shop.order: [{order_id: o1}]',
+        '    expect: {rows: []}',
+        '',
+      ].join('\n'),
+      'f.yaml',
+    );
+    expect(file.problems).toEqual([]);
+    expect(messages([file])).toEqual([
+      '9: events: "shop.order" is not a source (did you mean "shop.orders"?); sources: postgres.logs, shop.orders (a project\'s own are declared in sources/*.yaml)',
+    ]);
   });
 
   it('says nothing more about a file that did not load', () => {

@@ -19,6 +19,7 @@ import { listen } from '../../src/http/server.js';
 import { openService } from '../../src/cli/open-service.js';
 import { duckDbScratchEngine } from '../../src/backends/duckdb/scratch.js';
 import { BUILT_IN_SOURCES } from '../../src/config/sources.js';
+import type { SourceDeclaration } from '../../src/config/source-declaration.js';
 import { createContractBook } from '../../src/engine/contracts/contract.js';
 import type { Service } from '../../src/engine/serve/service.js';
 import { SHIPPED_ENDPOINTS } from './shipped-endpoints.js';
@@ -55,6 +56,8 @@ export interface TestServiceOptions {
   console?: ConsoleAssets;
   /** Scoped keys, tokens and the access clock, beside the unscoped TEST_KEY and `second-key`. */
   access?: Omit<AccessOptions, 'apiKeys'>;
+  /** The declared sources the catalog types CTE columns from, as `serve` hands them over (default: none). */
+  declaredSources?: () => readonly SourceDeclaration[];
 }
 
 export async function loadFixtures(dbPath: string, fixtures: Fixtures): Promise<void> {
@@ -106,6 +109,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     corsOrigins: settings.corsOrigins,
     console: options.console,
     contracts: createContractBook(duckDbScratchEngine(BUILT_IN_SOURCES)),
+    declaredSources: options.declaredSources,
   });
   const server = await listen(app, { port: 0, host: '127.0.0.1' });
   const get = (path: string, headers: Record<string, string> = {}) => fetch(server.url + path, { headers });

@@ -37,6 +37,8 @@ export interface BigQueryBackendOptions {
   maxBytesBilled?: string;
   /** Retries of a request that failed transiently (429, 5xx, network); the client's default is 3. */
   maxRetries?: number;
+  /** Every source's table once the project declares `declared` (serve's hot reload of a source file); throws where one has none. */
+  tablesFor?: (declared: readonly SourceDeclaration[]) => ReadonlyMap<string, TablePath>;
 }
 
 export interface BigQueryBackend extends Backend {
@@ -55,10 +57,16 @@ export function bigQueryBackendOptions(
   declared: readonly SourceDeclaration[] = [],
 ): BigQueryBackendOptions {
   checkBigQueryComplete(settings, declared);
-  return {
-    project: settings.project,
+  const { project } = settings;
+  const tablesFor = (next: readonly SourceDeclaration[]) => {
+    checkBigQueryComplete(settings, next);
     // Without a dataset every source has an override (checkBigQueryComplete), so none is named after it.
-    tables: sourceTables([...sources, ...declared.map((d) => d.name)], { project: settings.project, dataset: settings.dataset ?? '' }, declaredTables(settings, declared)),
+    return sourceTables([...sources, ...next.map((d) => d.name)], { project, dataset: settings.dataset ?? '' }, declaredTables(settings, next));
+  };
+  return {
+    project,
+    tables: tablesFor(declared),
+    tablesFor,
     location: settings.location,
     apiEndpoint: settings.apiEndpoint,
     maxBytesBilled: settings.maxBytesBilled,
@@ -99,9 +107,11 @@ export function createBigQueryBackend(options: BigQueryBackendOptions): BigQuery
     ...(options.apiEndpoint ? { apiEndpoint: options.apiEndpoint, authClient: NO_CREDENTIALS } : {}),
     ...(options.maxRetries === undefined ? {} : { retryOptions: { maxRetries: options.maxRetries, autoRetry: options.maxRetries > 0 } }),
   });
-  const tableNames = [...options.tables]
-    .flatMap(([source, path]) => tablePathSpellings(path).map((spelling) => [spelling, source] as const))
-    .sort(([a], [b]) => b.length - a.length);
+  // The table paths an error may name, longest first, each with its source; a redeclare makes them anew.
+  const spellings = (tables: ReadonlyMap<string, TablePath>) =>
+    [...tables].flatMap(([source, path]) => tablePathSpellings(path).map((spelling) => [spelling, source] as const)).sort(([a], [b]) => b.length - a.length);
+  let tableNames = spellings(options.tables);
+  let dialect = bigQueryDialect(options.tables);
 
   function call(method: 'GET' | 'POST', uri: string, timeoutMs: number, request: { body?: object; qs?: Record<string, string | number | boolean> } = {}): Promise<QueryResponse> {
     return new Promise((resolve, reject) => {
@@ -210,7 +220,18 @@ export function createBigQueryBackend(options: BigQueryBackendOptions): BigQuery
 
   return {
     name: 'bigquery',
-    dialect: bigQueryDialect(options.tables),
+    get dialect() {
+      return dialect;
+    },
+    ...(options.tablesFor
+      ? {
+          async redeclare(declared: readonly SourceDeclaration[]) {
+            const tables = options.tablesFor!(declared);
+            tableNames = spellings(tables);
+            dialect = bigQueryDialect(tables);
+          },
+        }
+      : {}),
     async run(request: QueryRequest): Promise<QueryResult> {
       const started = performance.now();
       const body = requestBody(request);

@@ -110,62 +110,139 @@ export async function openDuckDb(options: DuckDbOptions): Promise<DuckDBInstance
 export interface DuckDbBackend extends Backend {
   /** A connection of the serving instance: for writes when opened `writable`. */
   connect(): Promise<DuckDBConnection>;
+  redeclare(declared: readonly SourceDeclaration[]): Promise<void>;
+}
+
+/** What serves queries: the instance, its connections, and the dialect written for its tables. */
+interface Serving {
+  instance: DuckDBInstance;
+  connections: Connections;
+  dialect: Dialect;
 }
 
 /**
  * The serving instance, read-only for a file (but the demo's, `writable`), and sealed: even a
  * query that slipped past the sandbox checks can then read only the database's own tables, and
  * write nothing to a read-only file.
+ *
+ * `redeclare` takes the project's declared sources anew (a source file changed while serving):
+ * their tables are created or migrated as at start. A writable instance does that in place; a
+ * read-only file, which cannot be written while it is open, is closed and opened again, the
+ * queries running let finish first and new ones held until it is open. A refused migration is
+ * found by reading alone, before anything is closed or changed.
  */
 export async function createDuckDbBackend(options: DuckDbOptions): Promise<DuckDbBackend> {
   const sources = options.sources ?? BUILT_IN_SOURCES;
   const watch = hostWatch();
-  const declared = options.declared ?? [];
+  let declared = options.declared ?? [];
+  let serving = await openServing(options, sources, declared, watch);
+  const gate = hostFunctionGate<QueryResult>();
+  let reopening: Promise<void> | undefined;
+  let running = 0;
+  let idle: (() => void) | undefined;
+  const inPlace = options.writable === true || options.path === ':memory:';
+  // The start-up notices (a table in an older layout) are said once, not on every reopen.
+  const again = { ...options, notice: undefined };
+
+  const reopen = async (next: readonly SourceDeclaration[]) => {
+    while (running > 0) await new Promise<void>((resolve) => (idle = resolve));
+    await serving.connections.close();
+    serving.instance.closeSync();
+    try {
+      serving = await openServing(again, sources, next, watch);
+    } catch (error) {
+      // A migration is one transaction: the file is as it was, and opens for the previous declarations.
+      serving = await openServing(again, sources, declared, watch);
+      throw error;
+    }
+  };
+
+  return {
+    name: 'duckdb',
+    get dialect() {
+      return serving.dialect;
+    },
+    async run(request) {
+      // A reopen that failed opened the file again as it was: a query runs either way.
+      while (reopening) await reopening.catch(() => undefined);
+      running += 1;
+      const current = serving;
+      try {
+        // The gate lets one host-function query run at a time: the watch is that query's.
+        return await gate(request.sql, () => runDuckDbQuery(current.connections, request, callsHostFunction(request.sql) ? watch : undefined));
+      } finally {
+        running -= 1;
+        if (running === 0) idle?.();
+      }
+    },
+    connect: () => serving.instance.connect(),
+    async redeclare(next) {
+      while (reopening) await reopening.catch(() => undefined);
+      if (inPlace) {
+        await withConnection(serving.instance, (connection) => ensureDeclaredTables(connection, next));
+      } else if (!(await withConnection(serving.instance, (connection) => declaredTablesCurrent(connection, next)))) {
+        reopening = reopen(next).finally(() => (reopening = undefined));
+        await reopening;
+        declared = next;
+        return;
+      }
+      const dialect = await withConnection(serving.instance, async (connection) => servedDialect(connection, options, sources, next));
+      serving = { ...serving, dialect };
+      declared = next;
+    },
+    async close() {
+      while (reopening) await reopening.catch(() => undefined);
+      await serving.connections.close();
+      serving.instance.closeSync();
+    },
+  };
+}
+
+/** Opens the instance with the tables of `declared` made, its connections ready, sealed, and the dialect for its tables. */
+async function openServing(options: DuckDbOptions, sources: readonly SourceDescriptor[], declared: readonly SourceDeclaration[], watch: HostWatch): Promise<Serving> {
   const instance = await openReadable({ ...options, hostWatch: watch }, sources, declared);
   const names = sources.map((source) => source.name);
   const declaredNames = declared.map((source) => source.name);
   let connections: Connections | undefined;
-  let sourceColumns: (source: string) => Columns;
   try {
-    sourceColumns = await withConnection(instance, async (connection) => {
+    const dialect = await withConnection(instance, async (connection) => {
       if (options.path !== ':memory:') await readEveryTable(connection, options.path, [...names, ...declaredNames]);
-      const tables = await readSourceTables(connection, names);
-      // Declared tables hold their columns as declared: no storage layout, no records stored as one STRUCT.
-      const declaredTables = await readSourceTables(connection, declaredNames);
-      for (const table of tables.values()) {
-        if (table.layout < CURRENT_LAYOUT && (await hasRows(connection, table.name))) {
-          options.notice?.(
-            `table "${table.name}" is in storage layout ${table.layout} (every nested record a list), which reads correctly but slower; ` +
-              `\`cannery compact --db ${options.path}\` rewrites it in layout ${CURRENT_LAYOUT} (with the server stopped)`,
-          );
+      if (options.notice) {
+        for (const table of (await readSourceTables(connection, names)).values()) {
+          if (table.layout < CURRENT_LAYOUT && (await hasRows(connection, table.name))) {
+            options.notice(
+              `table "${table.name}" is in storage layout ${table.layout} (every nested record a list), which reads correctly but slower; ` +
+                `\`cannery compact --db ${options.path}\` rewrites it in layout ${CURRENT_LAYOUT} (with the server stopped)`,
+            );
+          }
         }
       }
       // Before the seal: they are set up with a setting the sealed instance no longer takes.
       connections = await openConnections(instance, options.connections ?? DEFAULTS.maxConcurrentQueries);
       await seal(connection);
-      // The generator writes each query for the tables as they are stored (docs/storage.md), and,
-      // for a file no one writes while it is served, for the records every row holds.
-      const present = options.path !== ':memory:' && !options.writable ? await readPresentRecords(connection, tables) : undefined;
-      return tableColumns(new Map([...tables, ...declaredTables]), present);
+      return servedDialect(connection, options, sources, declared);
     });
+    return { instance, connections: connections!, dialect };
   } catch (error) {
     await connections?.close();
     instance.closeSync();
     throw error;
   }
-  const serving = connections!;
-  const gate = hostFunctionGate<QueryResult>();
-  return {
-    name: 'duckdb',
-    dialect: duckDbDialect([...names, ...declaredNames], { sourceColumns, strictNames: true }),
-    // The gate lets one host-function query run at a time: the watch is that query's.
-    run: (request) => gate(request.sql, () => runDuckDbQuery(serving, request, callsHostFunction(request.sql) ? watch : undefined)),
-    connect: () => instance.connect(),
-    async close() {
-      await serving.close();
-      instance.closeSync();
-    },
-  };
+}
+
+/**
+ * The generator writes each query for the tables as they are stored (docs/storage.md), and, for a
+ * file no one writes while it is served, for the records every row holds. Declared tables hold
+ * their columns as declared: no storage layout, no records stored as one STRUCT.
+ */
+async function servedDialect(connection: DuckDBConnection, options: DuckDbOptions, sources: readonly SourceDescriptor[], declared: readonly SourceDeclaration[]): Promise<Dialect> {
+  const names = sources.map((source) => source.name);
+  const declaredNames = declared.map((source) => source.name);
+  const tables = await readSourceTables(connection, names);
+  const declaredTables = await readSourceTables(connection, declaredNames);
+  const present = options.path !== ':memory:' && !options.writable ? await readPresentRecords(connection, tables) : undefined;
+  const sourceColumns = tableColumns(new Map([...tables, ...declaredTables]), present);
+  return duckDbDialect([...names, ...declaredNames], { sourceColumns, strictNames: true });
 }
 
 /**

@@ -1,14 +1,19 @@
 /**
  * Scratch DuckDB databases, in memory and thrown away after one use: an endpoint test runs on
  * one holding its events (loaded by `cannery import`'s own code, so they mean what an import
- * would make of them), and contracts are described on one holding none.
+ * would make of them: a log source's by the log import, a declared source's by the declared
+ * one), and contracts are described on one holding none.
  */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { InvalidEvent, type ScratchBackend, type ScratchEngine, type SourceEvents } from '../../engine/backend.js';
 import { BUILT_IN_SOURCES, type SourceDescriptor } from '../../config/sources.js';
 import { describeDuckDbQuery, openDuckDb, runDuckDbQuery, seal, sourceDialect, withConnection } from './backend.js';
 import { openConnections, type Connections } from './connections.js';
 import { DataError } from './data-error.js';
 import { importNdjson } from './import/import.js';
+import { importDeclared } from './import/declared-import.js';
 import { createSourceTables } from './source-tables.js';
 import { Readable } from 'node:stream';
 import type { DuckDBConnection } from '#duckdb-api';
@@ -39,7 +44,7 @@ export function duckDbScratchEngine(sources: readonly SourceDescriptor[] = BUILT
           await createSourceTables(connection, sources);
           await ensureDeclaredTables(connection, declared);
           // A declared source's table is there, empty: what describing a contract needs.
-          for (const [source, list] of Object.entries(events)) await importEvents(connection, source, list, sources);
+          for (const [source, list] of Object.entries(events)) await importEvents(connection, source, list, sources, declared);
           // Events with several objects in a record store it as a list: SQL for this database is
           // written for its tables as they are stored (docs/storage.md).
           const names = [...sources.map((known) => known.name), ...declared.map((known) => known.name)];
@@ -73,20 +78,38 @@ async function importEvents(
   source: string,
   events: readonly unknown[],
   sources: readonly SourceDescriptor[],
+  declared: readonly SourceDeclaration[],
 ): Promise<void> {
-  if (!sources.some((known) => known.name === source)) {
-    throw new InvalidEvent(source, 0, `"${source}" is not a source; sources: ${sources.map((known) => known.name).join(', ')}`);
+  const declaration = declared.find((known) => known.name === source);
+  if (!declaration && !sources.some((known) => known.name === source)) {
+    const names = [...sources, ...declared].map((known) => known.name).join(', ');
+    throw new InvalidEvent(source, 0, `"${source}" is not a source; sources: ${names}`);
   }
   if (events.length === 0) return;
   // One event per line: JSON.stringify writes no newline, so line N is events[N - 1].
   const text = events.map((event) => JSON.stringify(event)).join('\n');
   try {
-    await importNdjson(connection, source, Readable.from([text]), { sources });
+    if (declaration) await importRows(connection, declaration, text);
+    else await importNdjson(connection, source, Readable.from([text]), { sources });
   } catch (error) {
     if (error instanceof DataError && error.line !== undefined) {
-      throw new InvalidEvent(source, error.line - 1, error.message.replace(/^line \d+: /, ''), { cause: error });
+      throw new InvalidEvent(source, error.line - 1, error.message.replace(/^.*?line \d+(: |, )/, ''), { cause: error });
     }
     throw error;
   }
 }
 
+/**
+ * A declared source's rows, by the import of `cannery import --source` (DuckDB's NDJSON reader
+ * told the declared types), which reads a file: the rows are written to one for it.
+ */
+async function importRows(connection: DuckDBConnection, declaration: SourceDeclaration, text: string): Promise<void> {
+  const folder = await mkdtemp(join(tmpdir(), 'cannery-test-rows-'));
+  try {
+    const file = join(folder, 'rows.ndjson');
+    await writeFile(file, text);
+    await importDeclared(connection, declaration, file, { format: { format: 'ndjson', gzip: false } });
+  } finally {
+    await rm(folder, { recursive: true, force: true });
+  }
+}

@@ -11,7 +11,9 @@ import type { EngineObserver } from './observer.js';
 export function limitedBackend(backend: Backend, limiter: Limiter, observer: EngineObserver): Backend {
   return {
     name: backend.name,
-    dialect: backend.dialect,
+    get dialect() {
+      return backend.dialect;
+    },
     run: (request) =>
       limiter.run(async () => {
         const started = performance.now();

@@ -5,8 +5,17 @@
  * shape. Read from the query tree, like every other fact about the SQL; what it cannot follow
  * (a column of an unknown table, a field of a computed struct) has no shape rather than a guess.
  */
-import type { FieldShape, RecordShape } from '../../config/sources.js';
+import type { CatalogScalarType } from '../../core/types.js';
 import type { ColumnRef, Query, QueryBody, Select } from '../parse/tree.js';
+
+/**
+ * A column's or field's shape: a scalar type, an array of one, or a record's fields. A log
+ * source's (config/sources.ts FieldShape) is one; a declared source's may have any of its types.
+ */
+export type FieldShape = CatalogScalarType | `${CatalogScalarType}[]` | RecordShape;
+export interface RecordShape {
+  readonly [field: string]: FieldShape;
+}
 
 export interface CteColumn {
   name: string;

@@ -17,8 +17,7 @@
  * a join USING a string column, a name the rewrite cannot place. Refusing is the safe side: the
  * output redactor still covers everything that leaves, and a refusal names what to write instead.
  */
-import type { FieldShape, RecordShape } from '../../config/sources.js';
-import type { SourceShapes } from '../analyse/cte-columns.js';
+import type { FieldShape, RecordShape, SourceShapes } from '../analyse/cte-columns.js';
 import { staticType } from '../analyse/static-type.js';
 import { impliedName } from '../analyse/item-names.js';
 import { resolveFunction, TYPE_LOOKUP } from '../language.js';
@@ -80,6 +79,8 @@ function taintOf(shape: FieldShape | undefined): Taint {
   if (typeof shape !== 'string') return { kind: 'record', shape };
   if (shape === 'string') return STRING;
   if (shape === 'string[]') return LIST;
+  // JSON and BYTES (a declared source's) may hold text whose structure is not known.
+  if (/^(json|bytes)(\[\])?$/.test(shape)) return OPAQUE;
   return CLEAN;
 }
 

@@ -24,7 +24,7 @@ beforeAll(async () => {
   // Through a compile cache, as `serve` reloads: a changed file is a new text, never a stale entry.
   const cache = await openCompileCache(join(svc.dir, 'compiled'), (line) => log.push(line));
   const load = { cache };
-  reload = startHotReload({ service: svc.service, dir: folder, context: compileContextFor(svc.service.backend), load, log: (line) => log.push(line), settleMs: 20 });
+  reload = startHotReload({ service: svc.service, dir: folder, context: () => compileContextFor(svc.service.backend), load, log: (line) => log.push(line), settleMs: 20 });
 });
 afterAll(async () => {
   reload.close();
