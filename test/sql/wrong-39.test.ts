@@ -109,3 +109,70 @@ describe('DIV and SAFE.DIV of NUMERIC columns', () => {
     );
   });
 });
+
+/** A FLOAT64 as a BigQuery expression. */
+function float(value: number | null): string {
+  if (value === null) return 'CAST(NULL AS FLOAT64)';
+  if (Number.isNaN(value)) return "CAST('nan' AS FLOAT64)";
+  if (!Number.isFinite(value)) return `CAST('${value > 0 ? 'inf' : '-inf'}' AS FLOAT64)`;
+  return `CAST(${value} AS FLOAT64)`;
+}
+
+/** A FLOAT64 on the wire, as BigQuery's REST API writes it. */
+function wireOf(value: number | null): unknown {
+  if (value === null || Number.isFinite(value)) return value === 0 ? 0 : value;
+  return Number.isNaN(value) ? 'NaN' : value > 0 ? 'Infinity' : '-Infinity';
+}
+
+/** GoogleSQL's comparison: NULL with a NULL, FALSE with a NaN (`!=` TRUE). */
+function compare(operator: string, a: number | null, b: number | null): boolean | null {
+  if (a === null || b === null) return null;
+  if (Number.isNaN(a) || Number.isNaN(b)) return operator === '!=';
+  return { '=': a === b, '!=': a !== b, '<': a < b, '<=': a <= b, '>': a > b, '>=': a >= b }[operator]!;
+}
+
+/** GoogleSQL's ascending order of FLOAT64s: NULL, NaN, -inf, ..., +inf. */
+function rank(value: number | null): number {
+  if (value === null) return -Infinity;
+  return Number.isNaN(value) ? -Number.MAX_VALUE : value === -Infinity ? -Number.MAX_VALUE / 2 : value;
+}
+
+const floats = fc.constantFrom<number | null>(null, NaN, Infinity, -Infinity, 0, -1.5, 2);
+
+describe('FLOAT64 columns of a CTE', () => {
+  it('compare, order and take MIN as GoogleSQL does with NaN', async () => {
+    const operators = ['=', '!=', '<', '<=', '>', '>='];
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.tuple(floats, floats), { minLength: 1, maxLength: 5 }), async (pairs) => {
+        const rowsSql = pairs.map(([a, b], index) => `SELECT ${index} AS k, ${float(a)} AS a, ${float(b)} AS b`).join(' UNION ALL ');
+        const tests = operators.map((operator, index) => `a ${operator} b AS c${index}`).join(', ');
+        const answer = await rows(`WITH t AS (${rowsSql}) SELECT k, ${tests}, MIN(a) OVER () AS low FROM t ORDER BY a, k`);
+        const order = pairs.map((pair, k) => ({ pair, k })).sort((x, y) => rank(x.pair[0]) - rank(y.pair[0]) || x.k - y.k);
+        const values = pairs.map(([a]) => a).filter((a): a is number => a !== null);
+        const low = values.length === 0 ? null : values.some(Number.isNaN) ? NaN : Math.min(...values);
+        expect(answer).toEqual(order.map(({ pair: [a, b], k }) => ({ k, ...Object.fromEntries(operators.map((operator, index) => [`c${index}`, compare(operator, a, b)])), low: wireOf(low) })));
+      }),
+      { numRuns: RUNS },
+    );
+  });
+});
+
+describe('STRUCT columns of a CTE', () => {
+  it('compare field by field: FALSE where a pair of fields differs, else NULL where one is NULL', async () => {
+    const field = fc.constantFrom<number | null>(null, 1, 2);
+    const struct = fc.option(fc.tuple(field, field), { nil: null });
+    await fc.assert(
+      fc.asyncProperty(struct, struct, async (l, r) => {
+        const sql = (value: [number | null, number | null] | null) =>
+          value === null ? 'CAST(NULL AS STRUCT<a INT64, b INT64>)' : `STRUCT<a INT64, b INT64>(${value.map((part) => (part === null ? 'NULL' : part)).join(', ')})`;
+        const answer = await outcome(`WITH t AS (SELECT ${sql(l)} AS l, ${sql(r)} AS r) SELECT l = r AS eq, l != r AS ne FROM t`);
+        let eq: boolean | null;
+        if (l === null || r === null) eq = null;
+        else if (l.some((part, index) => part !== null && r[index] !== null && part !== r[index])) eq = false;
+        else eq = l.some((part, index) => part === null || r[index] === null) ? null : true;
+        expect(answer).toEqual({ eq, ne: eq === null ? null : !eq });
+      }),
+      { numRuns: RUNS },
+    );
+  });
+});
