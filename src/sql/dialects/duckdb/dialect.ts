@@ -113,7 +113,7 @@ export function duckDbDialect(sources: readonly string[], options: DuckDbDialect
       // First: the passes after it read set operations by place only.
       setsByName(sourceColumns),
       // Before names are resolved: it follows the query's own scopes, as BigQuery reads them.
-      typedColumns,
+      typedColumns(sourceColumns),
       usingColumnsFirst,
       resolveNames({ sourceColumns, strict: settings.strictNames, qualify: KEYWORD_NAMES }),
       // Before the stored records are read: the bound's copy of FROM and WHERE is read the same way.

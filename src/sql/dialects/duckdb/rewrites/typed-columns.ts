@@ -15,6 +15,7 @@
  * the shipped endpoints' comparisons and orders are written as before. An ORDER BY key that names
  * a SELECT item's alias takes the item's type; over a set operation, keys are left as written.
  */
+import type { Columns as SourceColumns, Shape } from '../../../analyse/shapes.js';
 import { staticType, type StaticType } from '../../../analyse/static-type.js';
 import type { Rewrite } from '../../../generator/dialect.js';
 import { TYPE_LOOKUP } from '../../../language.js';
@@ -146,7 +147,8 @@ function scopeOf(select: Select, ctes: Ctes, parent: Scope | undefined): Scope {
   for (const item of flatten(select.from)) {
     if (item.kind === 'table') {
       const cte = item.qualified ? undefined : ctes.get(key(item.name));
-      items.push({ alias: item.alias ?? item.name.split('.').at(-1)!, columns: cte });
+      const columns = cte !== undefined || (!item.qualified && ctes.has(key(item.name))) ? cte : tableColumns(item.name);
+      items.push({ alias: item.alias ?? item.name.split('.').at(-1)!, columns });
     } else if (item.kind === 'derived') {
       items.push({ alias: item.alias ?? '', columns: relationColumns(item.query, ctes) });
     } else if (item.kind === 'unnest') {
@@ -283,4 +285,26 @@ function rewriteQuery(query: Query, outer: Ctes, parent: Scope | undefined): Que
   return { ...query, with: withs, body, orderBy };
 }
 
-export const typedColumns: Rewrite = (query) => rewriteQuery(query, new Map(), undefined);
+/**
+ * A source table's columns as the running rewrite's dialect knows them (their shapes): a FLOAT64 or
+ * a RECORD typed, any other a column of no type here. Set as each run starts, which runs through
+ * synchronously, so that the scope functions below need not carry it.
+ */
+let tableColumns: (source: string) => Columns = () => undefined;
+
+function shapeType(shape: Shape): ColumnType | undefined {
+  if (shape.kind === 'scalar') return shape.float64 ? { scalar: 'float64' } : undefined;
+  if (shape.kind === 'struct') return { struct: shape.names.map((name) => ({ name, type: shapeType(shape.fields.get(key(name))!) })) };
+  return undefined;
+}
+
+export function typedColumns(sourceColumns: ((source: string) => SourceColumns) | undefined): Rewrite {
+  const lookup = (source: string): Columns => {
+    const columns = sourceColumns?.(source);
+    return columns && [...columns].map(([name, shape]) => ({ name, type: shapeType(shape) }));
+  };
+  return (query) => {
+    tableColumns = lookup;
+    return rewriteQuery(query, new Map(), undefined);
+  };
+}
