@@ -45,6 +45,16 @@ type Ctes = ReadonlyMap<string, Columns>;
 
 const COMPARISONS: ReadonlySet<string> = new Set(['=', '!=', '<>', '<', '<=', '>', '>=']);
 
+/**
+ * A source table's columns as the running rewrite's dialect knows them (their shapes): a FLOAT64 or
+ * a RECORD typed, any other a column of no type here. Set as each run starts (with the cache
+ * below), which runs through synchronously, so that the scope functions need not carry them.
+ */
+let tableColumns: (source: string) => Columns = () => undefined;
+
+/** The columns of each query asked about in the running rewrite. */
+let known = new WeakMap<Query, Columns>();
+
 /** Not found in this scope: look in the enclosing one (a correlated reference). */
 const ELSEWHERE = Symbol('elsewhere');
 
@@ -168,7 +178,11 @@ function withCtes(query: Query, ctes: Ctes): Map<string, Columns> {
 }
 
 function relationColumns(query: Query, ctes: Ctes): Columns {
-  return bodyColumns(query.body, withCtes(query, ctes));
+  // A query sees the same CTEs wherever it is asked about in one run: its columns are worked out once.
+  if (known.has(query)) return known.get(query);
+  const columns = bodyColumns(query.body, withCtes(query, ctes));
+  known.set(query, columns);
+  return columns;
 }
 
 /** A set operation's columns are named by its first member; a FLOAT64 in any member makes the column FLOAT64 (the others coerced). */
@@ -285,12 +299,6 @@ function rewriteQuery(query: Query, outer: Ctes, parent: Scope | undefined): Que
   return { ...query, with: withs, body, orderBy };
 }
 
-/**
- * A source table's columns as the running rewrite's dialect knows them (their shapes): a FLOAT64 or
- * a RECORD typed, any other a column of no type here. Set as each run starts, which runs through
- * synchronously, so that the scope functions below need not carry it.
- */
-let tableColumns: (source: string) => Columns = () => undefined;
 
 function shapeType(shape: Shape): ColumnType | undefined {
   if (shape.kind === 'scalar') return shape.float64 ? { scalar: 'float64' } : undefined;
@@ -305,6 +313,7 @@ export function typedColumns(sourceColumns: ((source: string) => SourceColumns) 
   };
   return (query) => {
     tableColumns = lookup;
+    known = new WeakMap();
     return rewriteQuery(query, new Map(), undefined);
   };
 }
