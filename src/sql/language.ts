@@ -10,7 +10,7 @@
  * into NULL). A rendering for BigQuery is only given where it is not `NAME(args)`.
  */
 import { quoteString } from './dialects/duckdb/quote.js';
-import { sqlMacroName } from './dialects/duckdb/sql-macros.js';
+import { intervalQuotient, sqlMacroName } from './dialects/duckdb/sql-macros.js';
 import { byType, computedOnce, float64Text, raise, repeatable, secondFraction, timeText, trying } from './dialects/duckdb/semantics.js';
 import type { StaticType, TypeLookup } from './analyse/static-type.js';
 import { checkedTimeCast, formatSql, parseFormats, UnsupportedFormat, type FormatValue, type TimeKind } from './dialects/duckdb/time-formats.js';
@@ -609,7 +609,10 @@ function division(op: OperatorContext): string {
   const a = repeatable(op.left, op.refuse);
   const b = repeatable(op.right, op.refuse);
   const numeric = [...(left === undefined ? [a] : []), ...(right === undefined ? [b] : [])].map((value) => `typeof(${value}) = 'DECIMAL(38,9)'`).join(' OR ');
-  return arithmeticChecked(op, `(${a} / ${nonZero(unless(numeric, `${what} is not supported on the embedded engine (divide in an outer query, or CAST to FLOAT64)`, b), op.rightNode, op.refuse)})`, operandLeaves(op), '/');
+  const divisor = unless(numeric, `${what} is not supported on the embedded engine (divide in an outer query, or CAST to FLOAT64)`, b);
+  // Nor is an INTERVAL divided so: DuckDB's `/` of one rounds where GoogleSQL's truncates.
+  const interval = left === undefined ? unless(`typeof(${a}) = 'INTERVAL'`, 'INTERVAL division of an aggregate or analytic value is not supported on the embedded engine (divide in an outer query)', divisor) : divisor;
+  return arithmeticChecked(op, `(${a} / ${nonZero(interval, op.rightNode, op.refuse)})`, operandLeaves(op), '/');
 }
 
 /**
@@ -801,22 +804,9 @@ export const BINARY_OPERATORS: readonly string[] = [
   'LIKE', 'NOT LIKE', 'IS', 'IS NOT', 'IS DISTINCT FROM', 'IS NOT DISTINCT FROM',
 ];
 
-/**
- * An INTERVAL divided by an INT64 as GoogleSQL divides it (ZetaSQL's IntervalValue::Divide): the
- * months, truncated, their remainder carried into the days at 30 a month, the days the same, their
- * remainder carried into the microseconds, which are truncated toward zero (DuckDB's own division
- * rounds them, and spreads a month otherwise: `INTERVAL '0.000008' SECOND / 3` is 2 microseconds,
- * not 3).
- */
+/** An INTERVAL divided by an INT64 as GoogleSQL divides it (sql-macros.ts `intervalQuotient`), each operand computed once. */
 function intervalDivision(op: OperatorContext): string {
-  return computedOnce(op.left, (i) =>
-    computedOnce(`CAST(${nonZero(op.right, op.rightNode, op.refuse)} AS BIGINT)`, (n) => {
-      const months = `(datepart('year', ${i}) * 12 + datepart('month', ${i}))`;
-      const days = `(datepart('day', ${i}) + (${months} % ${n}) * 30)`;
-      const micros = `(CAST(datepart('hour', ${i}) AS HUGEINT) * 3600000000 + datepart('minute', ${i}) * 60000000 + datepart('microseconds', ${i}) + (${days} % ${n}) * 86400000000)`;
-      return `(to_months(${months} // ${n}) + to_days(${days} // ${n}) + to_microseconds(CAST(${micros} // ${n} AS BIGINT)))`;
-    }),
-  );
+  return computedOnce(op.left, (i) => computedOnce(`CAST(${nonZero(op.right, op.rightNode, op.refuse)} AS BIGINT)`, (n) => intervalQuotient(i, n)));
 }
 
 export const OPERATOR_RENDERINGS: Readonly<Record<string, Partial<Record<DialectName, (op: OperatorContext) => string>>>> = {

@@ -5,7 +5,7 @@
  * read-only), so a name no table has can be refused as BigQuery refuses it.
  */
 import type { DuckDBConnection } from '#duckdb-api';
-import { NOT_NULL_SCALAR, SCALAR, structShape, UNKNOWN, type Columns, type Shape } from '../../sql/analyse/shapes.js';
+import { FLOAT64_SCALAR, NOT_NULL_SCALAR, SCALAR, structShape, UNKNOWN, type Columns, type Shape } from '../../sql/analyse/shapes.js';
 import { quoteIdentifier } from '../../sql/dialects/duckdb/quote.js';
 import { readSourceTables, type SourceTable } from './source-tables.js';
 import { hasColumns, type ValueShape } from './value-shape.js';
@@ -94,7 +94,8 @@ export function tableColumns(tables: ReadonlyMap<string, SourceTable>, present?:
   for (const [source, table] of tables) {
     const columns = new Map<string, Shape>();
     for (const [name, column] of table.columns) {
-      columns.set(name, name === 'metadata' ? storedShape(table.metadata, present?.get(source)) : column.notNull ? NOT_NULL_SCALAR : SCALAR);
+      // A DOUBLE column is a FLOAT64 one, which can hold NaN; no log source's top-level column is.
+      columns.set(name, name === 'metadata' ? storedShape(table.metadata, present?.get(source)) : column.notNull ? NOT_NULL_SCALAR : column.type === 'DOUBLE' ? FLOAT64_SCALAR : SCALAR);
     }
     bySource.set(source, columns);
   }

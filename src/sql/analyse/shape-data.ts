@@ -4,7 +4,7 @@ import { structShape, type Columns, type Shape } from './shapes.js';
 /** A Shape as JSON: a struct's fields as [name as spelt, shape] pairs, in their order. */
 export type ShapeData =
   | { kind: 'unknown' }
-  | { kind: 'scalar'; notNull?: true }
+  | { kind: 'scalar'; notNull?: true; float64?: true }
   | { kind: 'array'; element: ShapeData; stored?: 'struct' | undefined; present?: true }
   | { kind: 'struct'; fields: [string, ShapeData][] };
 
@@ -29,7 +29,7 @@ function shapeData(shape: Shape): ShapeData {
     case 'unknown':
       return { kind: shape.kind };
     case 'scalar':
-      return shape.notNull ? { kind: 'scalar', notNull: true } : { kind: 'scalar' };
+      return { kind: 'scalar', ...(shape.notNull ? { notNull: true } : {}), ...(shape.float64 ? { float64: true } : {}) };
     case 'array':
       if (!shape.stored) return { kind: 'array', element: shapeData(shape.element) };
       return shape.present ? { kind: 'array', element: shapeData(shape.element), stored: shape.stored, present: true } : { kind: 'array', element: shapeData(shape.element), stored: shape.stored };
@@ -43,7 +43,7 @@ function shapeOf(data: ShapeData): Shape {
     case 'unknown':
       return { kind: data.kind };
     case 'scalar':
-      return data.notNull ? { kind: 'scalar', notNull: true } : { kind: 'scalar' };
+      return { kind: 'scalar', ...(data.notNull ? { notNull: true } : {}), ...(data.float64 ? { float64: true } : {}) };
     case 'array':
       return data.present ? { kind: 'array', element: shapeOf(data.element), stored: data.stored, present: true } : { kind: 'array', element: shapeOf(data.element), stored: data.stored };
     case 'struct':

@@ -13,8 +13,11 @@ import { listElement, NOT_NULL_COLUMN, topLevelColumns, type FieldShape, type Re
 
 export type Shape =
   | { kind: 'unknown' }
-  /** `notNull`: a column its table declares NOT NULL (a source's `timestamp`). */
-  | { kind: 'scalar'; notNull?: true | undefined }
+  /**
+   * `notNull`: a column its table declares NOT NULL (a source's `timestamp`). `float64`: a FLOAT64
+   * column (declared so, or a DOUBLE in its table), which can hold NaN (rewrites/typed-columns.ts).
+   */
+  | { kind: 'scalar'; notNull?: true | undefined; float64?: true | undefined }
   /**
    * `present`: a record stored as its one STRUCT that holds its object in every row of the table
    * (DuckDB's statistics say so, read when a file is opened read-only: backends/duckdb/table-columns.ts).
@@ -29,6 +32,7 @@ export type Columns = ReadonlyMap<string, Shape> | undefined;
 export const UNKNOWN: Shape = { kind: 'unknown' };
 export const SCALAR: Shape = { kind: 'scalar' };
 export const NOT_NULL_SCALAR: Shape = { kind: 'scalar', notNull: true };
+export const FLOAT64_SCALAR: Shape = { kind: 'scalar', float64: true };
 
 
 export function structShape(fields: readonly (readonly [string, Shape])[]): Shape {
@@ -78,7 +82,7 @@ export function declaredColumns(declaration: Pick<SourceDeclaration, 'columns'>)
 }
 
 function declaredShape(field: DeclaredField): Shape {
-  const one = field.type === 'RECORD' ? structShape((field.fields ?? []).map((f) => [f.name, declaredShape(f)])) : SCALAR;
+  const one = field.type === 'RECORD' ? structShape((field.fields ?? []).map((f) => [f.name, declaredShape(f)])) : field.type === 'FLOAT64' ? FLOAT64_SCALAR : SCALAR;
   return field.mode === 'REPEATED' ? { kind: 'array', element: one } : one;
 }
 

@@ -4,7 +4,7 @@
  * those. Columns and parameters are not known here; a rendering that depends on their type lets
  * DuckDB choose at run time (dialects/duckdb/semantics.ts `byType`).
  */
-import type { Call, Expr } from '../parse/tree.js';
+import type { Call, ColumnRef, Expr } from '../parse/tree.js';
 
 export type StaticType = 'int64' | 'float64' | 'numeric' | 'string' | 'bytes' | 'bool' | 'date' | 'datetime' | 'timestamp' | 'time' | 'interval' | 'json';
 
@@ -19,6 +19,8 @@ export interface TypeLookup {
   result(call: Call): ResultType | undefined;
   /** The type a CAST target names, if known (`INT64` -> int64). */
   cast(type: string): StaticType | undefined;
+  /** The type of a column where the caller knows it (its definition's type in the query); else unknown. */
+  column?(ref: ColumnRef): StaticType | undefined;
 }
 
 const LITERAL_TYPES: Readonly<Partial<Record<string, StaticType>>> = {
@@ -107,6 +109,8 @@ export function staticType(expr: Expr, lookup: TypeLookup): StaticType | undefin
       }
       return result;
     }
+    case 'column':
+      return lookup.column?.(expr);
     default:
       return undefined;
   }

@@ -12,12 +12,12 @@ import { literalString, literalValue } from './arguments.js';
 import { FIRST, MANY, scalar, type CallContext, type FunctionSpec, type Render } from './call.js';
 
 /** The JSON Pointer of the JSONPath literal at `index` (`$` when absent); a path BigQuery refuses is the query's mistake. */
-function pointerAt(call: CallContext, index: number, quoting: JsonPathQuoting): string {
+function pointerAt(call: CallContext, index: number, quoting: JsonPathQuoting, markSubscripts = false): string {
   if (call.argNodes[index] === undefined) return '';
   const path = literalString(call, index, 'a JSONPath');
   if (/^\s*lax\b/i.test(path)) return call.refuse(`${call.name.toUpperCase()} with a lax JSONPath`);
   try {
-    return jsonPointer(path, quoting);
+    return jsonPointer(path, quoting, markSubscripts);
   } catch (error) {
     if (error instanceof InvalidJsonPath) return call.invalid(error.message);
     throw error;
@@ -149,7 +149,8 @@ function pathValuePairs(call: CallContext): { pointers: string; values: [string,
   const pointers: string[] = [];
   const values: string[] = [];
   for (let index = 1; index < call.args.length; index += 2) {
-    pointers.push(quoteString(pointerAt(call, index, 'double')));
+    // A subscript marked: these set a value, and `[n]` reaches into an array alone.
+    pointers.push(quoteString(pointerAt(call, index, 'double', true)));
     values.push(repeatable(call.args[index + 1]!, call.refuse));
   }
   return { pointers: `CAST([${pointers.join(', ')}] AS VARCHAR[])`, values: hostValues(values) };

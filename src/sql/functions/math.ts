@@ -8,6 +8,7 @@
  * more digits than a double, are refused.
  */
 import { raise, repeatable, trying } from '../dialects/duckdb/semantics.js';
+import { sqlMacroName } from '../dialects/duckdb/sql-macros.js';
 import type { Expr } from '../parse/tree.js';
 import { fail, literalString, nonZero } from './arguments.js';
 import { FIRST, same, scalar, type CallContext, type FunctionSpec, type Render } from './call.js';
@@ -121,8 +122,8 @@ function widened(call: CallContext, index: number): string {
 
 /** SAFE_ADD and its kind: NULL where the operator would overflow (DuckDB's BIGINT arithmetic raises; a double's becomes infinite). */
 /**
- * Argument `index` where a NUMERIC is not computed as BigQuery does (DuckDB's `//` and `/` of
- * DECIMALs are DOUBLEs: DIV(7.5, 2) was 3.75; a product of two keeps 18 places): refused by name
+ * Argument `index` where a NUMERIC is not computed as BigQuery does (SAFE_MULTIPLY: DuckDB's
+ * product of two DECIMALs keeps 18 places): refused by name
  * where the query says it is a NUMERIC, else an error when it runs if it is one.
  */
 function notNumeric(call: CallContext, index: number, sql: string): string {
@@ -196,6 +197,16 @@ function divisorChecked(divisor: Expr | undefined, call: CallContext): string {
   return nonZero(call.args[1]!, divisor, call.refuse, call.safe);
 }
 
+/**
+ * DIV: of INT64s DuckDB's `//`; where an operand is a NUMERIC, or may be (a column), the macro
+ * that picks by the operands' types when DuckDB binds them (sql-macros.ts `integer_divide`), since
+ * DuckDB's `//` of DECIMALs is a DOUBLE's (DIV(7.5, 2) was 3.75).
+ */
+function integerDivision(call: CallContext): string {
+  if (typeAt(call, 0) === 'int64' && typeAt(call, 1) === 'int64') return `(${call.args[0]} // ${divisorChecked(call.argNodes[1], call)})`;
+  return `${sqlMacroName('integer_divide')}(${call.args[0]}, ${call.args[1]})`;
+}
+
 const FLOAT_BY_INPUT = { sameAs: 0, int64: 'float64' } as const;
 
 export const MATH_FUNCTIONS: ReadonlyMap<string, FunctionSpec> = new Map<string, FunctionSpec>([
@@ -207,7 +218,7 @@ export const MATH_FUNCTIONS: ReadonlyMap<string, FunctionSpec> = new Map<string,
   ['ceiling', scalar('same as CEIL', [1, 1], numericOrFloat((x) => `ceil(${x})`), { returns: FLOAT_BY_INPUT })],
   ['trunc', scalar('rounded toward zero, to 0 or n decimal places', [1, 2], truncation, { returns: FLOAT_BY_INPUT })],
   ['mod', scalar('remainder of integer division, with the sign of the dividend; an error for a zero divisor', [2, 2], (call) => `mod(${call.args[0]}, ${divisorChecked(call.argNodes[1], call)})`, { returns: FIRST })],
-  ['div', scalar('integer division rounded toward zero; an error for a zero divisor', [2, 2], (call) => `(${notNumeric(call, 0, call.args[0]!)} // ${divisorChecked(call.argNodes[1], { ...call, args: [call.args[0]!, notNumeric(call, 1, call.args[1]!)] })})`, { returns: 'int64' })],
+  ['div', scalar('integer division rounded toward zero (of a NUMERIC a NUMERIC); an error for a zero divisor', [2, 2], integerDivision, { returns: { sameAs: 0 } })],
   ['ieee_divide', scalar('x / y as IEEE 754 does it: infinity or NaN for a zero divisor, never an error', [2, 2], (call) => `(CAST(${call.args[0]} AS DOUBLE) / CAST(${call.args[1]} AS DOUBLE))`, { returns: 'float64' })],
   ['safe_divide', scalar('x / y, NULL when y is 0', [2, 2], (call) => `(CASE WHEN ${call.args[1]} = 0 THEN NULL ELSE ${notNumeric(call, 0, call.args[0]!)} / ${notNumeric(call, 1, call.args[1]!)} END)`, { returns: 'float64' })],
   ['safe_add', scalar('x + y, NULL where it overflows', [2, 2], safeArithmetic('+'))],

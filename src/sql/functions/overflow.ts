@@ -61,7 +61,12 @@ export function checkedSum(call: CallContext): string {
   const asDouble = (sql: string) => `TRY_CAST(${sql} AS DOUBLE)`;
   const isDouble = (sql: string) => `typeof(${sql}) IN ('DOUBLE', 'FLOAT')`;
   const finite = `bool_and(CASE WHEN ${isDouble(v)} THEN isfinite(${asDouble(v)}) END)${over}`;
-  return `(CASE WHEN typeof(${total}) = 'HUGEINT' AND (${total} > ${INT64_MAX} OR ${total} < ${INT64_MIN}) THEN ${typedError(int64Message)} WHEN ${isDouble(total)} AND isinf(${asDouble(total)}) AND ${finite} THEN ${typedError(floatMessage)} ELSE ${total} END)`;
+  const checked = `(CASE WHEN typeof(${total}) = 'HUGEINT' AND (${total} > ${INT64_MAX} OR ${total} < ${INT64_MIN}) THEN ${typedError(int64Message)} WHEN ${isDouble(total)} AND isinf(${asDouble(total)}) AND ${finite} THEN ${typedError(floatMessage)} ELSE ${total} END)`;
+  // DuckDB's total of integers is a HUGEINT, on which `SUM(x) + 1` would not overflow: the total is
+  // an INT64 again (BIGINT) as the typed branch makes it. cast_to_type takes the type of its second
+  // argument at bind time and drops it, so the MIN costs nothing; of DOUBLE or DECIMAL values, the
+  // COALESCE keeps the total's own type.
+  return `cast_to_type(${checked}, coalesce(min(${v})${over}, CAST(0 AS BIGINT)))`;
 }
 
 /** What an operator's rendering gets (language.ts's OperatorContext): its node, and its operands written and as trees. */

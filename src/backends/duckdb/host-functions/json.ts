@@ -13,16 +13,32 @@ import type { SqlValue } from './sql-values.js';
 
 const TWO_TO_53 = 2n ** 53n;
 
-/** A JSON Pointer's steps. */
-function steps(pointer: string): string[] {
-  if (pointer === '') return [];
-  return pointer.slice(1).split('/').map((step) => step.replace(/~1/g, '/').replace(/~0/g, '~'));
+/**
+ * A JSON Pointer's steps. `subscript`: the step was `[n]` in the JSONPath of a function that sets
+ * a value (marked `~2`: sql/dialects/duckdb/json-path.ts), which reaches into an array only;
+ * another step that is a number reaches into an array or an object.
+ */
+interface Step {
+  key: string;
+  subscript: boolean;
 }
 
-function child(value: JsonValue | undefined, step: string): JsonValue | undefined {
+function steps(pointer: string): Step[] {
+  if (pointer === '') return [];
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((step) => (step.startsWith('~2') ? { key: step.slice(2), subscript: true } : { key: step.replace(/~1/g, '/').replace(/~0/g, '~'), subscript: false }));
+}
+
+function isIndex(step: Step): boolean {
+  return /^\d+$/.test(step.key);
+}
+
+function child(value: JsonValue | undefined, step: Step): JsonValue | undefined {
   if (value === undefined || value === null) return undefined;
-  if (Array.isArray(value)) return /^\d+$/.test(step) ? value[Number(step)] : undefined;
-  if (isJsonObject(value)) return value.get(step);
+  if (Array.isArray(value)) return isIndex(step) ? value[Number(step.key)] : undefined;
+  if (isJsonObject(value) && !step.subscript) return value.get(step.key);
   return undefined;
 }
 
@@ -254,29 +270,31 @@ function parentOf(root: { value: JsonValue }, pointer: string, create: boolean):
   for (const [index, step] of path.entries()) {
     let current = container.get();
     if (current === null && create) {
-      current = /^\d+$/.test(step) ? [] : new Map();
+      // Only the functions that set a value create, and their pointers mark subscripts.
+      current = step.subscript ? [] : new Map();
       container.set(current);
     }
     if (index === path.length - 1) {
-      if (Array.isArray(current) && /^\d+$/.test(step)) return { holder: current, step };
-      if (current !== null && isJsonObject(current)) return { holder: current, step };
+      if (Array.isArray(current) && isIndex(step)) return { holder: current, step: step.key };
+      if (current !== null && isJsonObject(current) && !step.subscript) return { holder: current, step: step.key };
       return undefined;
     }
     const holder = current;
-    if (Array.isArray(holder) && /^\d+$/.test(step)) {
-      const at = Number(step);
+    if (Array.isArray(holder) && isIndex(step)) {
+      const at = Number(step.key);
       if (holder[at] === undefined) {
         if (!create) return undefined;
         while (holder.length < at) holder.push(null);
         holder[at] = null;
       }
       container = { get: () => holder[at]!, set: (value) => (holder[at] = value) };
-    } else if (holder !== null && isJsonObject(holder)) {
-      if (!holder.has(step)) {
+    } else if (holder !== null && isJsonObject(holder) && !step.subscript) {
+      const key = step.key;
+      if (!holder.has(key)) {
         if (!create) return undefined;
-        holder.set(step, null);
+        holder.set(key, null);
       }
-      container = { get: () => holder.get(step)!, set: (value) => holder.set(step, value) };
+      container = { get: () => holder.get(key)!, set: (value) => holder.set(key, value) };
     } else return undefined;
   }
   return undefined;

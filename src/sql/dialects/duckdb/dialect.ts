@@ -33,6 +33,7 @@ import { quoteIdentifier, quoteString } from './quote.js';
 import { isTimeText } from './time-formats.js';
 import { namedStructElements } from './struct-arrays.js';
 import { structCast, structEquality, structInUnnest, structShape } from './struct-equality.js';
+import { typedColumns } from './rewrites/typed-columns.js';
 import { computedOnce, raise, repeatable } from './semantics.js';
 import { canonicalJson, InvalidJson } from '../../functions/json-value.js';
 import { intervalInRange } from '../../functions/overflow.js';
@@ -111,6 +112,8 @@ export function duckDbDialect(sources: readonly string[], options: DuckDbDialect
     rewrites: [
       // First: the passes after it read set operations by place only.
       setsByName(sourceColumns),
+      // Before names are resolved: it follows the query's own scopes, as BigQuery reads them.
+      typedColumns(sourceColumns),
       usingColumnsFirst,
       resolveNames({ sourceColumns, strict: settings.strictNames, qualify: KEYWORD_NAMES }),
       // Before the stored records are read: the bound's copy of FROM and WHERE is read the same way.

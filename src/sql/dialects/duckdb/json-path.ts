@@ -4,7 +4,9 @@
  * their own to escape: a key may hold dots, brackets, quotes or spaces.
  *
  * A step is an object key or an array index, as BigQuery reads it: `[0]` on an object looks up
- * the key "0", as a pointer does.
+ * the key "0", as a pointer does. The functions that set a value at a path mark a subscript's step
+ * (`/~21` for `[1]`; RFC 6901 escapes only `~0` and `~1`, so no key writes it): BigQuery's
+ * JSON_SET ignores `$[1]` on an object, where a key "1" would be added.
  */
 
 /**
@@ -22,7 +24,7 @@ function pointerStep(key: string): string {
 }
 
 /** The JSON Pointer of a BigQuery JSONPath; throws InvalidJsonPath for a path BigQuery refuses. */
-export function jsonPointer(path: string, quoting: JsonPathQuoting): string {
+export function jsonPointer(path: string, quoting: JsonPathQuoting, markSubscripts = false): string {
   if (!path.startsWith('$')) throw new InvalidJsonPath(`JSONPath must start with '$': ${path}`);
   let pointer = '';
   let rest = path.slice(1);
@@ -43,7 +45,7 @@ export function jsonPointer(path: string, quoting: JsonPathQuoting): string {
     }
     const index = /^\[(\d+)\]/.exec(rest);
     if (index) {
-      pointer += pointerStep(index[1]!);
+      pointer += markSubscripts ? `/~2${index[1]!}` : pointerStep(index[1]!);
       rest = rest.slice(index[0].length);
       continue;
     }

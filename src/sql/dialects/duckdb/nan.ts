@@ -10,7 +10,8 @@
  *
  * GROUP BY, DISTINCT and IS [NOT] DISTINCT FROM already agree (NaNs group together). Each
  * rendering applies where an operand is FLOAT64 by the query's text (static-type.ts: a float
- * literal, a CAST, IEEE_DIVIDE, `/`, a FLOAT64 function): comparisons of columns and parameters,
+ * literal, a CAST, IEEE_DIVIDE, `/`, a FLOAT64 function; a column the query computes as a FLOAT64
+ * reaches here cast, rewrites/typed-columns.ts): comparisons of source columns and parameters,
  * what the shipped endpoints compare, are written as before. Stored data holds no NaN (JSON has
  * none); one only comes from an expression.
  */

@@ -52,6 +52,20 @@ const QUOTIENT_UNITS = `(CASE WHEN abs(a // b) >= ${E29} THEN ${raise(NUMERIC_OV
 const ZERO_CHECKED = `(CASE WHEN b = 0 THEN ${raise('division by zero', 'BIGINT')} ELSE b END)`;
 
 /**
+ * The INTERVAL `i` divided by the BIGINT `n` (not 0) as GoogleSQL divides it (ZetaSQL's
+ * IntervalValue::Divide): the months, truncated, their remainder carried into the days at 30 a
+ * month, the days the same, their remainder carried into the microseconds, which are truncated
+ * toward zero (DuckDB's own division rounds them, and spreads a month otherwise: `INTERVAL
+ * '0.000008' SECOND / 3` is 2 microseconds, not 3). `i` and `n` are written several times.
+ */
+export function intervalQuotient(i: string, n: string): string {
+  const months = `(datepart('year', ${i}) * 12 + datepart('month', ${i}))`;
+  const days = `(datepart('day', ${i}) + (${months} % ${n}) * 30)`;
+  const micros = `(CAST(datepart('hour', ${i}) AS HUGEINT) * 3600000000 + datepart('minute', ${i}) * 60000000 + datepart('microseconds', ${i}) + (${days} % ${n}) * 86400000000)`;
+  return `(to_months(${months} // ${n}) + to_days(${days} // ${n}) + to_microseconds(CAST(${micros} // ${n} AS BIGINT)))`;
+}
+
+/**
  * Each macro's overloads, (parameters) AS body. An operand of a type no overload takes (a STRING)
  * fails to bind, as BigQuery refuses it.
  */
@@ -61,13 +75,25 @@ export const SQL_MACROS = {
   numeric_quotient_units: [`(a HUGEINT, b HUGEINT) AS ${QUOTIENT_UNITS}`],
   /**
    * BigQuery's `/`: NUMERIC when neither operand is FLOAT64 and one is NUMERIC (an INT64 is
-   * coerced), else FLOAT64, as DuckDB's `/` of BIGINTs or DOUBLEs; INTERVAL / INT64 an INTERVAL.
+   * coerced), else FLOAT64, as DuckDB's `/` of BIGINTs or DOUBLEs; INTERVAL / INT64 an INTERVAL,
+   * divided as GoogleSQL divides it.
    */
   divide: [
     `(a DECIMAL(38, 9), b DECIMAL(38, 9)) AS (CASE WHEN b = 0 THEN ${raise('division by zero', 'DECIMAL(38, 9)')} ELSE ${PREFIX}numeric_from_units(${PREFIX}numeric_quotient_units(${PREFIX}numeric_units(a), ${PREFIX}numeric_units(b))) END)`,
     `(a BIGINT, b BIGINT) AS a / ${ZERO_CHECKED}`,
     `(a DOUBLE, b DOUBLE) AS a / ${ZERO_CHECKED}`,
-    `(a INTERVAL, b BIGINT) AS a / ${ZERO_CHECKED}`,
+    `(a INTERVAL, b BIGINT) AS ${intervalQuotient('a', ZERO_CHECKED)}`,
+  ],
+  /**
+   * BigQuery's DIV, rounded toward zero: of NUMERICs (an INT64 coerced) a NUMERIC, the integer
+   * quotient of their units (HUGEINT's `//` truncates), where DuckDB's `//` of DECIMALs is a
+   * DOUBLE's; of INT64s DuckDB's `//`, which raises on the INT64 minimum divided by -1 as BigQuery does.
+   */
+  integer_divide: [
+    `(a DECIMAL(38, 9), b DECIMAL(38, 9)) AS (CASE WHEN b = 0 THEN ${raise('division by zero', 'DECIMAL(38, 9)')} ` +
+      `WHEN abs(${PREFIX}numeric_units(a) // ${PREFIX}numeric_units(b)) >= ${E29} THEN ${raise(NUMERIC_OVERFLOW, 'DECIMAL(38, 9)')} ` +
+      `ELSE ${PREFIX}numeric_from_units((${PREFIX}numeric_units(a) // ${PREFIX}numeric_units(b)) * ${E9}) END)`,
+    `(a BIGINT, b BIGINT) AS a // ${ZERO_CHECKED}`,
   ],
   /**
    * BigQuery's `*` of two NUMERICs: the integer part of a times b, a's fraction times b's integer
