@@ -47,6 +47,8 @@
 // 24. Set operations by name: a mode (INNER, FULL | LEFT [OUTER], OUTER) before the operator,
 //     BY NAME [ON (columns)] or [STRICT] CORRESPONDING [BY (columns)] after it (a `set_op` node).
 //     A set operation in parentheses is a member of another (a `set_query` node).
+// 25. GROUP BY ROLLUP (...), CUBE (...) and GROUPING SETS (...), with `()` the empty grouping set
+//     (a `grouping_spec` node among the GROUP BY items).
 
 {
   const reservedMap = {
@@ -2101,12 +2103,32 @@ on_clause
 where_clause
   = KW_WHERE __ e:or_and_where_expr { return e; }
 
+// cannery: ROLLUP, CUBE and GROUPING SETS are items of their own (stock read ROLLUP(a) and CUBE(a)
+// as calls of functions of those names, and GROUPING SETS not at all): a `grouping_spec` node whose
+// `items` are expressions (a parenthesised list is an `expr_list`), and, in GROUPING SETS, nested
+// specs and the empty set `()` (an `expr_list` with no value).
 group_by_clause
-  = KW_GROUP __ KW_BY __ e:expr_list {
+  = KW_GROUP __ KW_BY __ head:group_by_item tail:(__ COMMA __ group_by_item)* {
     return {
-      columns: e.value
+      columns: createList(head, tail)
     }
   }
+
+group_by_item
+  = grouping_spec / expr
+
+grouping_spec
+  = k:('ROLLUP'i / 'CUBE'i) !ident_start __ LPAREN __ head:expr tail:(__ COMMA __ expr)* __ RPAREN {
+    return { type: 'grouping_spec', kind: k.toLowerCase(), items: createList(head, tail) }
+  }
+  / 'GROUPING'i !ident_start __ 'SETS'i !ident_start __ LPAREN __ head:grouping_set tail:(__ COMMA __ grouping_set)* __ RPAREN {
+    return { type: 'grouping_spec', kind: 'grouping sets', items: createList(head, tail) }
+  }
+
+grouping_set
+  = grouping_spec
+  / LPAREN __ RPAREN { return { type: 'expr_list', value: [], parentheses: true } }
+  / expr
 
 having_clause
   = KW_HAVING __ e:or_and_where_expr { return e; }

@@ -35,7 +35,7 @@ import {
   TYPE_LOOKUP,
   type CallContext,
 } from '../language.js';
-import type { Call, DerivedParameter, Expr, FromItem, Literal, OrderItem, Query, QueryBody, Select, SelectItem, SetByName, SetOperation, TableRef, TypeName, WindowSpec } from '../parse/tree.js';
+import type { Call, DerivedParameter, Expr, FromItem, GroupingSpec, Literal, OrderItem, Query, QueryBody, Select, SelectItem, SetByName, SetOperation, TableRef, TypeName, WindowSpec } from '../parse/tree.js';
 import type { CompiledSql, Dialect, Printer } from './dialect.js';
 import { applyRowCap } from './row-cap.js';
 import { sealedNames, UnsealedRead } from './sealed.js';
@@ -163,11 +163,21 @@ export function generate(query: Query, dialect: Dialect, options: GenerateOption
     parts.push(select.items.map(selectItem).join(', '));
     if (select.from.length) parts.push('FROM ' + fromList(select.from));
     if (select.where) parts.push('WHERE ' + printExpr(select.where));
-    if (select.groupBy.length) parts.push('GROUP BY ' + select.groupBy.map(printExpr).join(', '));
+    if (select.grouping) parts.push('GROUP BY ' + groupingSpec(select.grouping, select.groupBy.map(printExpr)));
+    else if (select.groupBy.length) parts.push('GROUP BY ' + select.groupBy.map(printExpr).join(', '));
     if (select.having) parts.push('HAVING ' + printExpr(select.having));
     if (select.qualify) parts.push('QUALIFY ' + printExpr(select.qualify));
     if (select.windows.length) parts.push('WINDOW ' + select.windows.map((window) => `${identifier(window.name)} AS (${windowSpec(window.spec)})`).join(', '));
     return parts.join(' ');
+  }
+
+  /** ROLLUP, CUBE and GROUPING SETS, written alike for both backends over the printed GROUP BY expressions. */
+  function groupingSpec(spec: GroupingSpec, exprs: readonly string[]): string {
+    const items = spec.items.map((item) => {
+      if (!Array.isArray(item)) return groupingSpec(item, exprs);
+      return item.length === 1 ? exprs[item[0]!]! : `(${item.map((index) => exprs[index]!).join(', ')})`;
+    });
+    return `${spec.kind.toUpperCase()}(${items.join(', ')})`;
   }
 
   function selectItem(item: SelectItem): string {

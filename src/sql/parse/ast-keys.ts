@@ -82,6 +82,7 @@ export const READ_KEYS: Readonly<Record<string, readonly string[]>> = {
   '<separator>': ['symbol', 'delimiter'],
   any_value: ['args', 'over'],
   expr_list: ['value'],
+  grouping_spec: ['kind', 'items'],
   struct: ['definition', 'expr_list', 'keyword', 'order_by', 'limit'],
   array: ['definition', 'array_path', 'expr_list', 'keyword'],
   origin: ['value'],

@@ -17,6 +17,7 @@ import type {
   Call,
   Expr,
   FromItem,
+  GroupingSpec,
   Join,
   JoinType,
   Limit,
@@ -254,12 +255,45 @@ function readSelectHere(select: AstNode): Select {
     items: select.columns.filter(isNode).map(readSelectItem),
     from,
     where: select.where ? readExpr(select.where) : undefined,
-    groupBy: groupByItems(select.groupby).map(readExpr),
+    ...readGroupBy(groupByItems(select.groupby), select),
     having: select.having ? readExpr(select.having) : undefined,
     qualify: select.qualify ? readExpr(select.qualify) : undefined,
     windows,
     loc: here(select),
   };
+}
+
+/**
+ * GROUP BY's expressions, and its ROLLUP, CUBE or GROUPING SETS over them (grammar patch 25).
+ * GoogleSQL takes one of these as the whole clause, and only ROLLUP and CUBE inside GROUPING SETS:
+ * anything else is its error, so it is refused rather than answered.
+ */
+function readGroupBy(items: unknown[], select: AstNode): Pick<Select, 'groupBy' | 'grouping'> {
+  const specs = items.filter((item) => isNode(item) && item.type === 'grouping_spec');
+  if (specs.length === 0) return { groupBy: items.map(readExpr) };
+  if (items.length > 1) return { groupBy: [unknown('GROUP BY mixing ROLLUP, CUBE or GROUPING SETS with other items', select)] };
+  const groupBy: Expr[] = [];
+  const unit = (item: unknown): number[] => {
+    // `(a, b)`: one unit of its expressions; `()` the empty one; `(a)` is `a`.
+    const members = isNode(item) && item.type === 'expr_list' && Array.isArray(item.value) ? item.value : [item];
+    return members.map((member) => groupBy.push(readExpr(member)) - 1);
+  };
+  const spec = (node: AstNode, nested: boolean): GroupingSpec | undefined => {
+    const kind = String(node.kind) as GroupingSpec['kind'];
+    if (nested && kind === 'grouping sets') return undefined;
+    const read: (number[] | GroupingSpec)[] = [];
+    for (const item of Array.isArray(node.items) ? node.items : []) {
+      if (isNode(item) && item.type === 'grouping_spec') {
+        const inner = kind === 'grouping sets' ? spec(item, true) : undefined;
+        if (inner === undefined) return undefined;
+        read.push(inner);
+      } else read.push(unit(item));
+    }
+    return { kind, items: read };
+  };
+  const grouping = spec(specs[0] as AstNode, false);
+  if (grouping === undefined) return { groupBy: [unknown('GROUPING SETS, ROLLUP or CUBE nested other than in GROUPING SETS', select)] };
+  return { groupBy, grouping };
 }
 
 function groupByItems(groupby: unknown): unknown[] {

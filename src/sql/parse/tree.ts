@@ -86,10 +86,22 @@ export interface Select extends Node {
   from: FromItem[];
   where?: Expr | undefined;
   groupBy: Expr[];
+  /** `GROUP BY ROLLUP (...)`, `CUBE (...)` or `GROUPING SETS (...)`: its sets over `groupBy`'s expressions. */
+  grouping?: GroupingSpec | undefined;
   having?: Expr | undefined;
   qualify?: Expr | undefined;
   /** `WINDOW w AS (...)`. */
   windows: NamedWindow[];
+}
+
+/**
+ * ROLLUP, CUBE or GROUPING SETS. Each item is a list of indexes into the SELECT's `groupBy` (one
+ * expression, a parenthesised list of them, or `()`, the empty set), or, in GROUPING SETS, a ROLLUP
+ * or CUBE. The expressions stay in `groupBy` so that every pass over a GROUP BY reads them.
+ */
+export interface GroupingSpec {
+  kind: 'rollup' | 'cube' | 'grouping sets';
+  items: (number[] | GroupingSpec)[];
 }
 
 export interface NamedWindow {

@@ -160,3 +160,27 @@ describe('a set operation in parentheses', () => {
     expect(statement('(select 1 as a union all select 2)')).toMatchObject({ type: 'select', set_op: 'union all' });
   });
 });
+
+/** GROUP BY's items as the grammar gives them. */
+const groupBy = (sql: string) => (statement(sql).groupby as AstNode).columns;
+
+describe('ROLLUP, CUBE and GROUPING SETS', () => {
+  it('are `grouping_spec` items of GROUP BY; a parenthesised list is an `expr_list`, `()` the empty one', () => {
+    expect(groupBy('select a from t group by rollup(a, (b, c))')).toEqual([
+      { type: 'grouping_spec', kind: 'rollup', items: [column('a'), expect.objectContaining({ type: 'expr_list', value: [column('b'), column('c')] })] },
+    ]);
+    expect(groupBy('select a from t group by cube(a)')).toEqual([{ type: 'grouping_spec', kind: 'cube', items: [column('a')] }]);
+    const sets = groupBy('select a from t group by grouping sets (a, (), rollup(b))');
+    expect(sets).toMatchObject([{ type: 'grouping_spec', kind: 'grouping sets', items: [column('a'), { type: 'expr_list', value: [] }, { type: 'grouping_spec', kind: 'rollup' }] }]);
+  });
+
+  it('leave a plain GROUP BY and a column named rollup in backticks what they were', () => {
+    expect(groupBy('select a from t group by a, 2')).toEqual([column('a'), { type: 'number', value: 2 }]);
+    expect(groupBy('select a from t group by `rollup`')).toMatchObject([{ type: 'column_ref', column: { expr: { type: 'backticks_quote_string', value: 'rollup' } } }]);
+  });
+
+  it('refuse `()` outside GROUPING SETS', () => {
+    refused('select a from t group by rollup((), a)');
+    refused('select a from t group by ()');
+  });
+});

@@ -7,7 +7,8 @@
  *
  * Rewrites, in order: `SELECT *` over `JOIN ... USING` in BigQuery's column order; GoogleSQL's
  * name resolution made explicit (SELECT aliases that win over
- * columns, struct fields qualified by their UNNEST alias; DuckDB resolves both otherwise); repeated
+ * columns, struct fields qualified by their UNNEST alias; DuckDB resolves both otherwise); ROLLUP,
+ * CUBE and GROUPING SETS without ordinals (and refused where DuckDB would group otherwise); repeated
  * records stored as one STRUCT read as such, and written back as arrays where their values leave;
  * UNNEST chains as projections; BigQuery's names of anonymous columns; orders BigQuery does not
  * keep, dropped; REGEXP_CONTAINS tested with substring searches first.
@@ -19,6 +20,7 @@ import type { Expr } from '../../parse/tree.js';
 import { isComparison, nanBetween, nanComparison, nanIn, nanOrderKey } from './nan.js';
 import { nameAnonymousColumns } from './rewrites/anonymous-columns.js';
 import { prefilterRegularExpressions } from './rewrites/regex-prefilter.js';
+import { groupingSetsForDuckDb } from './rewrites/grouping-sets.js';
 import { resolveNames } from './rewrites/resolve-names.js';
 import { setOperationStructNames } from './rewrites/set-operation-structs.js';
 import { setsByName } from './rewrites/set-by-name.js';
@@ -113,6 +115,7 @@ export function duckDbDialect(sources: readonly string[], options: DuckDbDialect
       setsByName(sourceColumns),
       usingColumnsFirst,
       resolveNames({ sourceColumns, strict: settings.strictNames, qualify: KEYWORD_NAMES }),
+      groupingSetsForDuckDb,
       // Before the stored records are read: the bound's copy of FROM and WHERE is read the same way.
       boundTopRows(sourceColumns),
       readStoredRecords(sourceColumns),
