@@ -49,6 +49,7 @@
 //     A set operation in parentheses is a member of another (a `set_query` node).
 // 25. GROUP BY ROLLUP (...), CUBE (...) and GROUPING SETS (...), with `()` the empty grouping set
 //     (a `grouping_spec` node among the GROUP BY items).
+// 26. HAVING MAX | MIN in any aggregate call, after IGNORE | RESPECT NULLS (`having` in its args).
 
 {
   const reservedMap = {
@@ -2915,7 +2916,12 @@ aggr_fun_count
     }
 
 count_arg
-  = e:star_expr { return { expr: e, ...getLocationObject() }; }
+  // cannery: COUNT(* HAVING MAX k).
+  = e:star_expr h:(__ any_value_having)? {
+    const arg = { expr: e, ...getLocationObject() }
+    if (h) arg.having = h[1]
+    return arg
+  }
   / d:KW_DISTINCT? __ LPAREN __ c:expr __ RPAREN tail:(__ (KW_AND / KW_OR) __ expr)* __ or:order_by_clause? {
     const len = tail.length
     let result = c
@@ -2966,7 +2972,8 @@ func_call
     }
   }
   // cannery: a call may carry BigQuery's aggregate modifiers, which the aggr_func rules refuse:
-  // name([DISTINCT] expr [, delimiter] [IGNORE|RESPECT NULLS] [ORDER BY ...] [LIMIT n]) [OVER ...].
+  // name([DISTINCT] expr [, delimiter] [IGNORE|RESPECT NULLS] [HAVING MAX|MIN k] [ORDER BY ...]
+  // [LIMIT n]) [OVER ...].
   // With one, it is an aggr_func whose args have count_arg's shape (distinct, expr, orderby); with
   // a clause that shape cannot hold, `separator` (STRING_AGG's delimiter, as node-sql-parser's
   // postgresql grammar writes it), `consider_nulls` or `limit`, it is an `aggr_func_clauses` with
@@ -2977,16 +2984,19 @@ func_call
     d:KW_DISTINCT? __
     l:call_arguments? __
     cn:consider_nulls_clause? __
+    hv:any_value_having? __
     o:order_by_clause? __
     lim:limit_clause? __
     RPAREN __ bc:over_partition?
-    &{ return !(d || cn || o || lim) || aggregateArguments(name, l) !== null } {
-    if (d || cn || o || lim) {
+    &{ return !(d || cn || hv || o || lim) || aggregateArguments(name, l) !== null } {
+    if (d || cn || hv || o || lim) {
       const args = { distinct: d, ...aggregateArguments(name, l), orderby: o }
       if (cn) args.consider_nulls = cn
+      // cannery: HAVING MAX | MIN (patch 26), which only an `aggr_func_clauses` reader knows.
+      if (hv) args.having = hv
       if (lim) args.limit = lim
       return {
-        type: args.separator || cn || lim ? 'aggr_func_clauses' : 'aggr_func',
+        type: args.separator || cn || hv || lim ? 'aggr_func_clauses' : 'aggr_func',
         name: dottedName(name),
         args,
         over: bc,

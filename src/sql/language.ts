@@ -969,6 +969,7 @@ export const CONSTRUCTS: Readonly<Record<string, string>> = {
   'named window': 'OVER w ... WINDOW w AS (PARTITION BY a)',
   'window sees from names': 'SELECT x AS y, rank() OVER (ORDER BY x)',
   'aggregate order by limit': "STRING_AGG(DISTINCT x, ',' ORDER BY x LIMIT 5)",
+  'aggregate having max min': 'SUM(x HAVING MAX k), ARRAY_AGG(x HAVING MIN k): every row tied at the extreme k, none with a NULL or NaN k',
   'ignore nulls': 'ARRAY_AGG(x IGNORE NULLS)',
   parameter: '@name',
   'string literal': `'a', "a", '''a''', 'tab\\t'`,

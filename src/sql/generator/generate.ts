@@ -412,6 +412,9 @@ export function generate(query: Query, dialect: Dialect, options: GenerateOption
     if (node.limit && !modifiers.limit) refuse(`${upper} with LIMIT`, node);
     if (node.ignoreNulls !== undefined && !modifiers.nulls) refuse(`${upper} with IGNORE NULLS or RESPECT NULLS`, node);
     if (node.distinct && spec.kind !== 'aggregate') refuse(`DISTINCT in ${upper}`, node);
+    // HAVING MAX | MIN is written as it is only where the call is (BigQuery's own aggregates); a
+    // dialect that computes it otherwise has rewritten it away (dialects/duckdb/rewrites/having-extreme.ts).
+    if (node.having && (spec.kind !== 'aggregate' || node.over || spec.render.bigquery || dialect.name !== 'bigquery')) refuse(`${upper} with HAVING ${node.having.extreme}${node.over ? ' and OVER' : ''}`, node);
     const dateParts = spec.dateParts ?? [];
     const parts = node.args.map((arg, index) => (dateParts.includes(index) ? datePart(arg, upper, spec.parts ?? []) : undefined));
     const args = node.args.map(printExpr);
@@ -449,7 +452,8 @@ export function generate(query: Query, dialect: Dialect, options: GenerateOption
     const render = spec.render[dialect.name];
     const nulls = node.ignoreNulls === undefined ? '' : node.ignoreNulls ? ' IGNORE NULLS' : ' RESPECT NULLS';
     const namedSql = Object.entries(named).map(([name, argument]) => `${name} => ${argument.sql}`);
-    const written = `${node.distinct ? 'DISTINCT ' : ''}${[...args, ...namedSql].join(', ')}${nulls}${orderBy ?? ''}${limit === undefined ? '' : ` LIMIT ${limit}`}`;
+    const having = node.having ? ` HAVING ${node.having.extreme} ${printExpr(node.having.expr)}` : '';
+    const written = `${node.distinct ? 'DISTINCT ' : ''}${[...args, ...namedSql].join(', ')}${nulls}${having}${orderBy ?? ''}${limit === undefined ? '' : ` LIMIT ${limit}`}`;
     const sql = render ? render(context) : `${resolved.name.toUpperCase()}(${written})`;
     const safe = resolved.safe ? SAFE_CALLS[dialect.name](sql, { name: resolved.name, args, argNodes: node.args, refuse: context.refuse }) : sql;
     return safe + (node.over && !(render && spec.placesOver) ? over(node.over) : '');

@@ -713,7 +713,7 @@ function readAggregate(node: AstNode): Expr {
   // ARRAY_AGG's argument without modifiers is the args node itself (an expression, which has a
   // type); with them, and the others', is under `expr`.
   if (typeof args.type === 'string') return aggregateCall(node, { expr: args });
-  const unread = unreadIn(args, '<aggregate arguments>') ?? (isNode(args.separator) ? unreadIn(args.separator, '<separator>') : undefined);
+  const unread = unreadIn(args, '<aggregate arguments>') ?? (isNode(args.separator) ? unreadIn(args.separator, '<separator>') : undefined) ?? (isNode(args.having) ? unreadIn(args.having, '<having>') : undefined);
   return unread ?? aggregateCall(node, args);
 }
 
@@ -736,6 +736,7 @@ function aggregateCall(node: AstNode, args: AstNode): Call {
     over: node.over ? readWindow(node.over) : undefined,
     loc: here(node),
   };
+  if (isNode(args.having)) call.having = { extreme: String(args.having.prefix).toUpperCase() === 'MIN' ? 'MIN' : 'MAX', expr: readExpr(args.having.expr) };
   return call;
 }
 

@@ -384,6 +384,8 @@ export interface Call extends Node {
   limit?: Expr | undefined;
   /** `IGNORE NULLS` (true) or `RESPECT NULLS` (false). */
   ignoreNulls?: boolean | undefined;
+  /** `HAVING MAX k` / `HAVING MIN k`: only the group's rows whose `k` equals its largest (smallest) `k`. */
+  having?: { extreme: 'MAX' | 'MIN'; expr: Expr } | undefined;
   over?: WindowSpec | undefined;
 }
 

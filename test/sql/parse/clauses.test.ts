@@ -1,7 +1,7 @@
 /** Query clauses BigQuery has that the stock grammar refused or misplaced (docs/sql-parser.md). */
 import { describe, expect, it } from 'vitest';
 import type { AstNode } from '../../../src/sql/parse/parse.js';
-import { refused, statement } from './helpers.js';
+import { only, refused, statement } from './helpers.js';
 
 const column = (name: string) => ({ type: 'column_ref', table: null, column: { expr: { type: 'default', value: name }, offset: [] }, collate: null });
 
@@ -182,5 +182,20 @@ describe('ROLLUP, CUBE and GROUPING SETS', () => {
   it('refuse `()` outside GROUPING SETS', () => {
     refused('select a from t group by rollup((), a)');
     refused('select a from t group by ()');
+  });
+});
+
+describe('HAVING MAX | MIN in an aggregate call', () => {
+  it('is `having` in the args of an `aggr_func_clauses`, after IGNORE NULLS and before ORDER BY', () => {
+    expect(only('select array_agg(x ignore nulls having min k order by x limit 2)')).toMatchObject({
+      type: 'aggr_func_clauses',
+      args: { consider_nulls: 'IGNORE NULLS', having: { prefix: 'MIN', expr: column('k') }, orderby: [{ expr: column('x') }] },
+    });
+    expect(only('select sum(x having max k)')).toMatchObject({ type: 'aggr_func_clauses', args: { expr: column('x'), having: { prefix: 'MAX' } } });
+    expect(only('select count(* having max k)')).toMatchObject({ type: 'aggr_func', args: { expr: { type: 'star' }, having: { prefix: 'MAX' } } });
+  });
+
+  it('refuses HAVING without MAX or MIN', () => {
+    refused('select sum(x having k)');
   });
 });

@@ -98,6 +98,9 @@ describe('a string is redacted where it is read', () => {
     ['select a.id from edge_logs as a join postgres_logs as b on a.event_message = b.event_message', 'SELECT `a`.`id` FROM `edge_logs__1` AS `a` JOIN `postgres_logs__1` AS `b` ON (R(`a`.`event_message`) = R(`b`.`event_message`))'],
     ['select id, row_number() over (partition by event_message order by timestamp) as n from edge_logs', 'SELECT `id`, ROW_NUMBER() OVER (PARTITION BY R(`event_message`) ORDER BY `timestamp`) AS `n` FROM `edge_logs__1` AS `edge_logs`'],
     ['select count(distinct event_message) as n from edge_logs', 'SELECT COUNT(DISTINCT R(`event_message`)) AS `n` FROM `edge_logs__1` AS `edge_logs`'],
+    // A HAVING MAX | MIN key is compared.
+    ['select count(id having max event_message) as n from edge_logs', 'SELECT COUNT(R(`id`) HAVING MAX R(`event_message`)) AS `n` FROM `edge_logs__1` AS `edge_logs`'],
+    ['select count(*) as n from edge_logs group by rollup(event_message, id)', 'SELECT COUNT(*) AS `n` FROM `edge_logs__1` AS `edge_logs` GROUP BY ROLLUP(R(`event_message`), R(`id`))'],
   ])('%s', (sql, expected) => {
     expectText(sql, expected);
   });

@@ -10,7 +10,8 @@
  * columns, struct fields qualified by their UNNEST alias; DuckDB resolves both otherwise); ROLLUP,
  * CUBE and GROUPING SETS without ordinals (and refused where DuckDB would group otherwise); repeated
  * records stored as one STRUCT read as such, and written back as arrays where their values leave;
- * UNNEST chains as projections; BigQuery's names of anonymous columns; orders BigQuery does not
+ * UNNEST chains as projections; aggregates with HAVING MAX | MIN over the rows they keep, in a
+ * scalar subquery; BigQuery's names of anonymous columns; orders BigQuery does not
  * keep, dropped; REGEXP_CONTAINS tested with substring searches first.
  */
 import type { Dialect, DuckDbDialectSettings, Printer } from '../../generator/dialect.js';
@@ -21,6 +22,7 @@ import { isComparison, nanBetween, nanComparison, nanIn, nanOrderKey } from './n
 import { nameAnonymousColumns } from './rewrites/anonymous-columns.js';
 import { prefilterRegularExpressions } from './rewrites/regex-prefilter.js';
 import { groupingSetsForDuckDb } from './rewrites/grouping-sets.js';
+import { havingExtremeForDuckDb } from './rewrites/having-extreme.js';
 import { resolveNames } from './rewrites/resolve-names.js';
 import { setOperationStructNames } from './rewrites/set-operation-structs.js';
 import { setsByName } from './rewrites/set-by-name.js';
@@ -120,6 +122,7 @@ export function duckDbDialect(sources: readonly string[], options: DuckDbDialect
       boundTopRows(sourceColumns),
       readStoredRecords(sourceColumns),
       unnestAsProjections,
+      havingExtremeForDuckDb,
       nameAnonymousColumns,
       setOperationStructNames,
       dropUnorderedSubqueryOrder,
