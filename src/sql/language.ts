@@ -959,6 +959,8 @@ export const CONSTRUCTS: Readonly<Record<string, string>> = {
   'array literal': '[1, 2, 3], ARRAY[x], []',
   'typed array literal': 'ARRAY<INT64>[], ARRAY<STRING>[x]',
   'array subquery': 'ARRAY(SELECT x FROM ...)',
+  'select as struct': 'ARRAY(SELECT AS STRUCT a, b FROM ...), (SELECT AS STRUCT ...): in an expression subquery on DuckDB, each item named',
+  'select as value': '(SELECT AS VALUE x ...), x IN (SELECT AS VALUE ...): in an expression subquery on DuckDB',
   'array subscript': 'a[OFFSET(0)], a[ORDINAL(1)]',
   'safe subscript': 'a[SAFE_OFFSET(9)]',
   'bare subscript': 'a[0]',

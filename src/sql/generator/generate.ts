@@ -160,6 +160,8 @@ export function generate(query: Query, dialect: Dialect, options: GenerateOption
   function printSelect(select: Select): string {
     const parts = ['SELECT'];
     if (select.distinct) parts.push('DISTINCT');
+    // A dialect without value tables has rewritten those it can answer (dialects/duckdb/rewrites/select-as.ts).
+    if (select.as) parts.push(dialect.name === 'bigquery' ? `AS ${select.as.toUpperCase()}` : refuse(`SELECT AS ${select.as.toUpperCase()} other than in an expression subquery (ARRAY(...), (SELECT ...), IN, EXISTS)`, select));
     parts.push(select.items.map(selectItem).join(', '));
     if (select.from.length) parts.push('FROM ' + fromList(select.from));
     if (select.where) parts.push('WHERE ' + printExpr(select.where));

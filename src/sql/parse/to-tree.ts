@@ -168,7 +168,6 @@ const SUBSCRIPTS: ReadonlySet<string> = new Set<SubscriptMode>(['OFFSET', 'SAFE_
 /** SELECT clauses the tree has no place for, by AST key. */
 const UNREAD_CLAUSES: Record<string, string> = {
   for_sys_time_as_of: 'FOR SYSTEM_TIME AS OF',
-  as_struct_val: 'SELECT AS STRUCT / AS VALUE',
   _orderby: 'ORDER BY after a parenthesised query',
   _limit: 'LIMIT after a parenthesised query',
 };
@@ -245,6 +244,9 @@ function readSelectHere(select: AstNode): Select {
   const distinct = String(select.distinct ?? '').toUpperCase();
   if (distinct !== '' && distinct !== 'ALL' && distinct !== 'DISTINCT') return unknownSelect(`SELECT ${distinct}`, select);
   if (!Array.isArray(select.columns)) return unknownSelect('SELECT without columns', select);
+  const as = String(select.as_struct_val ?? '').toLowerCase();
+  // The grammar reads AS STRUCT before DISTINCT, where GoogleSQL writes it after: not written either way.
+  if (as !== '' && distinct !== '') return unknownSelect(`SELECT ${distinct} ${as.toUpperCase()}`, select);
   const from = Array.isArray(select.from) ? select.from.filter(isNode).map(readFromItem) : [];
   const windows = isNode(select.window) && Array.isArray(select.window.expr)
     ? select.window.expr.filter(isNode).map((window) => ({ name: identifierText(window.name) ?? '', spec: readWindow(window, '<window>') }))
@@ -252,6 +254,7 @@ function readSelectHere(select: AstNode): Select {
   return {
     kind: 'select',
     distinct: distinct === 'DISTINCT',
+    as: as === 'as struct' ? 'struct' : as === 'as value' ? 'value' : undefined,
     items: select.columns.filter(isNode).map(readSelectItem),
     from,
     where: select.where ? readExpr(select.where) : undefined,

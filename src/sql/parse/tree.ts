@@ -81,6 +81,8 @@ export interface Limit {
 export interface Select extends Node {
   kind: 'select';
   distinct: boolean;
+  /** `SELECT AS STRUCT` (each row one STRUCT of the items) or `SELECT AS VALUE` (each row its one item's value). */
+  as?: 'struct' | 'value' | undefined;
   items: SelectItem[];
   /** FROM items in order; each after the first says how it joins the ones before. */
   from: FromItem[];

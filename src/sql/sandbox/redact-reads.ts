@@ -415,6 +415,8 @@ function createReader(rewrite: boolean, sources: ReadonlyMap<string, Relation> =
       qualify: node.qualify && read(node.qualify, scope, true),
       windows: node.windows.map((window) => ({ ...window, spec: readWindow(window.spec, scope) })),
     };
+    // SELECT AS STRUCT: each row is one STRUCT of the items, holding whatever any of them holds.
+    if (node.as === 'struct') return { select: result, columns: [{ name: '', taint: columns.every((column) => isClean(column.taint)) ? CLEAN : OPAQUE }], scope };
     return { select: result, columns, scope };
   }
 

@@ -180,6 +180,8 @@ describe('what cannot be redacted field by field is refused, saying what to writ
     ['select distinct * from edge_logs', /SELECT DISTINCT \*/],
     ['select upper(no_such_column) as u from edge_logs', /no_such_column cannot be traced/],
     ["select 'x' in unnest(array(select event_message from edge_logs)) as hit", /cannot be read whole/],
+    // A SELECT AS STRUCT row holds each item, an unredacted string among them.
+    ['select to_json_string((select as struct 1 as n, event_message from edge_logs limit 1)) as j', /cannot be read whole/],
   ])('%s', (sql, message) => {
     const text = refusal(sql);
     expect(text).toMatch(/^with PII redaction on, /);
