@@ -50,6 +50,7 @@
 // 25. GROUP BY ROLLUP (...), CUBE (...) and GROUPING SETS (...), with `()` the empty grouping set
 //     (a `grouping_spec` node among the GROUP BY items).
 // 26. HAVING MAX | MIN in any aggregate call, after IGNORE | RESPECT NULLS (`having` in its args).
+// 27. INTERSECT ALL and EXCEPT ALL (`set_op` 'intersect all', 'except all').
 
 {
   const reservedMap = {
@@ -1703,7 +1704,8 @@ set_op_keyword
   = u:KW_UNION __ s:(KW_ALL / KW_DISTINCT)? {
     return s ? `union ${s.toLowerCase()}` : 'union'
   }
-  / u:('INTERSECT'i / 'EXCEPT'i) __ s:KW_DISTINCT {
+  // cannery: INTERSECT ALL and EXCEPT ALL (patch 27), where stock read DISTINCT only.
+  / u:('INTERSECT'i / 'EXCEPT'i) __ s:(KW_DISTINCT / KW_ALL) {
     return `${u.toLowerCase()} ${s.toLowerCase()}`
   }
 

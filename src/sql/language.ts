@@ -880,6 +880,10 @@ export const SET_OPERATORS: Readonly<Record<string, Readonly<Record<DialectName,
   'UNION DISTINCT': { bigquery: 'UNION DISTINCT', duckdb: 'UNION' },
   'INTERSECT DISTINCT': { bigquery: 'INTERSECT DISTINCT', duckdb: 'INTERSECT' },
   'EXCEPT DISTINCT': { bigquery: 'EXCEPT DISTINCT', duckdb: 'EXCEPT' },
+  // Bags: a row as many times as the fewer of its copies (INTERSECT), or its copies in the first
+  // input less those in the second (EXCEPT); NULLs equal, in both engines.
+  'INTERSECT ALL': { bigquery: 'INTERSECT ALL', duckdb: 'INTERSECT ALL' },
+  'EXCEPT ALL': { bigquery: 'EXCEPT ALL', duckdb: 'EXCEPT ALL' },
 };
 
 /**
@@ -923,7 +927,7 @@ export const CONSTRUCTS: Readonly<Record<string, string>> = {
   'order by alias in an expression': 'ORDER BY y + 1',
   'nulls first last': 'ORDER BY x DESC NULLS FIRST',
   'limit offset': 'LIMIT 10 OFFSET 20',
-  'set operation': 'UNION ALL, UNION DISTINCT, INTERSECT DISTINCT, EXCEPT DISTINCT',
+  'set operation': 'UNION ALL, UNION DISTINCT, INTERSECT ALL | DISTINCT, EXCEPT ALL | DISTINCT',
   'set operation by name': 'UNION ALL BY NAME, EXCEPT DISTINCT BY NAME ON (a, b), UNION ALL STRICT CORRESPONDING',
   'corresponding': 'UNION ALL CORRESPONDING [BY (a, b)], INNER UNION DISTINCT BY NAME: the names every input has',
   'outer set operation': 'FULL | LEFT [OUTER] UNION ALL BY NAME | CORRESPONDING: NULL where an input lacks a column',

@@ -132,7 +132,9 @@ function unreadPart(node: AstNode, kind: string): string | undefined {
 const SET_OPERATORS: Record<string, SetOperator> = {
   'union all': 'UNION ALL',
   'union distinct': 'UNION DISTINCT',
+  'intersect all': 'INTERSECT ALL',
   'intersect distinct': 'INTERSECT DISTINCT',
+  'except all': 'EXCEPT ALL',
   'except distinct': 'EXCEPT DISTINCT',
 };
 

@@ -71,7 +71,7 @@ export interface SetByName {
   columns?: string[] | undefined;
 }
 
-export type SetOperator = 'UNION ALL' | 'UNION DISTINCT' | 'INTERSECT DISTINCT' | 'EXCEPT DISTINCT';
+export type SetOperator = 'UNION ALL' | 'UNION DISTINCT' | 'INTERSECT ALL' | 'INTERSECT DISTINCT' | 'EXCEPT ALL' | 'EXCEPT DISTINCT';
 
 export interface Limit {
   count: Expr;

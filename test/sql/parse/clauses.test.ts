@@ -142,6 +142,11 @@ describe('set operations by name', () => {
     expect(statement('select 1 as a inner intersect distinct by name select 2 as a').set_op).toMatchObject({ mode: 'inner', operator: 'intersect distinct' });
   });
 
+  it('INTERSECT ALL and EXCEPT ALL are operators of their own (patch 27), with or without a matching', () => {
+    expect(statement('select 1 as a intersect all select 2').set_op).toBe('intersect all');
+    expect(statement('select 1 as a except all corresponding select 2 as a').set_op).toMatchObject({ operator: 'except all', match: 'corresponding' });
+  });
+
   it('refuses what BigQuery refuses: BY NAME ON without a list, CORRESPONDING BY without parentheses', () => {
     refused('select 1 as a union all by name on select 2 as a');
     refused('select 1 as a union all corresponding by a select 2 as a');
