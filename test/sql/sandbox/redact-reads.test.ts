@@ -101,6 +101,7 @@ describe('a string is redacted where it is read', () => {
     // A HAVING MAX | MIN key is compared.
     ['select count(id having max event_message) as n from edge_logs', 'SELECT COUNT(R(`id`) HAVING MAX R(`event_message`)) AS `n` FROM `edge_logs__1` AS `edge_logs`'],
     ['select count(*) as n from edge_logs group by rollup(event_message, id)', 'SELECT COUNT(*) AS `n` FROM `edge_logs__1` AS `edge_logs` GROUP BY ROLLUP(R(`event_message`), R(`id`))'],
+    ['select id from edge_logs intersect all select id from postgres_logs', 'SELECT R(`id`) AS `id` FROM `edge_logs__1` AS `edge_logs` INTERSECT ALL SELECT R(`id`) AS `id` FROM `postgres_logs__1` AS `postgres_logs`'],
   ])('%s', (sql, expected) => {
     expectText(sql, expected);
   });
@@ -129,6 +130,7 @@ describe('what no expression reads is left to the output redactor', () => {
     ['select id from edge_logs where timestamp > timestamp_sub(current_timestamp(), interval 1 hour)', 'SELECT `id` FROM `edge_logs__1` AS `edge_logs` WHERE (`timestamp` > TIMESTAMP_SUB(CURRENT_TIMESTAMP(), INTERVAL 1 HOUR))'],
     ['select count(*) as n from edge_logs where event_message is not null', 'SELECT COUNT(*) AS `n` FROM `edge_logs__1` AS `edge_logs` WHERE (`event_message` IS NOT NULL)'],
     ['select array_length(metadata) as n from edge_logs', 'SELECT ARRAY_LENGTH(`metadata`) AS `n` FROM `edge_logs__1` AS `edge_logs`'],
+    ['select array(select as struct timestamp as t, 1 as n from edge_logs limit 2) as a', 'SELECT ARRAY(SELECT AS STRUCT `timestamp` AS `t`, 1 AS `n` FROM `edge_logs__1` AS `edge_logs` LIMIT 2) AS `a`'],
     [
       'select r.status_code from edge_logs cross join unnest(metadata) as m cross join unnest(m.response) as r where r.status_code >= 500',
       'SELECT `r`.`status_code` FROM `edge_logs__1` AS `edge_logs` CROSS JOIN UNNEST(`metadata`) AS `m` CROSS JOIN UNNEST(`m`.`response`) AS `r` WHERE (`r`.`status_code` >= 500)',
