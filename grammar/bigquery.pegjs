@@ -47,6 +47,10 @@
 // 24. Set operations by name: a mode (INNER, FULL | LEFT [OUTER], OUTER) before the operator,
 //     BY NAME [ON (columns)] or [STRICT] CORRESPONDING [BY (columns)] after it (a `set_op` node).
 //     A set operation in parentheses is a member of another (a `set_query` node).
+// 25. GROUP BY ROLLUP (...), CUBE (...) and GROUPING SETS (...), with `()` the empty grouping set
+//     (a `grouping_spec` node among the GROUP BY items).
+// 26. HAVING MAX | MIN in any aggregate call, after IGNORE | RESPECT NULLS (`having` in its args).
+// 27. INTERSECT ALL and EXCEPT ALL (`set_op` 'intersect all', 'except all').
 
 {
   const reservedMap = {
@@ -1700,7 +1704,8 @@ set_op_keyword
   = u:KW_UNION __ s:(KW_ALL / KW_DISTINCT)? {
     return s ? `union ${s.toLowerCase()}` : 'union'
   }
-  / u:('INTERSECT'i / 'EXCEPT'i) __ s:KW_DISTINCT {
+  // cannery: INTERSECT ALL and EXCEPT ALL (patch 27), where stock read DISTINCT only.
+  / u:('INTERSECT'i / 'EXCEPT'i) __ s:(KW_DISTINCT / KW_ALL) {
     return `${u.toLowerCase()} ${s.toLowerCase()}`
   }
 
@@ -2101,12 +2106,32 @@ on_clause
 where_clause
   = KW_WHERE __ e:or_and_where_expr { return e; }
 
+// cannery: ROLLUP, CUBE and GROUPING SETS are items of their own (stock read ROLLUP(a) and CUBE(a)
+// as calls of functions of those names, and GROUPING SETS not at all): a `grouping_spec` node whose
+// `items` are expressions (a parenthesised list is an `expr_list`), and, in GROUPING SETS, nested
+// specs and the empty set `()` (an `expr_list` with no value).
 group_by_clause
-  = KW_GROUP __ KW_BY __ e:expr_list {
+  = KW_GROUP __ KW_BY __ head:group_by_item tail:(__ COMMA __ group_by_item)* {
     return {
-      columns: e.value
+      columns: createList(head, tail)
     }
   }
+
+group_by_item
+  = grouping_spec / expr
+
+grouping_spec
+  = k:('ROLLUP'i / 'CUBE'i) !ident_start __ LPAREN __ head:expr tail:(__ COMMA __ expr)* __ RPAREN {
+    return { type: 'grouping_spec', kind: k.toLowerCase(), items: createList(head, tail) }
+  }
+  / 'GROUPING'i !ident_start __ 'SETS'i !ident_start __ LPAREN __ head:grouping_set tail:(__ COMMA __ grouping_set)* __ RPAREN {
+    return { type: 'grouping_spec', kind: 'grouping sets', items: createList(head, tail) }
+  }
+
+grouping_set
+  = grouping_spec
+  / LPAREN __ RPAREN { return { type: 'expr_list', value: [], parentheses: true } }
+  / expr
 
 having_clause
   = KW_HAVING __ e:or_and_where_expr { return e; }
@@ -2893,7 +2918,12 @@ aggr_fun_count
     }
 
 count_arg
-  = e:star_expr { return { expr: e, ...getLocationObject() }; }
+  // cannery: COUNT(* HAVING MAX k).
+  = e:star_expr h:(__ any_value_having)? {
+    const arg = { expr: e, ...getLocationObject() }
+    if (h) arg.having = h[1]
+    return arg
+  }
   / d:KW_DISTINCT? __ LPAREN __ c:expr __ RPAREN tail:(__ (KW_AND / KW_OR) __ expr)* __ or:order_by_clause? {
     const len = tail.length
     let result = c
@@ -2944,7 +2974,8 @@ func_call
     }
   }
   // cannery: a call may carry BigQuery's aggregate modifiers, which the aggr_func rules refuse:
-  // name([DISTINCT] expr [, delimiter] [IGNORE|RESPECT NULLS] [ORDER BY ...] [LIMIT n]) [OVER ...].
+  // name([DISTINCT] expr [, delimiter] [IGNORE|RESPECT NULLS] [HAVING MAX|MIN k] [ORDER BY ...]
+  // [LIMIT n]) [OVER ...].
   // With one, it is an aggr_func whose args have count_arg's shape (distinct, expr, orderby); with
   // a clause that shape cannot hold, `separator` (STRING_AGG's delimiter, as node-sql-parser's
   // postgresql grammar writes it), `consider_nulls` or `limit`, it is an `aggr_func_clauses` with
@@ -2955,16 +2986,19 @@ func_call
     d:KW_DISTINCT? __
     l:call_arguments? __
     cn:consider_nulls_clause? __
+    hv:any_value_having? __
     o:order_by_clause? __
     lim:limit_clause? __
     RPAREN __ bc:over_partition?
-    &{ return !(d || cn || o || lim) || aggregateArguments(name, l) !== null } {
-    if (d || cn || o || lim) {
+    &{ return !(d || cn || hv || o || lim) || aggregateArguments(name, l) !== null } {
+    if (d || cn || hv || o || lim) {
       const args = { distinct: d, ...aggregateArguments(name, l), orderby: o }
       if (cn) args.consider_nulls = cn
+      // cannery: HAVING MAX | MIN (patch 26), which only an `aggr_func_clauses` reader knows.
+      if (hv) args.having = hv
       if (lim) args.limit = lim
       return {
-        type: args.separator || cn || lim ? 'aggr_func_clauses' : 'aggr_func',
+        type: args.separator || cn || hv || lim ? 'aggr_func_clauses' : 'aggr_func',
         name: dottedName(name),
         args,
         over: bc,

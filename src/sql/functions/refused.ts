@@ -14,7 +14,6 @@ const GROUPS: readonly RefusedGroup[] = [
   { reason: 'collations change how comparisons, ORDER BY and GROUP BY order text; the embedded engine orders by code point', names: ['collate'] },
   { reason: 'BIGNUMERIC holds 76 digits; the embedded engine\'s decimals hold 38', names: ['parse_bignumeric'] },
   { reason: 'it aggregates a measure, which cannery\'s sources have none of', names: ['agg'] },
-  { reason: 'it needs GROUP BY ROLLUP, CUBE or GROUPING SETS, which cannery does not parse', names: ['grouping'] },
   { reason: 'the embedded engine has no BigQuery user', names: ['session_user'] },
   { reason: 'the embedded engine does not normalise an INTERVAL\'s parts as BigQuery does', names: ['justify_days', 'justify_hours', 'justify_interval'] },
   { reason: 'HyperLogLog++ sketches are BigQuery\'s own BYTES, which the embedded engine cannot make or read', names: ['hll_count.extract', 'hll_count.init', 'hll_count.merge', 'hll_count.merge_partial'] },

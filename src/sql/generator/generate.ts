@@ -35,7 +35,7 @@ import {
   TYPE_LOOKUP,
   type CallContext,
 } from '../language.js';
-import type { Call, DerivedParameter, Expr, FromItem, Literal, OrderItem, Query, QueryBody, Select, SelectItem, SetByName, SetOperation, TableRef, TypeName, WindowSpec } from '../parse/tree.js';
+import type { Call, DerivedParameter, Expr, FromItem, GroupingSpec, Literal, OrderItem, Query, QueryBody, Select, SelectItem, SetByName, SetOperation, TableRef, TypeName, WindowSpec } from '../parse/tree.js';
 import type { CompiledSql, Dialect, Printer } from './dialect.js';
 import { applyRowCap } from './row-cap.js';
 import { sealedNames, UnsealedRead } from './sealed.js';
@@ -160,14 +160,26 @@ export function generate(query: Query, dialect: Dialect, options: GenerateOption
   function printSelect(select: Select): string {
     const parts = ['SELECT'];
     if (select.distinct) parts.push('DISTINCT');
+    // A dialect without value tables has rewritten those it can answer (dialects/duckdb/rewrites/select-as.ts).
+    if (select.as) parts.push(dialect.name === 'bigquery' ? `AS ${select.as.toUpperCase()}` : refuse(`SELECT AS ${select.as.toUpperCase()} other than in an expression subquery (ARRAY(...), (SELECT ...), IN, EXISTS)`, select));
     parts.push(select.items.map(selectItem).join(', '));
     if (select.from.length) parts.push('FROM ' + fromList(select.from));
     if (select.where) parts.push('WHERE ' + printExpr(select.where));
-    if (select.groupBy.length) parts.push('GROUP BY ' + select.groupBy.map(printExpr).join(', '));
+    if (select.grouping) parts.push('GROUP BY ' + groupingSpec(select.grouping, select.groupBy.map(printExpr)));
+    else if (select.groupBy.length) parts.push('GROUP BY ' + select.groupBy.map(printExpr).join(', '));
     if (select.having) parts.push('HAVING ' + printExpr(select.having));
     if (select.qualify) parts.push('QUALIFY ' + printExpr(select.qualify));
     if (select.windows.length) parts.push('WINDOW ' + select.windows.map((window) => `${identifier(window.name)} AS (${windowSpec(window.spec)})`).join(', '));
     return parts.join(' ');
+  }
+
+  /** ROLLUP, CUBE and GROUPING SETS, written alike for both backends over the printed GROUP BY expressions. */
+  function groupingSpec(spec: GroupingSpec, exprs: readonly string[]): string {
+    const items = spec.items.map((item) => {
+      if (!Array.isArray(item)) return groupingSpec(item, exprs);
+      return item.length === 1 ? exprs[item[0]!]! : `(${item.map((index) => exprs[index]!).join(', ')})`;
+    });
+    return `${spec.kind.toUpperCase()}(${items.join(', ')})`;
   }
 
   function selectItem(item: SelectItem): string {
@@ -402,6 +414,9 @@ export function generate(query: Query, dialect: Dialect, options: GenerateOption
     if (node.limit && !modifiers.limit) refuse(`${upper} with LIMIT`, node);
     if (node.ignoreNulls !== undefined && !modifiers.nulls) refuse(`${upper} with IGNORE NULLS or RESPECT NULLS`, node);
     if (node.distinct && spec.kind !== 'aggregate') refuse(`DISTINCT in ${upper}`, node);
+    // HAVING MAX | MIN is written as it is only where the call is (BigQuery's own aggregates); a
+    // dialect that computes it otherwise has rewritten it away (dialects/duckdb/rewrites/having-extreme.ts).
+    if (node.having && (spec.kind !== 'aggregate' || node.over || spec.render.bigquery || dialect.name !== 'bigquery')) refuse(`${upper} with HAVING ${node.having.extreme}${node.over ? ' and OVER' : ''}`, node);
     const dateParts = spec.dateParts ?? [];
     const parts = node.args.map((arg, index) => (dateParts.includes(index) ? datePart(arg, upper, spec.parts ?? []) : undefined));
     const args = node.args.map(printExpr);
@@ -439,7 +454,8 @@ export function generate(query: Query, dialect: Dialect, options: GenerateOption
     const render = spec.render[dialect.name];
     const nulls = node.ignoreNulls === undefined ? '' : node.ignoreNulls ? ' IGNORE NULLS' : ' RESPECT NULLS';
     const namedSql = Object.entries(named).map(([name, argument]) => `${name} => ${argument.sql}`);
-    const written = `${node.distinct ? 'DISTINCT ' : ''}${[...args, ...namedSql].join(', ')}${nulls}${orderBy ?? ''}${limit === undefined ? '' : ` LIMIT ${limit}`}`;
+    const having = node.having ? ` HAVING ${node.having.extreme} ${printExpr(node.having.expr)}` : '';
+    const written = `${node.distinct ? 'DISTINCT ' : ''}${[...args, ...namedSql].join(', ')}${nulls}${having}${orderBy ?? ''}${limit === undefined ? '' : ` LIMIT ${limit}`}`;
     const sql = render ? render(context) : `${resolved.name.toUpperCase()}(${written})`;
     const safe = resolved.safe ? SAFE_CALLS[dialect.name](sql, { name: resolved.name, args, argNodes: node.args, refuse: context.refuse }) : sql;
     return safe + (node.over && !(render && spec.placesOver) ? over(node.over) : '');

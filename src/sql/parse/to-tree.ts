@@ -17,6 +17,7 @@ import type {
   Call,
   Expr,
   FromItem,
+  GroupingSpec,
   Join,
   JoinType,
   Limit,
@@ -131,7 +132,9 @@ function unreadPart(node: AstNode, kind: string): string | undefined {
 const SET_OPERATORS: Record<string, SetOperator> = {
   'union all': 'UNION ALL',
   'union distinct': 'UNION DISTINCT',
+  'intersect all': 'INTERSECT ALL',
   'intersect distinct': 'INTERSECT DISTINCT',
+  'except all': 'EXCEPT ALL',
   'except distinct': 'EXCEPT DISTINCT',
 };
 
@@ -167,7 +170,6 @@ const SUBSCRIPTS: ReadonlySet<string> = new Set<SubscriptMode>(['OFFSET', 'SAFE_
 /** SELECT clauses the tree has no place for, by AST key. */
 const UNREAD_CLAUSES: Record<string, string> = {
   for_sys_time_as_of: 'FOR SYSTEM_TIME AS OF',
-  as_struct_val: 'SELECT AS STRUCT / AS VALUE',
   _orderby: 'ORDER BY after a parenthesised query',
   _limit: 'LIMIT after a parenthesised query',
 };
@@ -244,6 +246,9 @@ function readSelectHere(select: AstNode): Select {
   const distinct = String(select.distinct ?? '').toUpperCase();
   if (distinct !== '' && distinct !== 'ALL' && distinct !== 'DISTINCT') return unknownSelect(`SELECT ${distinct}`, select);
   if (!Array.isArray(select.columns)) return unknownSelect('SELECT without columns', select);
+  const as = String(select.as_struct_val ?? '').toLowerCase();
+  // The grammar reads AS STRUCT before DISTINCT, where GoogleSQL writes it after: not written either way.
+  if (as !== '' && distinct !== '') return unknownSelect(`SELECT ${distinct} ${as.toUpperCase()}`, select);
   const from = Array.isArray(select.from) ? select.from.filter(isNode).map(readFromItem) : [];
   const windows = isNode(select.window) && Array.isArray(select.window.expr)
     ? select.window.expr.filter(isNode).map((window) => ({ name: identifierText(window.name) ?? '', spec: readWindow(window, '<window>') }))
@@ -251,15 +256,49 @@ function readSelectHere(select: AstNode): Select {
   return {
     kind: 'select',
     distinct: distinct === 'DISTINCT',
+    as: as === 'as struct' ? 'struct' : as === 'as value' ? 'value' : undefined,
     items: select.columns.filter(isNode).map(readSelectItem),
     from,
     where: select.where ? readExpr(select.where) : undefined,
-    groupBy: groupByItems(select.groupby).map(readExpr),
+    ...readGroupBy(groupByItems(select.groupby), select),
     having: select.having ? readExpr(select.having) : undefined,
     qualify: select.qualify ? readExpr(select.qualify) : undefined,
     windows,
     loc: here(select),
   };
+}
+
+/**
+ * GROUP BY's expressions, and its ROLLUP, CUBE or GROUPING SETS over them (grammar patch 25).
+ * GoogleSQL takes one of these as the whole clause, and only ROLLUP and CUBE inside GROUPING SETS:
+ * anything else is its error, so it is refused rather than answered.
+ */
+function readGroupBy(items: unknown[], select: AstNode): Pick<Select, 'groupBy' | 'grouping'> {
+  const specs = items.filter((item) => isNode(item) && item.type === 'grouping_spec');
+  if (specs.length === 0) return { groupBy: items.map(readExpr) };
+  if (items.length > 1) return { groupBy: [unknown('GROUP BY mixing ROLLUP, CUBE or GROUPING SETS with other items', select)] };
+  const groupBy: Expr[] = [];
+  const unit = (item: unknown): number[] => {
+    // `(a, b)`: one unit of its expressions; `()` the empty one; `(a)` is `a`.
+    const members = isNode(item) && item.type === 'expr_list' && Array.isArray(item.value) ? item.value : [item];
+    return members.map((member) => groupBy.push(readExpr(member)) - 1);
+  };
+  const spec = (node: AstNode, nested: boolean): GroupingSpec | undefined => {
+    const kind = String(node.kind) as GroupingSpec['kind'];
+    if (nested && kind === 'grouping sets') return undefined;
+    const read: (number[] | GroupingSpec)[] = [];
+    for (const item of Array.isArray(node.items) ? node.items : []) {
+      if (isNode(item) && item.type === 'grouping_spec') {
+        const inner = kind === 'grouping sets' ? spec(item, true) : undefined;
+        if (inner === undefined) return undefined;
+        read.push(inner);
+      } else read.push(unit(item));
+    }
+    return { kind, items: read };
+  };
+  const grouping = spec(specs[0] as AstNode, false);
+  if (grouping === undefined) return { groupBy: [unknown('GROUPING SETS, ROLLUP or CUBE nested other than in GROUPING SETS', select)] };
+  return { groupBy, grouping };
 }
 
 function groupByItems(groupby: unknown): unknown[] {
@@ -679,7 +718,7 @@ function readAggregate(node: AstNode): Expr {
   // ARRAY_AGG's argument without modifiers is the args node itself (an expression, which has a
   // type); with them, and the others', is under `expr`.
   if (typeof args.type === 'string') return aggregateCall(node, { expr: args });
-  const unread = unreadIn(args, '<aggregate arguments>') ?? (isNode(args.separator) ? unreadIn(args.separator, '<separator>') : undefined);
+  const unread = unreadIn(args, '<aggregate arguments>') ?? (isNode(args.separator) ? unreadIn(args.separator, '<separator>') : undefined) ?? (isNode(args.having) ? unreadIn(args.having, '<having>') : undefined);
   return unread ?? aggregateCall(node, args);
 }
 
@@ -702,6 +741,7 @@ function aggregateCall(node: AstNode, args: AstNode): Call {
     over: node.over ? readWindow(node.over) : undefined,
     loc: here(node),
   };
+  if (isNode(args.having)) call.having = { extreme: String(args.having.prefix).toUpperCase() === 'MIN' ? 'MIN' : 'MAX', expr: readExpr(args.having.expr) };
   return call;
 }
 

@@ -71,7 +71,7 @@ export interface SetByName {
   columns?: string[] | undefined;
 }
 
-export type SetOperator = 'UNION ALL' | 'UNION DISTINCT' | 'INTERSECT DISTINCT' | 'EXCEPT DISTINCT';
+export type SetOperator = 'UNION ALL' | 'UNION DISTINCT' | 'INTERSECT ALL' | 'INTERSECT DISTINCT' | 'EXCEPT ALL' | 'EXCEPT DISTINCT';
 
 export interface Limit {
   count: Expr;
@@ -81,15 +81,29 @@ export interface Limit {
 export interface Select extends Node {
   kind: 'select';
   distinct: boolean;
+  /** `SELECT AS STRUCT` (each row one STRUCT of the items) or `SELECT AS VALUE` (each row its one item's value). */
+  as?: 'struct' | 'value' | undefined;
   items: SelectItem[];
   /** FROM items in order; each after the first says how it joins the ones before. */
   from: FromItem[];
   where?: Expr | undefined;
   groupBy: Expr[];
+  /** `GROUP BY ROLLUP (...)`, `CUBE (...)` or `GROUPING SETS (...)`: its sets over `groupBy`'s expressions. */
+  grouping?: GroupingSpec | undefined;
   having?: Expr | undefined;
   qualify?: Expr | undefined;
   /** `WINDOW w AS (...)`. */
   windows: NamedWindow[];
+}
+
+/**
+ * ROLLUP, CUBE or GROUPING SETS. Each item is a list of indexes into the SELECT's `groupBy` (one
+ * expression, a parenthesised list of them, or `()`, the empty set), or, in GROUPING SETS, a ROLLUP
+ * or CUBE. The expressions stay in `groupBy` so that every pass over a GROUP BY reads them.
+ */
+export interface GroupingSpec {
+  kind: 'rollup' | 'cube' | 'grouping sets';
+  items: (number[] | GroupingSpec)[];
 }
 
 export interface NamedWindow {
@@ -372,6 +386,8 @@ export interface Call extends Node {
   limit?: Expr | undefined;
   /** `IGNORE NULLS` (true) or `RESPECT NULLS` (false). */
   ignoreNulls?: boolean | undefined;
+  /** `HAVING MAX k` / `HAVING MIN k`: only the group's rows whose `k` equals its largest (smallest) `k`. */
+  having?: { extreme: 'MAX' | 'MIN'; expr: Expr } | undefined;
   over?: WindowSpec | undefined;
 }
 

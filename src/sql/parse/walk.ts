@@ -72,7 +72,7 @@ export function childrenOf(node: TreeNode): TreeNode[] {
     case 'extract':
       return [node.source, ...present(node.timeZone)];
     case 'call':
-      return [...node.args, ...(node.named ?? []).map((argument) => argument.value), ...orderExprs(node.orderBy ?? []), ...present(node.limit), ...windowExprs(node.over)];
+      return [...node.args, ...(node.named ?? []).map((argument) => argument.value), ...present(node.having?.expr), ...orderExprs(node.orderBy ?? []), ...present(node.limit), ...windowExprs(node.over)];
     case 'subscript':
       return [node.array, node.index];
     case 'field':
@@ -158,6 +158,7 @@ export function mapExprChildren(node: Expr, map: ChildMap): Expr {
         ...node,
         args: node.args.map(map.expr),
         named: node.named?.map((argument) => ({ ...argument, value: map.expr(argument.value) })),
+        having: node.having && { ...node.having, expr: map.expr(node.having.expr) },
         orderBy: node.orderBy && mapOrder(node.orderBy, map),
         limit: mapOptional(node.limit, map),
         over: node.over && mapWindow(node.over, map),

@@ -261,7 +261,8 @@ function createReader(rewrite: boolean, sources: ReadonlyMap<string, Relation> =
       // Whether a value is there reads none of it.
       return { expr: { ...expr, left: value(expr.left, scope, withAliases).expr }, taint: CLEAN };
     }
-    if (expr.kind === 'call' && STRUCTURAL.has(expr.name) && !expr.distinct && expr.over === undefined && expr.args.length === 1 && expr.args[0]!.kind !== 'star_argument') {
+    // A HAVING MAX | MIN key is compared, so such a call reads its operands like any other.
+    if (expr.kind === 'call' && STRUCTURAL.has(expr.name) && !expr.distinct && expr.over === undefined && expr.having === undefined && expr.args.length === 1 && expr.args[0]!.kind !== 'star_argument') {
       const operand = value(expr.args[0]!, scope, withAliases);
       if (operand.taint.kind !== 'string') return { expr: { ...expr, args: [operand.expr] }, taint: CLEAN };
     }
@@ -415,6 +416,8 @@ function createReader(rewrite: boolean, sources: ReadonlyMap<string, Relation> =
       qualify: node.qualify && read(node.qualify, scope, true),
       windows: node.windows.map((window) => ({ ...window, spec: readWindow(window.spec, scope) })),
     };
+    // SELECT AS STRUCT: each row is one STRUCT of the items, holding whatever any of them holds.
+    if (node.as === 'struct') return { select: result, columns: [{ name: '', taint: columns.every((column) => isClean(column.taint)) ? CLEAN : OPAQUE }], scope };
     return { select: result, columns, scope };
   }
 

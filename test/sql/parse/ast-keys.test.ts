@@ -100,7 +100,7 @@ describe('what the reader does not read is refused by name, on both backends', (
     ["select x from unnest([1]) as x order by x collate 'und:ci'", 'COLLATE'],
     ["select x collate 'und:ci' as y from unnest(['a']) as x", 'COLLATE'],
     ['select * from unnest([1]) as x for system_time as of current_timestamp()', 'FOR SYSTEM_TIME AS OF'],
-    ['select as struct 1 as a', 'SELECT AS STRUCT / AS VALUE'],
+    ['select as struct distinct 1 as a', 'SELECT DISTINCT AS STRUCT'],
     ['select :x as a', 'parameter :x'],
   ];
   it('UNPIVOT does not parse at all', () => {

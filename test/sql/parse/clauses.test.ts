@@ -1,7 +1,7 @@
 /** Query clauses BigQuery has that the stock grammar refused or misplaced (docs/sql-parser.md). */
 import { describe, expect, it } from 'vitest';
 import type { AstNode } from '../../../src/sql/parse/parse.js';
-import { refused, statement } from './helpers.js';
+import { only, refused, statement } from './helpers.js';
 
 const column = (name: string) => ({ type: 'column_ref', table: null, column: { expr: { type: 'default', value: name }, offset: [] }, collate: null });
 
@@ -142,6 +142,11 @@ describe('set operations by name', () => {
     expect(statement('select 1 as a inner intersect distinct by name select 2 as a').set_op).toMatchObject({ mode: 'inner', operator: 'intersect distinct' });
   });
 
+  it('INTERSECT ALL and EXCEPT ALL are operators of their own (patch 27), with or without a matching', () => {
+    expect(statement('select 1 as a intersect all select 2').set_op).toBe('intersect all');
+    expect(statement('select 1 as a except all corresponding select 2 as a').set_op).toMatchObject({ operator: 'except all', match: 'corresponding' });
+  });
+
   it('refuses what BigQuery refuses: BY NAME ON without a list, CORRESPONDING BY without parentheses', () => {
     refused('select 1 as a union all by name on select 2 as a');
     refused('select 1 as a union all corresponding by a select 2 as a');
@@ -158,5 +163,44 @@ describe('a set operation in parentheses', () => {
 
   it('leaves a whole query in parentheses what it was', () => {
     expect(statement('(select 1 as a union all select 2)')).toMatchObject({ type: 'select', set_op: 'union all' });
+  });
+});
+
+/** GROUP BY's items as the grammar gives them. */
+const groupBy = (sql: string) => (statement(sql).groupby as AstNode).columns;
+
+describe('ROLLUP, CUBE and GROUPING SETS', () => {
+  it('are `grouping_spec` items of GROUP BY; a parenthesised list is an `expr_list`, `()` the empty one', () => {
+    expect(groupBy('select a from t group by rollup(a, (b, c))')).toEqual([
+      { type: 'grouping_spec', kind: 'rollup', items: [column('a'), expect.objectContaining({ type: 'expr_list', value: [column('b'), column('c')] })] },
+    ]);
+    expect(groupBy('select a from t group by cube(a)')).toEqual([{ type: 'grouping_spec', kind: 'cube', items: [column('a')] }]);
+    const sets = groupBy('select a from t group by grouping sets (a, (), rollup(b))');
+    expect(sets).toMatchObject([{ type: 'grouping_spec', kind: 'grouping sets', items: [column('a'), { type: 'expr_list', value: [] }, { type: 'grouping_spec', kind: 'rollup' }] }]);
+  });
+
+  it('leave a plain GROUP BY and a column named rollup in backticks what they were', () => {
+    expect(groupBy('select a from t group by a, 2')).toEqual([column('a'), { type: 'number', value: 2 }]);
+    expect(groupBy('select a from t group by `rollup`')).toMatchObject([{ type: 'column_ref', column: { expr: { type: 'backticks_quote_string', value: 'rollup' } } }]);
+  });
+
+  it('refuse `()` outside GROUPING SETS', () => {
+    refused('select a from t group by rollup((), a)');
+    refused('select a from t group by ()');
+  });
+});
+
+describe('HAVING MAX | MIN in an aggregate call', () => {
+  it('is `having` in the args of an `aggr_func_clauses`, after IGNORE NULLS and before ORDER BY', () => {
+    expect(only('select array_agg(x ignore nulls having min k order by x limit 2)')).toMatchObject({
+      type: 'aggr_func_clauses',
+      args: { consider_nulls: 'IGNORE NULLS', having: { prefix: 'MIN', expr: column('k') }, orderby: [{ expr: column('x') }] },
+    });
+    expect(only('select sum(x having max k)')).toMatchObject({ type: 'aggr_func_clauses', args: { expr: column('x'), having: { prefix: 'MAX' } } });
+    expect(only('select count(* having max k)')).toMatchObject({ type: 'aggr_func', args: { expr: { type: 'star' }, having: { prefix: 'MAX' } } });
+  });
+
+  it('refuses HAVING without MAX or MIN', () => {
+    refused('select sum(x having k)');
   });
 });

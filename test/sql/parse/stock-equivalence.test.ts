@@ -105,10 +105,15 @@ function stringTakenForName(value: unknown): boolean {
   return Object.values(node).some(stringTakenForName);
 }
 
+/** Whether the stock parser read ROLLUP(...) or CUBE(...) as a call of a function of that name: patch 25 reads a grouping spec. */
+function groupingReadAsCall(ast: unknown): boolean {
+  return /"type":"function","name":\{"name":\[[^\]]*\],"schema":\{"type":"default","value":"(rollup|cube)"\}/i.test(JSON.stringify(ast));
+}
+
 const corpus = sqlCorpus(root, SHIPPED_ENDPOINTS);
 const parsedByStock = corpus.flatMap((entry) => {
   const ast = stockParse(entry.sql);
-  return ast && !setOperatorReadAsJoin(ast) && !aliasTakenByInUnnest(ast) && !stringTakenForName(ast) ? [{ ...entry, ast }] : [];
+  return ast && !setOperatorReadAsJoin(ast) && !aliasTakenByInUnnest(ast) && !stringTakenForName(ast) && !groupingReadAsCall(ast) ? [{ ...entry, ast }] : [];
 });
 
 describe('statements node-sql-parser 5.4.0 reads parse to the same AST', () => {

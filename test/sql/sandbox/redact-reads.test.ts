@@ -98,6 +98,10 @@ describe('a string is redacted where it is read', () => {
     ['select a.id from edge_logs as a join postgres_logs as b on a.event_message = b.event_message', 'SELECT `a`.`id` FROM `edge_logs__1` AS `a` JOIN `postgres_logs__1` AS `b` ON (R(`a`.`event_message`) = R(`b`.`event_message`))'],
     ['select id, row_number() over (partition by event_message order by timestamp) as n from edge_logs', 'SELECT `id`, ROW_NUMBER() OVER (PARTITION BY R(`event_message`) ORDER BY `timestamp`) AS `n` FROM `edge_logs__1` AS `edge_logs`'],
     ['select count(distinct event_message) as n from edge_logs', 'SELECT COUNT(DISTINCT R(`event_message`)) AS `n` FROM `edge_logs__1` AS `edge_logs`'],
+    // A HAVING MAX | MIN key is compared.
+    ['select count(id having max event_message) as n from edge_logs', 'SELECT COUNT(R(`id`) HAVING MAX R(`event_message`)) AS `n` FROM `edge_logs__1` AS `edge_logs`'],
+    ['select count(*) as n from edge_logs group by rollup(event_message, id)', 'SELECT COUNT(*) AS `n` FROM `edge_logs__1` AS `edge_logs` GROUP BY ROLLUP(R(`event_message`), R(`id`))'],
+    ['select id from edge_logs intersect all select id from postgres_logs', 'SELECT R(`id`) AS `id` FROM `edge_logs__1` AS `edge_logs` INTERSECT ALL SELECT R(`id`) AS `id` FROM `postgres_logs__1` AS `postgres_logs`'],
   ])('%s', (sql, expected) => {
     expectText(sql, expected);
   });
@@ -126,6 +130,7 @@ describe('what no expression reads is left to the output redactor', () => {
     ['select id from edge_logs where timestamp > timestamp_sub(current_timestamp(), interval 1 hour)', 'SELECT `id` FROM `edge_logs__1` AS `edge_logs` WHERE (`timestamp` > TIMESTAMP_SUB(CURRENT_TIMESTAMP(), INTERVAL 1 HOUR))'],
     ['select count(*) as n from edge_logs where event_message is not null', 'SELECT COUNT(*) AS `n` FROM `edge_logs__1` AS `edge_logs` WHERE (`event_message` IS NOT NULL)'],
     ['select array_length(metadata) as n from edge_logs', 'SELECT ARRAY_LENGTH(`metadata`) AS `n` FROM `edge_logs__1` AS `edge_logs`'],
+    ['select array(select as struct timestamp as t, 1 as n from edge_logs limit 2) as a', 'SELECT ARRAY(SELECT AS STRUCT `timestamp` AS `t`, 1 AS `n` FROM `edge_logs__1` AS `edge_logs` LIMIT 2) AS `a`'],
     [
       'select r.status_code from edge_logs cross join unnest(metadata) as m cross join unnest(m.response) as r where r.status_code >= 500',
       'SELECT `r`.`status_code` FROM `edge_logs__1` AS `edge_logs` CROSS JOIN UNNEST(`metadata`) AS `m` CROSS JOIN UNNEST(`m`.`response`) AS `r` WHERE (`r`.`status_code` >= 500)',
@@ -177,6 +182,8 @@ describe('what cannot be redacted field by field is refused, saying what to writ
     ['select distinct * from edge_logs', /SELECT DISTINCT \*/],
     ['select upper(no_such_column) as u from edge_logs', /no_such_column cannot be traced/],
     ["select 'x' in unnest(array(select event_message from edge_logs)) as hit", /cannot be read whole/],
+    // A SELECT AS STRUCT row holds each item, an unredacted string among them.
+    ['select to_json_string((select as struct 1 as n, event_message from edge_logs limit 1)) as j', /cannot be read whole/],
   ])('%s', (sql, message) => {
     const text = refusal(sql);
     expect(text).toMatch(/^with PII redaction on, /);

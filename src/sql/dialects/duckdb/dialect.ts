@@ -7,9 +7,12 @@
  *
  * Rewrites, in order: `SELECT *` over `JOIN ... USING` in BigQuery's column order; GoogleSQL's
  * name resolution made explicit (SELECT aliases that win over
- * columns, struct fields qualified by their UNNEST alias; DuckDB resolves both otherwise); repeated
+ * columns, struct fields qualified by their UNNEST alias; DuckDB resolves both otherwise); ROLLUP,
+ * CUBE and GROUPING SETS without ordinals (and refused where DuckDB would group otherwise); SELECT
+ * AS STRUCT | VALUE in expression subqueries as plain SELECTs of one value; repeated
  * records stored as one STRUCT read as such, and written back as arrays where their values leave;
- * UNNEST chains as projections; BigQuery's names of anonymous columns; orders BigQuery does not
+ * UNNEST chains as projections; aggregates with HAVING MAX | MIN over the rows they keep, in a
+ * scalar subquery; BigQuery's names of anonymous columns; orders BigQuery does not
  * keep, dropped; REGEXP_CONTAINS tested with substring searches first.
  */
 import type { Dialect, DuckDbDialectSettings, Printer } from '../../generator/dialect.js';
@@ -19,7 +22,10 @@ import type { Expr } from '../../parse/tree.js';
 import { isComparison, nanBetween, nanComparison, nanIn, nanOrderKey } from './nan.js';
 import { nameAnonymousColumns } from './rewrites/anonymous-columns.js';
 import { prefilterRegularExpressions } from './rewrites/regex-prefilter.js';
+import { groupingSetsForDuckDb } from './rewrites/grouping-sets.js';
+import { havingExtremeForDuckDb } from './rewrites/having-extreme.js';
 import { resolveNames } from './rewrites/resolve-names.js';
+import { selectAsForDuckDb } from './rewrites/select-as.js';
 import { setOperationStructNames } from './rewrites/set-operation-structs.js';
 import { setsByName } from './rewrites/set-by-name.js';
 import { boundTopRows } from './rewrites/top-n-bound.js';
@@ -116,10 +122,13 @@ export function duckDbDialect(sources: readonly string[], options: DuckDbDialect
       typedColumns(sourceColumns),
       usingColumnsFirst,
       resolveNames({ sourceColumns, strict: settings.strictNames, qualify: KEYWORD_NAMES }),
+      groupingSetsForDuckDb,
+      selectAsForDuckDb,
       // Before the stored records are read: the bound's copy of FROM and WHERE is read the same way.
       boundTopRows(sourceColumns),
       readStoredRecords(sourceColumns),
       unnestAsProjections,
+      havingExtremeForDuckDb,
       nameAnonymousColumns,
       setOperationStructNames,
       dropUnorderedSubqueryOrder,

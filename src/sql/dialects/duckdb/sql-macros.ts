@@ -49,6 +49,15 @@ const QUOTIENT_UNITS = `(CASE WHEN abs(a // b) >= ${E29} THEN ${raise(NUMERIC_OV
   `ELSE (a // b) * ${E9} + sign(a) * sign(b) * ((abs(a % b) * ${E9}) // abs(b) + ` +
   `(CASE WHEN (abs(a % b) * ${E9}) % abs(b) >= abs(b) - (abs(a % b) * ${E9}) % abs(b) THEN 1 ELSE 0 END)) END)`;
 
+function havingRows(extreme: string): string {
+  const nan = "list_bool_or(list_transform(__l, __q -> typeof(__q.k) IN ('DOUBLE', 'FLOAT') AND isnan(TRY_CAST(__q.k AS DOUBLE))))";
+  const keep = '__e.k = __s.m AND NOT __s.nan';
+  // `entries` is named once, as a lambda's one element: DuckDB's binder loses the field names of a
+  // struct_pack in an aggregate that a macro names more than once inside a subquery. A struct
+  // literal, not struct_pack: a macro's body reads `name := value` as its own named parameter.
+  return `list_transform([entries], __l -> list_transform([{'m': ${extreme}(list_transform(__l, __q -> __q.k)), 'nan': ${nan}}], __s -> list_filter(__l, __e -> ${keep}))[1])[1]`;
+}
+
 const ZERO_CHECKED = `(CASE WHEN b = 0 THEN ${raise('division by zero', 'BIGINT')} ELSE b END)`;
 
 /**
@@ -115,6 +124,15 @@ export const SQL_MACROS = {
     '(x DOUBLE) AS avg(x)',
     '(x INTERVAL) AS avg(x)',
   ],
+  /**
+   * HAVING MAX | MIN k (dialects/duckdb/rewrites/having-extreme.ts): of a group's rows, a list of
+   * STRUCTs with each row's key as `k`, those whose `k` equals the largest (smallest) `k` by SQL
+   * equality, so NULL keys never and ties all. The extreme is computed once (the outer lambda's
+   * one element). A NaN key keeps no row: BigQuery's MAX and MIN over one are NaN, which equals
+   * nothing (ZetaSQL's compliance answers say so), where DuckDB's NaN equals NaN and its MIN skips it.
+   */
+  having_max: [`(entries) AS ${havingRows('list_max')}`],
+  having_min: [`(entries) AS ${havingRows('list_min')}`],
 } as const;
 
 export type SqlMacroName = keyof typeof SQL_MACROS;
