@@ -30,7 +30,8 @@ import { negotiate } from './formats.js';
 import { urlLengthError } from './limits.js';
 import { createMetrics, routeOf, type Metrics } from './metrics.js';
 import { openApiDocument } from './openapi.js';
-import { CATALOG_PATH, QUERY_PATH } from './paths.js';
+import { ingestHandler, type IngestOptions } from './ingest.js';
+import { CATALOG_PATH, LOGS_PATH, QUERY_PATH, SOURCES_PATH } from './paths.js';
 import { requestsRedaction } from './redaction-header.js';
 import { CLIENT_CLOSED_REQUEST, declaredBodyError, RequestAborted } from './request-body.js';
 import { readParams } from './request-params.js';
@@ -59,6 +60,8 @@ export interface AppOptions {
   contracts?: ContractBook;
   /** The console's built files, served at `/` and under CONSOLE_PREFIX (default: none, and no console). */
   console?: ConsoleAssets;
+  /** Events in (docs/ingest.md); absent: the ingest routes say the server takes none. */
+  ingest?: IngestOptions;
 }
 
 export interface CanneryApp {
@@ -143,7 +146,9 @@ export function createApp(options: AppOptions): CanneryApp {
   // bounds on the URL and a declared body, and CORS preflights, which carry no key.
   app.use((event) => {
     const record = recordOf(event);
-    const tooLarge = urlLengthError(event.url) ?? declaredBodyError(event.req.headers.get('content-length'), event.runtime?.node);
+    // Ingest routes bound their bodies by their own setting (http/ingest.ts).
+    const ingestPath = event.url.pathname.startsWith(SOURCES_PATH) || event.url.pathname === LOGS_PATH;
+    const tooLarge = urlLengthError(event.url) ?? (ingestPath ? undefined : declaredBodyError(event.req.headers.get('content-length'), event.runtime?.node));
     if (tooLarge) return failed(record, tooLarge);
     return cors?.preflight(event.req);
   });
@@ -244,6 +249,33 @@ export function createApp(options: AppOptions): CanneryApp {
   app.head(`${QUERY_PATH}:idOrName`, runQuery);
   app.post(`${QUERY_PATH}:idOrName`, runQuery);
   app.all(`${QUERY_PATH}:idOrName`, notAllowed('GET, HEAD, POST', 'use GET (or HEAD, or POST with a JSON body) to run an endpoint'));
+  const ingest = ingestHandler(options.ingest, metrics);
+  app.post(
+    `${SOURCES_PATH}:name/events`,
+    guarded((event) => after(admit(event), (grant) => ingest(event, grant, decodeURIComponent(event.context.params?.name ?? ''), 'events'))),
+  );
+  app.all(`${SOURCES_PATH}:name/events`, notAllowed('POST', 'send events with POST (docs/ingest.md)'));
+  // Logflare's clients name the source in the query string, and its older ones the key too (`api_key`).
+  const logflareKey = (event: H3Event): Grant | Promise<Grant> => {
+    const presented = presentedCredential(event.req.headers) ?? (event.url.searchParams.get('api_key') || undefined);
+    return access.admit(presented, (grant) => {
+      recordOf(event).key = grant.name;
+    });
+  };
+  app.post(
+    LOGS_PATH,
+    guarded((event) =>
+      after(logflareKey(event), (grant) => {
+        const name = event.url.searchParams.get('source_name');
+        if (!name) {
+          const byId = event.url.searchParams.has('source') ? ': sources here have no UUID, so name it with source_name' : '';
+          throw new CanneryError('missing_parameter', `name the source: ${LOGS_PATH}?source_name=<source>${byId}`, { param: 'source_name' });
+        }
+        return ingest(event, grant, name, 'logflare');
+      }),
+    ),
+  );
+  app.all(LOGS_PATH, notAllowed('POST', 'send log events with POST (docs/ingest.md)'));
   app.all(
     '/**',
     guarded((event) => {
