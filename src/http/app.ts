@@ -20,7 +20,7 @@ import type { QueryOutcome, Service } from '../engine/serve/service.js';
 import { createLogger, type Logger } from '../core/logger.js';
 import { VERSION } from '../core/version.js';
 import { createAccess, type Access } from '../access/access.js';
-import { mayReadEverything, type Grant } from '../access/grant.js';
+import { mayIngest, mayReadEverything, type Grant } from '../access/grant.js';
 import { checkEndpoint, fixedValues, mayRun, scopedParams } from '../access/scopes.js';
 import { presentedCredential } from './auth.js';
 import { CONSOLE_PREFIX, consoleFile, consolePage, type ConsoleAssets } from './console.js';
@@ -176,7 +176,8 @@ export function createApp(options: AppOptions): CanneryApp {
       after(admit(event), async (grant) => {
         const endpoints = service.registry.endpoints.filter((endpoint) => mayRun(grant, endpoint.definition));
         const contracts = await options.contracts?.of(endpoints);
-        return json(200, openApiDocument(endpoints, VERSION, contracts, (endpoint) => fixedValues(grant, endpoint.definition)));
+        const ingestSources = options.ingest ? [...options.ingest.sources.keys()].filter((name) => mayIngest(grant, name)) : [];
+        return json(200, openApiDocument(endpoints, VERSION, contracts, (endpoint) => fixedValues(grant, endpoint.definition), ingestSources));
       }),
     ),
   );

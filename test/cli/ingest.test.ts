@@ -136,6 +136,9 @@ describe('POST /api/sources/<name>/events', () => {
     const run = await fetch(`${serve.url}/api/endpoints/query/orders.by-request`, { headers: { 'x-api-key': SHIPPER } });
     expect([403, 404]).toContain(run.status);
     expect((await send('/api/sources/shop.orderz/events', ndjson([order('scope', 1)]))).status).toBe(404);
+    const described = (await (await fetch(`${serve.url}/openapi.json`, { headers: { 'x-api-key': SHIPPER } })).json()) as { paths: Record<string, unknown> };
+    expect(Object.keys(described.paths)).toEqual(expect.arrayContaining(['/api/sources/shop.orders/events', '/api/sources/gotrue.logs.prod/events', '/api/logs']));
+    expect(Object.keys(described.paths)).not.toContain('/api/sources/postgres.logs/events');
   });
 
   it('413 past CANNERY_INGEST_MAX_BYTES, sent or unpacked from gzip (a small body that unpacks to megabytes)', async () => {
@@ -156,6 +159,11 @@ describe('POST /api/sources/<name>/events', () => {
     expect(refused.length).toBeGreaterThan(0);
     for (const answer of refused) expect(Number(answer.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(answers.every((answer) => answer.status === 200 || answer.status === 429)).toBe(true);
+    const metrics = await (await fetch(`${serve.url}/metrics`, { headers: { 'x-api-key': UNSCOPED } })).text();
+    expect(metrics).toMatch(/^cannery_ingest_events_total\{source="shop.orders",outcome="accepted"\} \d+/m);
+    expect(metrics).toMatch(/^cannery_ingest_events_total\{source="shop.orders",outcome="rejected"\} \d+/m);
+    expect(metrics).toMatch(/^cannery_ingest_commit_duration_seconds_count\{source="shop.orders"\} \d+/m);
+    expect(metrics).toMatch(/^cannery_ingest_queue_events \d+/m);
     const rows = await query('orders.by-request');
     requests.forEach((request, index) => {
       const row = rows.find((found) => found.request === request);
