@@ -35,7 +35,9 @@ export function databaseBusyText(busy: DatabaseBusy, command: string): string {
   if (known === 'cannery serve') {
     return (
       `${busy.path} is in use by \`cannery serve\`${pid}, which keeps it open for reading while it serves, and \`cannery ${command}\` must write to it: ` +
-      `stop the server (Ctrl-C where it runs${kill}), run this command again, then start the server again; it serves what was written.`
+      `stop the server (Ctrl-C where it runs${kill}), run this command again, then start the server again; it serves what was written.` +
+      // A server that takes events takes files too: nothing need stop (docs/ingest.md).
+      (command === 'import' ? ' Or serve with CANNERY_INGEST=true: `cannery import` then hands its file to the running server, which loads it while it serves.' : '')
     );
   }
   const holder = known ? `\`${known}\`` : 'another process';

@@ -5,7 +5,8 @@ import { BUILT_IN_DECLARATIONS } from '../config/sources.js';
 import type { SourceDeclaration } from '../config/source-declaration.js';
 import type { Settings } from '../config/settings.js';
 import type { DuckDbBackend } from '../backends/duckdb/backend.js';
-import { duckDbIngestTarget } from '../backends/duckdb/ingest-target.js';
+import { duckDbIngestTarget, type DuckDbIngestTarget } from '../backends/duckdb/ingest-target.js';
+import { listenForImports } from './import-handoff.js';
 import { createStagingFolder } from '../backends/duckdb/import/staging.js';
 import { createIngestQueue } from '../engine/ingest/queue.js';
 import type { IngestSource } from '../engine/ingest/events.js';
@@ -50,6 +51,8 @@ export const serveCommand: Command = {
     const writer = (demo && demoMarker && settings.demoLive) || settings.ingest ? await openDuckDbBackend(settings, true, declared, stagingDirectory) : undefined;
     const live = demo && demoMarker && settings.demoLive && writer ? { demo, marker: demoMarker, backend: writer } : undefined;
     const ingest = writer && stagingDirectory !== undefined ? openIngest(writer, stagingDirectory, declared, settings, metrics) : undefined;
+    // `cannery import` beside this server hands its file over (import-handoff.ts).
+    const handoff = ingest && settings.dbPath !== ':memory:' ? await listenForImports(settings.dbPath, ingest.target, (line) => console.error(`cannery: ${line}`)) : undefined;
     // The HTTP side loads while the database opens (time otherwise spent waiting on it).
     const opening = openService(settings, { observer: metrics.engine, load, declared, backend: writer });
     const httpSide = loadHttpSide();
@@ -69,7 +72,7 @@ export const serveCommand: Command = {
       corsOrigins: settings.corsOrigins,
       console: consoleAssets,
       contracts: createContractBook(duckDbScratchEngine(BUILT_IN_SOURCES, declared)),
-      ingest,
+      ingest: ingest?.options,
     });
     const server = await listen(app, settings);
     // DuckDB's threads and the libuv pool that runs its queries exist by now (thread-priority.ts).
@@ -103,8 +106,9 @@ export const serveCommand: Command = {
       keysReload?.close();
       await liveFeed?.close();
       await server.close(settings.shutdownGraceMs);
-      // Events queued are committed (and their senders answered) before the database closes.
-      await ingest?.queue.close();
+      // Events queued and files handed over are committed (and their senders answered) before the database closes.
+      await handoff?.close();
+      await ingest?.options.queue.close();
       // Past the grace, queries still running (a request's, a cache refresh's) are interrupted,
       // not waited for: warming stops and its refreshes in flight end as the backend closes.
       await Promise.all([service.close(), service.backend.close()]);
@@ -120,14 +124,20 @@ export const serveCommand: Command = {
 };
 
 /** The writer of events sent over HTTP: every log source and declared source takes them (docs/ingest.md). */
-function openIngest(backend: DuckDbBackend, stagingDirectory: string, declared: readonly SourceDeclaration[], settings: Settings, metrics: Metrics): IngestOptions {
+function openIngest(
+  backend: DuckDbBackend,
+  stagingDirectory: string,
+  declared: readonly SourceDeclaration[],
+  settings: Settings,
+  metrics: Metrics,
+): { options: IngestOptions; target: DuckDbIngestTarget } {
   const target = duckDbIngestTarget({ connect: () => backend.connect(), stagingDirectory, logSources: BUILT_IN_SOURCES, declared });
   const sources = new Map<string, IngestSource>([
     ...BUILT_IN_DECLARATIONS.map((declaration): [string, IngestSource] => [declaration.name, { declaration, log: true }]),
     ...declared.map((declaration): [string, IngestSource] => [declaration.name, { declaration, log: false }]),
   ]);
   const queue = createIngestQueue({ target, maxQueuedEvents: settings.ingestQueueEvents, observer: metrics.ingest });
-  return { queue, sources, maxBytes: settings.ingestMaxBytes, ...(settings.now ? { clock: () => new Date(settings.now!.getTime()) } : {}) };
+  return { target, options: { queue, sources, maxBytes: settings.ingestMaxBytes, ...(settings.now ? { clock: () => new Date(settings.now!.getTime()) } : {}) } };
 }
 
 /** What serving needs beyond the service: the app, its server, its console, contracts and reloads. */

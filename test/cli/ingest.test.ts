@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keyDigest } from '../../src/access/keys.js';
+import { cannery } from '../support/cannery-cli.js';
 import { loadFixtures } from '../support/service.js';
 import { startServe, type ServeProcess } from '../support/serve-process.js';
 
@@ -207,6 +208,23 @@ describe('POST /api/logs (Logflare)', () => {
     });
     expect(response.status).toBe(200);
     expect((await send('/api/logs', '{}', { 'content-type': 'application/json' })).status).toBe(400);
+  });
+});
+
+describe('cannery import beside the running serve', () => {
+  it('hands the file to the server, which loads it with the ledger: a declared gzipped NDJSON, a log NDJSON, and the same file again', async () => {
+    await writeFile(join(dir, 'orders.ndjson.gz'), gzipSync(ndjson([{ order_id: 'file-1', request: 'import-file', amount: 5 }, { order_id: 'file-2', request: 'import-file', amount: 7, items: [{ sku: 'b', qty: 1 }] }])));
+    const file = await cannery(['import', '--db', db, '--sources', join(dir, 'sources'), '--source', 'shop.orders', join(dir, 'orders.ndjson.gz')], { env: { CANNERY_COMPILE_CACHE: 'off' } });
+    expect(file.stderr).toContain('handed to the `cannery serve` that holds it');
+    expect(file.stderr).toMatch(/committed import \S+: 2 row\(s\)/);
+    expect(file.code).toBe(0);
+    const again = await cannery(['import', '--db', db, '--sources', join(dir, 'sources'), '--source', 'shop.orders', join(dir, 'orders.ndjson.gz')], { env: { CANNERY_COMPILE_CACHE: 'off' } });
+    expect(again.stderr).toContain('already imported');
+    await writeFile(join(dir, 'auth.ndjson'), `${JSON.stringify({ id: 'imported-1', timestamp: '2026-11-28T13:00:00Z', event_message: 'from a file', metadata: { level: 'error' } })}\n`);
+    const logs = await cannery(['import', '--db', db, '--source', 'gotrue.logs.prod', join(dir, 'auth.ndjson')], { env: { CANNERY_COMPILE_CACHE: 'off' } });
+    expect(logs.code).toBe(0);
+    expect(await query('orders.by-request')).toContainEqual({ request: 'import-file', n: 2, total: 12 });
+    expect(await query('auth.recent')).toContainEqual(expect.objectContaining({ id: 'imported-1', level: 'error' }));
   });
 });
 
