@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keyDigest } from '../../src/access/keys.js';
+import { signToken } from '../../src/access/tokens.js';
 import { cannery } from '../support/cannery-cli.js';
 import { loadFixtures } from '../support/service.js';
 import { startServe, type ServeProcess } from '../support/serve-process.js';
@@ -16,6 +17,7 @@ import { startServe, type ServeProcess } from '../support/serve-process.js';
 const UNSCOPED = 'ingest-test-unscoped-key';
 const READER = 'ingest-test-reader-key';
 const SHIPPER = 'ingest-test-shipper-key';
+const JWT_SECRET = 'a-secret-of-at-least-32-characters-for-ingest';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 const SOURCE = `name: shop.orders
@@ -80,6 +82,7 @@ beforeAll(async () => {
     CANNERY_INGEST_QUEUE_EVENTS: '1000',
     CANNERY_CONSOLE: 'false',
     CANNERY_LOG_LEVEL: 'silent',
+    CANNERY_JWT_SECRET: JWT_SECRET,
   };
   serve = await startServe(['--db', db, '--endpoints', join(dir, 'endpoints')], env);
 });
@@ -129,11 +132,16 @@ describe('POST /api/sources/<name>/events', () => {
     expect((await query('orders.by-request')).some((row) => row.request === 'bad')).toBe(false);
   });
 
-  it('scope: unscoped and query-only keys get 403; the ingest-only key runs no endpoint; an unknown source is 404', async () => {
+  it("scope: unscoped and query-only keys and tokens get 403, a token's ingest claim sends; the ingest-only key runs no endpoint; an unknown source is 404", async () => {
     for (const key of [UNSCOPED, READER]) {
       const response = await send('/api/sources/shop.orders/events', ndjson([order('scope', 1)]), {}, key);
       expect(response.status).toBe(403);
     }
+    const sender = await signToken(JWT_SECRET, { scopes: [], ingest: ['shop.orders'], ttlSeconds: 60, name: 'app' });
+    expect((await send('/api/sources/shop.orders/events', ndjson([order('token', 1)]), {}, sender)).status).toBe(200);
+    expect((await send('/api/sources/gotrue.logs.prod/events', '{"event_message": "x"}', {}, sender)).status).toBe(403);
+    const reader = await signToken(JWT_SECRET, { scopes: [{ endpoint: '*', params: {} }], ttlSeconds: 60 });
+    expect((await send('/api/sources/shop.orders/events', ndjson([order('token', 2)]), {}, reader)).status).toBe(403);
     const run = await fetch(`${serve.url}/api/endpoints/query/orders.by-request`, { headers: { 'x-api-key': SHIPPER } });
     expect([403, 404]).toContain(run.status);
     expect((await send('/api/sources/shop.orderz/events', ndjson([order('scope', 1)]))).status).toBe(404);
