@@ -31,7 +31,7 @@ import { urlLengthError } from './limits.js';
 import { createMetrics, routeOf, type Metrics } from './metrics.js';
 import { openApiDocument } from './openapi.js';
 import { ingestHandler, type IngestOptions } from './ingest.js';
-import { CATALOG_PATH, LOGS_PATH, QUERY_PATH, SOURCES_PATH } from './paths.js';
+import { CATALOG_PATH, LOGS_PATH, LOGS_SHORT_PATH, QUERY_PATH, SOURCES_PATH } from './paths.js';
 import { requestsRedaction } from './redaction-header.js';
 import { CLIENT_CLOSED_REQUEST, declaredBodyError, RequestAborted } from './request-body.js';
 import { readParams } from './request-params.js';
@@ -147,7 +147,8 @@ export function createApp(options: AppOptions): CanneryApp {
   app.use((event) => {
     const record = recordOf(event);
     // Ingest routes bound their bodies by their own setting (http/ingest.ts).
-    const ingestPath = event.url.pathname.startsWith(SOURCES_PATH) || event.url.pathname === LOGS_PATH;
+    const { pathname } = event.url;
+    const ingestPath = pathname.startsWith(SOURCES_PATH) || pathname === LOGS_PATH || pathname === LOGS_SHORT_PATH;
     const tooLarge = urlLengthError(event.url) ?? (ingestPath ? undefined : declaredBodyError(event.req.headers.get('content-length'), event.runtime?.node));
     if (tooLarge) return failed(record, tooLarge);
     return cors?.preflight(event.req);
@@ -263,9 +264,7 @@ export function createApp(options: AppOptions): CanneryApp {
       recordOf(event).key = grant.name;
     });
   };
-  app.post(
-    LOGS_PATH,
-    guarded((event) =>
+  const logflare = guarded((event) =>
       after(logflareKey(event), (grant) => {
         const name = event.url.searchParams.get('source_name');
         if (!name) {
@@ -274,9 +273,11 @@ export function createApp(options: AppOptions): CanneryApp {
         }
         return ingest(event, grant, name, 'logflare');
       }),
-    ),
   );
-  app.all(LOGS_PATH, notAllowed('POST', 'send log events with POST (docs/ingest.md)'));
+  for (const path of [LOGS_PATH, LOGS_SHORT_PATH]) {
+    app.post(path, logflare);
+    app.all(path, notAllowed('POST', 'send log events with POST (docs/ingest.md)'));
+  }
   app.all(
     '/**',
     guarded((event) => {

@@ -13,7 +13,7 @@ import type { CacheSource, CacheStatus } from '../engine/serve/cache/read-throug
 import type { EngineObserver } from '../engine/serve/observer.js';
 import { CONSOLE_PREFIX } from './console.js';
 import type { IngestObserver } from '../engine/ingest/queue.js';
-import { CATALOG_PATH, LOGS_PATH, QUERY_PATH, SOURCES_PATH } from './paths.js';
+import { CATALOG_PATH, LOGS_PATH, LOGS_SHORT_PATH, QUERY_PATH, SOURCES_PATH } from './paths.js';
 
 /** What a request asked for, in a few values (a label per path would let callers mint series). */
 export type Route = 'query' | 'ingest' | 'endpoints' | 'console' | 'health' | 'metrics' | 'openapi' | 'other';
@@ -35,7 +35,7 @@ export interface Metrics {
 
 export function routeOf(pathname: string): Route {
   if (pathname.startsWith(QUERY_PATH)) return 'query';
-  if (pathname.startsWith(SOURCES_PATH) || pathname === LOGS_PATH) return 'ingest';
+  if (pathname.startsWith(SOURCES_PATH) || pathname === LOGS_PATH || pathname === LOGS_SHORT_PATH) return 'ingest';
   if (pathname === CATALOG_PATH) return 'endpoints';
   if (pathname === '/' || pathname.startsWith(CONSOLE_PREFIX)) return 'console';
   if (pathname === '/health') return 'health';

@@ -12,7 +12,7 @@ import type { CompiledEndpoint } from '../engine/compiled-endpoint.js';
 import type { ContractOutcome } from '../engine/contracts/contract.js';
 import { MAX_SANDBOX_SQL_LENGTH } from '../engine/serve/sandbox-compile.js';
 import { statusOf } from './errors.js';
-import { CATALOG_PATH, LOGS_PATH, QUERY_PATH, SOURCES_PATH } from './paths.js';
+import { CATALOG_PATH, LOGS_PATH, LOGS_SHORT_PATH, QUERY_PATH, SOURCES_PATH } from './paths.js';
 
 type Json = Record<string, unknown>;
 
@@ -237,16 +237,18 @@ function ingestPaths(sources: readonly string[]): Json {
       },
     };
   }
-  paths[LOGS_PATH] = {
+  const logflare = (operationId: string) => ({
     post: {
-      operationId: 'logflare_ingest',
+      operationId,
       summary: "Logflare's ingest: one event or `{\"batch\": [...]}`; `message` is event_message, `metadata` the metadata record, a missing timestamp the time received, a missing id a new UUID.",
       tags: ['ingest'],
       parameters: [{ name: 'source_name', in: 'query', required: true, schema: { type: 'string', enum: [...sources] } }, encoding],
       requestBody: { required: true, content: { 'application/json': { schema: { type: 'object' } } } },
       responses: ingestResponses(),
     },
-  };
+  });
+  paths[LOGS_PATH] = logflare('logflare_ingest');
+  paths[LOGS_SHORT_PATH] = logflare('logflare_ingest_logs');
   return paths;
 }
 

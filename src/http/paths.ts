@@ -6,3 +6,5 @@ export const CATALOG_PATH = '/api/endpoints';
 export const SOURCES_PATH = '/api/sources/';
 /** Logflare's ingest route, `?source_name=<source name>`, for its clients and shippers. */
 export const LOGS_PATH = '/api/logs';
+/** Logflare's other spelling of it, which its JavaScript clients (logflare-transport-core: pino-logflare) post to. */
+export const LOGS_SHORT_PATH = '/logs';

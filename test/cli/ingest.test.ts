@@ -182,7 +182,7 @@ describe('POST /api/sources/<name>/events', () => {
 });
 
 describe('POST /api/logs (Logflare)', () => {
-  it("Supabase's Vector sink: a JSON array of events with X-API-KEY; pino-logflare's {batch: [...]}: message, metadata, no timestamp or id", async () => {
+  it("Supabase's Vector sink: a JSON array of events with X-API-KEY; pino-logflare's /logs with {batch: [...]}, ms timestamps; no timestamp or id", async () => {
     // As Supabase's docker vector.yml sends it: http sink, codec json, the key in x-api-key,
     // events with event_message, a nanosecond timestamp, project, metadata and appname.
     const vector = await fetch(`${serve.url}/api/logs?source_name=gotrue.logs.prod`, {
@@ -194,18 +194,27 @@ describe('POST /api/logs (Logflare)', () => {
     });
     expect(vector.status).toBe(200);
     expect(await vector.json()).toMatchObject({ accepted: 1, batch: expect.stringMatching(UUID) });
+    // As logflare-transport-core (under pino-logflare) posts it: /logs, its three headers, {batch},
+    // each event pino's line made over (toLogEntry: msg as message, time in ms, the rest metadata).
+    const pino = await fetch(`${serve.url}/logs?source_name=gotrue.logs.prod`, {
+      method: 'POST',
+      headers: { Accept: 'application/json, text/plain, */*', 'Content-Type': 'application/json', 'X-API-Key': SHIPPER },
+      body: JSON.stringify({ batch: [{ metadata: { path: '/token', context: { host: 'web-1', pid: 42 }, level: 'warning' }, message: 'from pino', timestamp: 1764331200123 }] }),
+    });
+    expect(await pino.json()).toMatchObject({ accepted: 1 });
     const batch = await fetch(`${serve.url}/api/logs?source_name=gotrue.logs.prod`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-api-key': SHIPPER },
-      body: JSON.stringify({ batch: [{ message: 'from pino', metadata: { level: 'warn' } }] }),
+      body: JSON.stringify({ batch: [{ message: 'no time, no id', metadata: { level: 'warn' } }] }),
     });
     expect(await batch.json()).toMatchObject({ accepted: 1 });
     const rows = await query('auth.recent');
     expect(rows.find((row) => row.id === 'vector-1')).toMatchObject({ timestamp: Date.parse('2026-11-28T12:00:01Z') * 1000 + 123456, project: 'default', level: 'info' });
-    const pino = rows.find((row) => row.event_message === 'from pino');
-    expect(pino).toMatchObject({ level: 'warn' });
-    expect(String(pino!.id)).toMatch(UUID);
-    expect(typeof pino!.timestamp).toBe('number');
+    expect(rows.find((row) => row.event_message === 'from pino')).toMatchObject({ level: 'warning', timestamp: 1764331200123000 });
+    const bare = rows.find((row) => row.event_message === 'no time, no id');
+    expect(bare).toMatchObject({ level: 'warn' });
+    expect(String(bare!.id)).toMatch(UUID);
+    expect(typeof bare!.timestamp).toBe('number');
   });
 
   it('the older api_key query parameter, and a missing source_name', async () => {

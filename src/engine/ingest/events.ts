@@ -47,7 +47,8 @@ export function stageEvents(source: IngestSource, events: readonly unknown[], di
   return events.map((event, index) => {
     if (!isObject(event)) throw invalid(index, undefined, `${preview(event)} is not a JSON object`);
     const shaped = dialect === 'logflare' ? logflareShape(event, index, source, now) : event;
-    return JSON.stringify(checkRecord(shaped, source.declaration.columns, '', index, { lenient: false, wrap: dialect === 'logflare', log: source.log }));
+    const logflare = dialect === 'logflare';
+    return JSON.stringify(checkRecord(shaped, source.declaration.columns, '', index, { lenient: false, wrap: logflare, log: source.log, epochByMagnitude: logflare || source.log }));
   });
 }
 
@@ -62,7 +63,7 @@ function logflareShape(event: JsonObject, index: number, source: IngestSource, n
   // pipeline sends `appname` beside them) is kept in its metadata record, where a source has one.
   const metadata: JsonObject = {};
   for (const [key, value] of Object.entries(event)) {
-    if (declares(key) || key === 'message' || !declares('metadata')) define(shaped, key, value);
+    if (declares(key) || key === 'message' || key === 'log_entry' || !declares('metadata')) define(shaped, key, value);
     else define(metadata, key, value);
   }
   if (Object.keys(metadata).length > 0) {
@@ -71,9 +72,12 @@ function logflareShape(event: JsonObject, index: number, source: IngestSource, n
     if (one !== undefined && one !== null && !isObject(one)) throw invalid(index, Object.keys(metadata)[0], 'not a column of the source, and its metadata is not one object to keep it in');
     shaped.metadata = { ...metadata, ...(one as JsonObject | null | undefined) };
   }
-  if ('message' in shaped && !('event_message' in shaped) && declares('event_message')) {
-    shaped.event_message = shaped.message;
-    delete shaped.message;
+  // `log_entry`: what Logflare's browser clients name the message.
+  for (const alias of ['message', 'log_entry']) {
+    if (alias in shaped && !('event_message' in shaped) && declares('event_message')) {
+      shaped.event_message = shaped[alias];
+      delete shaped[alias];
+    }
   }
   if ((shaped.timestamp === undefined || shaped.timestamp === null) && declares('timestamp')) shaped.timestamp = now.toISOString();
   if ((shaped.id === undefined || shaped.id === null) && declares('id')) shaped.id = randomUUID();
@@ -86,6 +90,8 @@ interface Mode {
   /** An object where a REPEATED RECORD is declared is its one element (Logflare's nested objects). */
   wrap: boolean;
   log: boolean;
+  /** A number for a TIMESTAMP is seconds, milliseconds or microseconds by its size, as Logflare reads one. */
+  epochByMagnitude: boolean;
 }
 
 function checkRecord(record: JsonObject, fields: readonly DeclaredField[], path: string, index: number, mode: Mode): JsonObject {
@@ -178,7 +184,7 @@ function checkValue(value: unknown, field: DeclaredField, path: string, index: n
       if (typeof value === 'number' || (typeof value === 'string' && DECIMAL.test(value))) return value;
       throw wrong('a number');
     case 'TIMESTAMP':
-      return timestampText(value, mode.log) ?? (() => {
+      return timestampText(value, mode.epochByMagnitude) ?? (() => {
         throw wrong('a timestamp (ISO 8601 with Z or an offset, or a number of seconds since 1970)');
       })();
     case 'DATE':
@@ -198,14 +204,16 @@ function checkValue(value: unknown, field: DeclaredField, path: string, index: n
 
 /**
  * A TIMESTAMP as DuckDB's reader takes it: zoned ISO 8601 text, or a number. A number is seconds
- * since 1970 as BigQuery's streaming inserts read it; a log source also takes Unix microseconds
- * (a number past 1e14: the wire form of its own answers, and what Logflare's clients send).
+ * since 1970 as BigQuery's streaming inserts read it; a log source, and any source through
+ * Logflare's route, reads it by its size as Logflare does: past 1e14 Unix microseconds (the wire
+ * form of cannery's own answers), past 1e11 milliseconds (pino's `time`, which pino-logflare sends).
  */
-function timestampText(value: unknown, log: boolean): string | undefined {
+function timestampText(value: unknown, byMagnitude: boolean): string | undefined {
   // Shippers write nanoseconds (Vector's timestamps, Docker's): cut to microseconds, what a TIMESTAMP holds.
   if (typeof value === 'string') return normaliseTimestamp(value.replace(/([.,]\d{6})\d{1,3}(?=[Zz+-]|$)/, '$1'));
   if (typeof value !== 'number' || !Number.isFinite(value)) return undefined;
-  const micros = log && Math.abs(value) >= 1e14 ? Math.round(value) : Math.round(value * 1e6);
+  const size = Math.abs(value);
+  const micros = !byMagnitude || size < 1e11 ? Math.round(value * 1e6) : size < 1e14 ? Math.round(value * 1e3) : Math.round(value);
   if (Math.abs(micros) > 253402300799999999) return undefined;
   return microsText(micros);
 }
