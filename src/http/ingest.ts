@@ -37,10 +37,11 @@ export function ingestHandler(ingest: IngestOptions | undefined, metrics: Metric
     if (ingest === undefined) {
       throw new CanneryError('not_found', 'this server takes no events: start `cannery serve` with CANNERY_INGEST=true on a DuckDB database file (docs/ingest.md)');
     }
-    if (grant.ingest.length === 0) throw new CanneryError('forbidden', `${grant.name} may not send events; a key or token needs an ingest scope naming the source (docs/ingest.md)`);
     const source = ingest.sources.get(name);
+    if (source !== undefined) record.source = source.declaration.name;
+    // Before the source's 404: a credential that may send nowhere learns nothing of which sources exist.
+    if (grant.ingest.length === 0) throw new CanneryError('forbidden', `${grant.name} may not send events; a key or token needs an ingest scope naming the source (docs/ingest.md)`);
     if (source === undefined) throw new CanneryError('not_found', `no source ${JSON.stringify(name)}; sources taking events: ${[...ingest.sources.keys()].join(', ')}`);
-    record.source = source.declaration.name;
     if (!mayIngest(grant, source.declaration.name)) throw new CanneryError('forbidden', `${grant.name} may not send events to ${source.declaration.name}`);
     let bytes = 0;
     let events = 0;
