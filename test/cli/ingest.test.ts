@@ -184,6 +184,19 @@ describe('POST /api/sources/<name>/events', () => {
       expect(row?.n ?? 0).toBe(answers[index]!.status === 200 ? 400 : 0);
     });
   });
+
+  it('a request DuckDB refuses (a metadata field an object in one, text in another) fails alone; the requests committed with it do not', async () => {
+    const event = (id: string, extra: unknown) => ({ id, timestamp: '2026-11-28T12:30:00Z', event_message: id, metadata: { level: 'info', conflicted: extra } });
+    const answers = await Promise.all(
+      [event('fine', undefined), event('as-object', { depth: 1 }), event('as-text', 'flat')].map((one) => send('/api/sources/gotrue.logs.prod/events', ndjson([one]))),
+    );
+    expect(answers[0]!.status).toBe(200);
+    const statuses = [answers[1]!.status, answers[2]!.status].sort();
+    expect(statuses).toEqual([200, 400]);
+    const refused = answers.find((answer) => answer.status === 400)!;
+    const refusal = ((await refused.json()) as { error: { code: string; message: string } }).error;
+    expect(refusal).toMatchObject({ code: 'invalid_event', message: expect.stringContaining('event 0, field metadata.conflicted: ') });
+  });
 });
 
 describe('POST /api/logs (Logflare)', () => {
