@@ -261,6 +261,12 @@ describe('cannery import beside the running serve', () => {
     expect(await query('orders.by-request')).toContainEqual({ request: 'import-file', n: 2, total: 12 });
     expect(await query('auth.recent')).toContainEqual(expect.objectContaining({ id: 'imported-1', level: 'error' }));
   });
+
+  it('another command that must open the file says the server takes events, and how to serve it read-only', async () => {
+    const seed = await cannery(['seed', '--db', db, '--events', '10'], { env: { CANNERY_COMPILE_CACHE: 'off' } });
+    expect(seed.code).toBe(1);
+    expect(seed.stderr).toContain(`is held by \`cannery serve\` (PID ${serve.child.pid}), which takes events while it serves (CANNERY_INGEST=true)`);
+  });
 });
 
 describe('a crash while senders run', () => {
