@@ -37,7 +37,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
  */
 const ROOMS: Record<string, readonly string[]> = {
   sql: ['parse', 'analyse', 'functions', '.', 'generator', 'dialects', 'sandbox'],
-  engine: ['.', 'compile', 'serve', 'testing', 'contracts'],
+  engine: ['.', 'compile', 'serve', 'testing', 'contracts', 'ingest'],
 };
 
 /** Imports against a room order that the design wants, each with its reason. */

@@ -22,11 +22,21 @@ export interface Grant {
   ratePerSecond?: number;
   /** The rate's bucket: one per key name, one per token. Never shown. */
   rateKey: string;
+  /**
+   * Sources the credential may send events to (docs/ingest.md), or EVERY_ENDPOINT's `*` for all;
+   * empty for every credential that is not given an `ingest` scope, unscoped keys among them.
+   */
+  ingest: readonly string[];
 }
 
-export function grantOf(name: string, scopes: readonly Scope[], ratePerSecond: number | undefined, rateKey: string): Grant {
+export function grantOf(name: string, scopes: readonly Scope[], ratePerSecond: number | undefined, rateKey: string, ingest: readonly string[] = []): Grant {
   const unscoped = scopes.length === 1 && allowsEverything(scopes[0]!);
-  return ratePerSecond === undefined ? { name, scopes, unscoped, rateKey } : { name, scopes, unscoped, ratePerSecond, rateKey };
+  return ratePerSecond === undefined ? { name, scopes, unscoped, rateKey, ingest } : { name, scopes, unscoped, ratePerSecond, rateKey, ingest };
+}
+
+/** Whether the grant may send events to `source`: its `ingest` scope names it, or is `*`. */
+export function mayIngest(grant: Grant, source: string): boolean {
+  return grant.ingest.some((allowed) => allowed === EVERY_ENDPOINT || allowed === source);
 }
 
 /** Whether the grant may run every endpoint with any value: what the metrics, which show them all, ask. */

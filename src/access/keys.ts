@@ -54,7 +54,7 @@ export function scopedKeys(entries: readonly KeyEntry[]): KeyMatch {
     const digest = Buffer.from(entry.sha256, 'hex').toString('binary');
     keys.set(digest, {
       digest,
-      grant: grantOf(entry.name, entry.endpoints.map((endpoint) => ({ endpoint, params: entry.params })), entry.ratePerSecond, `key ${entry.name}`),
+      grant: grantOf(entry.name, entry.endpoints.map((endpoint) => ({ endpoint, params: entry.params })), entry.ratePerSecond, `key ${entry.name}`, entry.ingest),
       expiresAt: entry.expiresAt,
     });
   }

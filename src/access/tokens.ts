@@ -108,9 +108,9 @@ function invalidClaim(message: string): CanneryError {
   return new CanneryError('unauthorized', `token claim ${message}`);
 }
 
-/** `scopes`, `name` and `rate_per_second` read strictly: a token a signer got wrong grants nothing. */
+/** `scopes`, `name`, `rate_per_second` and `ingest` read strictly: a token a signer got wrong grants nothing. */
 function grantOfClaims(payload: JWTPayload, token: string): Grant {
-  const { scopes, name, rate_per_second: rate } = payload as { scopes?: unknown; name?: unknown; rate_per_second?: unknown };
+  const { scopes, name, rate_per_second: rate, ingest = [] } = payload as { scopes?: unknown; name?: unknown; rate_per_second?: unknown; ingest?: unknown };
   if (!Array.isArray(scopes)) throw invalidClaim('"scopes" must be a list of {endpoint, params}');
   const read = scopes.map((scope: unknown, index): Scope => {
     const { endpoint, params = {} } = (typeof scope === 'object' && scope !== null ? scope : {}) as { endpoint?: unknown; params?: unknown };
@@ -129,8 +129,9 @@ function grantOfClaims(payload: JWTPayload, token: string): Grant {
     throw invalidClaim('"name" must be 1 to 64 letters, digits or . _ : @ -, starting with a letter or digit');
   }
   if (rate !== undefined && (typeof rate !== 'number' || !(rate > 0) || !Number.isFinite(rate))) throw invalidClaim('"rate_per_second" must be a number above 0');
+  if (!Array.isArray(ingest) || !ingest.every((source) => typeof source === 'string' && source !== '')) throw invalidClaim('"ingest" must be a list of source names, or ["*"]');
   // Each token its own rate: the signature tells tokens apart.
-  return grantOf(typeof name === 'string' ? name : 'token', read, rate as number | undefined, `token ${token.slice(token.lastIndexOf('.') + 1)}`);
+  return grantOf(typeof name === 'string' ? name : 'token', read, rate as number | undefined, `token ${token.slice(token.lastIndexOf('.') + 1)}`, ingest as string[]);
 }
 
 export interface TokenClaims {
@@ -139,6 +140,8 @@ export interface TokenClaims {
   ttlSeconds: number;
   name?: string | undefined;
   ratePerSecond?: number | undefined;
+  /** Sources the token may send events to, or `*`. */
+  ingest?: string[] | undefined;
 }
 
 /** An HS256 token with these claims, as an app's backend would mint one (docs/access.md); `cannery token` prints it. */
@@ -147,6 +150,7 @@ export async function signToken(secret: string, claims: TokenClaims, nowMs: numb
   const payload: JWTPayload = { scopes: claims.scopes };
   if (claims.name !== undefined) payload.name = claims.name;
   if (claims.ratePerSecond !== undefined) payload.rate_per_second = claims.ratePerSecond;
+  if (claims.ingest !== undefined) payload.ingest = claims.ingest;
   const issuedAt = Math.floor(nowMs / 1000);
   return new SignJWT(payload)
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })

@@ -8,7 +8,11 @@
 import { randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import type { DuckDBInstance } from '#duckdb-api';
 import { openDuckDb } from '../backends/duckdb/backend.js';
+import { DatabaseBusy } from '../backends/duckdb/lock.js';
+import { handImportOver } from './import-handoff.js';
 import { formatBytes } from '../backends/duckdb/import/bytes.js';
 import { DEFAULT_MAX_LINE_BYTES, importNdjson, type ImportResult } from '../backends/duckdb/import/import.js';
 import { fileFormat, importDeclared } from '../backends/duckdb/import/declared-import.js';
@@ -56,7 +60,8 @@ export const importCommand: Command = {
 
     stopCleanlyOnSignals();
     // Opened first: a database another process holds is the one thing said, before any batch.
-    const instance = await openDuckDb({ path: dbPath, memoryLimit: loadMemoryLimit });
+    const instance = await openOrHandOver(dbPath, loadMemoryLimit, fromStdin ? undefined : { source, path });
+    if (instance === undefined) return 0;
     const connection = await instance.connect();
     const batchId = randomUUID();
     console.error(`import ${batchId}: ${fromStdin ? 'standard input' : path} -> ${source} in ${dbPath}`);
@@ -102,7 +107,8 @@ async function importDeclaredFile(
   const fileFormatOf = fileFormat(path, typeof format === 'string' ? format : undefined);
   const totalBytes = (await stat(path)).size;
   stopCleanlyOnSignals();
-  const instance = await openDuckDb({ path: dbPath, memoryLimit });
+  const instance = await openOrHandOver(dbPath, memoryLimit, { source: source.name, path, format: typeof format === 'string' ? format : undefined });
+  if (instance === undefined) return 0;
   const connection = await instance.connect();
   const batchId = randomUUID();
   console.error(`import ${batchId}: ${path} (${fileFormatOf.format}${fileFormatOf.gzip ? ', gzip' : ''}) -> ${source.name} in ${dbPath}`);
@@ -123,6 +129,29 @@ async function importDeclaredFile(
   } finally {
     connection.closeSync();
     instance.closeSync();
+  }
+}
+
+/**
+ * The database for writing; or, when a `serve` holds it and takes files (CANNERY_INGEST=true), the
+ * file handed to that server, which loads it (import-handoff.ts): undefined once it has.
+ */
+async function openOrHandOver(dbPath: string, memoryLimit: string, file: { source: string; path: string; format?: string | undefined } | undefined): Promise<DuckDBInstance | undefined> {
+  try {
+    return await openDuckDb({ path: dbPath, memoryLimit });
+  } catch (error) {
+    if (!(error instanceof DatabaseBusy) || file === undefined) throw error;
+    const batchId = randomUUID();
+    const path = resolve(file.path);
+    const handed = await handImportOver(dbPath, { source: file.source, path, batchId, ...(file.format === undefined ? {} : { format: file.format }) }).catch((failed: Error) => {
+      throw new Error(`${failed.message}\nimport ${batchId} failed; nothing of it was written to ${dbPath}`, { cause: failed });
+    });
+    // No server there takes files: the holder's own words (database-busy.ts).
+    if (handed === undefined) throw error;
+    console.error(`import ${batchId}: ${file.path} -> ${file.source} in ${dbPath}, handed to the \`cannery serve\` that holds it${error.holder === undefined ? '' : ` (PID ${error.holder})`}`);
+    if (handed.previous !== undefined) console.error(alreadyImported(handed.previous, handed.bytes));
+    else console.error(`committed import ${handed.batchId}: ${handed.rows.toLocaleString('en-US')} row(s) (${formatBytes(handed.bytes)}) into ${file.source} in ${dbPath}`);
+    return undefined;
   }
 }
 

@@ -29,11 +29,20 @@ export async function projectSources(settings: Settings): Promise<SourceDeclarat
   return sources;
 }
 
-/** The DuckDB backend of the settings; `writable` for the demo database, which serve keeps current. */
-export async function openDuckDbBackend(settings: Settings, writable = false, declared: readonly SourceDeclaration[] = []): Promise<DuckDbBackend> {
+/**
+ * The DuckDB backend of the settings; `writable` for the demo database, which serve keeps current,
+ * and for ingest, whose writer stages events in `stagingDirectory`.
+ */
+export async function openDuckDbBackend(
+  settings: Settings,
+  writable = false,
+  declared: readonly SourceDeclaration[] = [],
+  stagingDirectory?: string,
+): Promise<DuckDbBackend> {
   const { createDuckDbBackend } = await import('../backends/duckdb/backend.js');
   return createDuckDbBackend({
     writable,
+    ...(stagingDirectory === undefined ? {} : { stagingDirectory }),
     path: settings.dbPath,
     sources: BUILT_IN_SOURCES,
     declared,

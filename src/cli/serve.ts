@@ -1,13 +1,24 @@
 /** `cannery serve`: the HTTP service. With --demo, on demo data that it seeds and keeps current (demo-data.ts). */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { tmpdir } from 'node:os';
 import { sourcesDirOf } from '../config/settings.js';
+import type { Settings } from '../config/settings.js';
+import { BUILT_IN_DECLARATIONS } from '../config/sources.js';
+import type { DuckDbBackend } from '../backends/duckdb/backend.js';
+import { duckDbIngestTarget, type DuckDbIngestTarget } from '../backends/duckdb/ingest-target.js';
+import { listenForImports } from './import-handoff.js';
+import { createStagingFolder } from '../backends/duckdb/import/staging.js';
+import { createIngestQueue } from '../engine/ingest/queue.js';
+import type { IngestSource } from '../engine/ingest/events.js';
+import type { IngestOptions } from '../http/ingest.js';
+import type { Metrics } from '../http/metrics.js';
 import { BUILT_IN_SOURCES } from '../config/sources.js';
 import type { ScratchEngine } from '../engine/backend.js';
 import type { SourceDeclaration } from '../config/source-declaration.js';
 import type { CompiledEndpoint } from '../engine/compiled-endpoint.js';
 import { createMetrics } from '../http/metrics.js';
-import { QUERY_PATH } from '../http/paths.js';
+import { LOGS_PATH, QUERY_PATH, SOURCES_PATH } from '../http/paths.js';
 import { createLogger } from '../core/logger.js';
 import { lowerOtherThreads } from '../core/thread-priority.js';
 import { loadOptionsFor } from './load-options.js';
@@ -38,16 +49,22 @@ export const serveCommand: Command = {
     const metrics = createMetrics();
     const load = await loadOptionsFor(settings);
     const declared = await projectSources(settings);
-    // A live demo database stays writable: this process is the one that writes to it.
-    const live = demo && demoMarker && settings.demoLive ? { demo, marker: demoMarker, backend: await openDuckDbBackend(settings, true, declared) } : undefined;
+    if (settings.ingest && settings.backend !== 'duckdb') throw new Error('CANNERY_INGEST=true takes events into the embedded DuckDB database; with CANNERY_BACKEND=bigquery, load BigQuery itself');
+    // A live demo database, and one that takes events, stays writable: this process is the one that writes to it.
+    const stagingDirectory = settings.ingest ? await createStagingFolder(tmpdir()) : undefined;
+    const writer = (demo && demoMarker && settings.demoLive) || settings.ingest ? await openDuckDbBackend(settings, true, declared, stagingDirectory) : undefined;
+    const live = demo && demoMarker && settings.demoLive && writer ? { demo, marker: demoMarker, backend: writer } : undefined;
+    // Contracts are described, and events taken, over the sources served: after a source file changes, the new ones.
+    let served: readonly SourceDeclaration[] = declared;
+    const ingest = writer && stagingDirectory !== undefined ? openIngest(writer, stagingDirectory, () => served, settings, metrics) : undefined;
+    // `cannery import` beside this server hands its file over (import-handoff.ts).
+    const handoff = ingest && settings.dbPath !== ':memory:' ? await listenForImports(settings.dbPath, ingest.target, (line) => console.error(`cannery: ${line}`)) : undefined;
     // The HTTP side loads while the database opens (time otherwise spent waiting on it).
-    const opening = openService(settings, { observer: metrics.engine, load, declared, backend: live?.backend });
+    const opening = openService(settings, { observer: metrics.engine, load, declared, backend: writer });
     const httpSide = loadHttpSide();
     httpSide.catch(() => undefined); // awaited below, once the service is open
     const service = await opening;
     const { createApp, listen, loadConsoleAssets, createContractBook, duckDbScratchEngine, startHotReload } = await httpSide;
-    // Contracts are described over the sources served: after a source file changes, the new ones.
-    let served: readonly SourceDeclaration[] = declared;
     let scratch = duckDbScratchEngine(BUILT_IN_SOURCES, declared);
     const contractsEngine: ScratchEngine = {
       get dialect() {
@@ -69,6 +86,7 @@ export const serveCommand: Command = {
       console: consoleAssets,
       contracts: createContractBook(contractsEngine),
       declaredSources: () => served,
+      ingest: ingest?.options,
     });
     const server = await listen(app, settings);
     // DuckDB's threads and the libuv pool that runs its queries exist by now (thread-priority.ts).
@@ -89,6 +107,7 @@ export const serveCommand: Command = {
     const key = generatedKey ?? '<your key>';
     const { endpoints } = service.registry;
     for (const endpoint of endpoints.slice(0, CURL_EXAMPLES)) console.log(curlExample(server.url, key, endpoint));
+    if (ingest) console.log(`cannery: taking events at ${server.url}${SOURCES_PATH}<source>/events and ${server.url}${LOGS_PATH}?source_name=<source> (docs/ingest.md)`);
     // A folder of hundreds of endpoints would otherwise scroll everything above out of sight.
     if (endpoints.length > CURL_EXAMPLES) console.log(`  ... and ${endpoints.length - CURL_EXAMPLES} more endpoints: ${server.url}/openapi.json lists them all`);
 
@@ -102,6 +121,7 @@ export const serveCommand: Command = {
       onSources: (next) => {
         served = next;
         scratch = duckDbScratchEngine(BUILT_IN_SOURCES, next);
+        ingest?.takeSources(next);
       },
     });
 
@@ -111,6 +131,9 @@ export const serveCommand: Command = {
       keysReload?.close();
       await liveFeed?.close();
       await server.close(settings.shutdownGraceMs);
+      // Events queued and files handed over are committed (and their senders answered) before the database closes.
+      await handoff?.close();
+      await ingest?.options.queue.close();
       // Past the grace, queries still running (a request's, a cache refresh's) are interrupted,
       // not waited for: warming stops and its refreshes in flight end as the backend closes.
       await Promise.all([service.close(), service.backend.close()]);
@@ -124,6 +147,27 @@ export const serveCommand: Command = {
     return -1;
   },
 };
+
+/** The writer of events sent over HTTP: every log source and declared source takes them (docs/ingest.md). */
+function openIngest(
+  backend: DuckDbBackend,
+  stagingDirectory: string,
+  declared: () => readonly SourceDeclaration[],
+  settings: Settings,
+  metrics: Metrics,
+): { options: IngestOptions; target: DuckDbIngestTarget; takeSources: (next: readonly SourceDeclaration[]) => void } {
+  const target = duckDbIngestTarget({ connect: () => backend.connect(), stagingDirectory, logSources: BUILT_IN_SOURCES, declared });
+  const sources = new Map<string, IngestSource>();
+  // The routes read this map at each request: a hot reload refills it with the sources now served.
+  const takeSources = (next: readonly SourceDeclaration[]) => {
+    sources.clear();
+    for (const declaration of BUILT_IN_DECLARATIONS) sources.set(declaration.name, { declaration, log: true });
+    for (const declaration of next) sources.set(declaration.name, { declaration, log: false });
+  };
+  takeSources(declared());
+  const queue = createIngestQueue({ target, maxQueuedEvents: settings.ingestQueueEvents, observer: metrics.ingest });
+  return { target, takeSources, options: { queue, sources, maxBytes: settings.ingestMaxBytes, ...(settings.now ? { clock: () => new Date(settings.now!.getTime()) } : {}) } };
+}
 
 /** What serving needs beyond the service: the app, its server, its console, contracts and reloads. */
 async function loadHttpSide() {

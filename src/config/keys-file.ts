@@ -32,6 +32,8 @@ export interface KeyEntry {
   /** Milliseconds since the epoch after which the key is refused; absent: never. */
   expiresAt?: number;
   ratePerSecond?: number;
+  /** Sources the key may send events to, or EVERY_ENDPOINT; absent or empty: none (docs/ingest.md). */
+  ingest?: string[];
 }
 
 export interface KeysFileResult {
@@ -47,6 +49,7 @@ interface KeyData {
   params: Record<string, string | number | boolean>;
   expires_at?: string;
   rate_per_second?: number;
+  ingest?: string[];
 }
 
 /** Parses and validates a keys file's text; `file` names it in problems. */
@@ -100,6 +103,7 @@ function keyEntry(data: KeyData): KeyEntry {
     sha256: data.sha256,
     endpoints: data.endpoints,
     params: Object.fromEntries(Object.entries(data.params).map(([name, value]) => [name, String(value)])),
+    ingest: data.ingest ?? [],
   };
   if (data.expires_at !== undefined) entry.expiresAt = zonedTimeMs(data.expires_at);
   if (data.rate_per_second !== undefined) entry.ratePerSecond = data.rate_per_second;

@@ -68,6 +68,15 @@ export interface Settings {
   console: boolean;
   /** With `serve --demo`: top the demo data up to now at start and write live events while serving. */
   demoLive: boolean;
+  /**
+   * `serve` on a DuckDB file holds it for writing and takes events over HTTP (docs/ingest.md); off,
+   * it opens the file read-only, so other readers (`cannery run`) may open it beside it.
+   */
+  ingest: boolean;
+  /** The most one ingest request's body may hold, gzip unpacked; past it, 413. */
+  ingestMaxBytes: number;
+  /** Events waiting for the writer, across requests; a request that would pass it gets 429. */
+  ingestQueueEvents: number;
   /** CANNERY_BQ_*; project and dataset are checked present when the backend is bigquery. */
   bigquery: BigQuerySettings;
   /** The folder of the compile cache (docs/operations.md); undefined: every start compiles every file. */
@@ -121,6 +130,10 @@ export const DEFAULTS = {
   maxConcurrentQueries: 16,
   maxQueuedQueries: 64,
   logLevel: 'info',
+  // A shipper's batch (Vector's http sink: 10 MB; Fluent Bit's: a few MB) fits whole.
+  ingestMaxBytes: 10 * 1024 * 1024,
+  // About one second of writing at the target rate, ten times over: a burst waits, a stalled writer is refused.
+  ingestQueueEvents: 100_000,
 } as const;
 
 type Env = Record<string, string | undefined>;
@@ -158,6 +171,9 @@ export function readSettings(env: Env = process.env): Settings {
     corsOrigins: corsOrigins(env.CANNERY_CORS_ORIGINS),
     console: boolean(env, 'CANNERY_CONSOLE', true),
     demoLive: boolean(env, 'CANNERY_DEMO_LIVE', true),
+    ingest: boolean(env, 'CANNERY_INGEST', false),
+    ingestMaxBytes: integer(env, 'CANNERY_INGEST_MAX_BYTES', DEFAULTS.ingestMaxBytes, 1024, 1 << 30),
+    ingestQueueEvents: integer(env, 'CANNERY_INGEST_QUEUE_EVENTS', DEFAULTS.ingestQueueEvents, 1, 100_000_000),
     bigquery: readBigQuerySettings(env, env.CANNERY_BACKEND === 'bigquery'),
     now: fixedNow(env.CANNERY_NOW),
     compileCache: compileCacheDir(env),

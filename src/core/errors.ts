@@ -13,6 +13,7 @@ export const ERROR_CODES = [
   'sandbox_not_enabled',
   'sandbox_violation',
   'invalid_header',
+  'invalid_event',
   'not_found',
   'method_not_allowed',
   'not_acceptable',

@@ -22,7 +22,7 @@ import type { QueryOutcome, Service } from '../engine/serve/service.js';
 import { createLogger, type Logger } from '../core/logger.js';
 import { VERSION } from '../core/version.js';
 import { createAccess, type Access } from '../access/access.js';
-import { mayReadEverything, type Grant } from '../access/grant.js';
+import { mayIngest, mayReadEverything, type Grant } from '../access/grant.js';
 import { checkEndpoint, fixedValues, mayRun, scopedParams } from '../access/scopes.js';
 import { presentedCredential } from './auth.js';
 import { CONSOLE_PREFIX, consoleFile, consolePage, type ConsoleAssets } from './console.js';
@@ -32,7 +32,8 @@ import { negotiate } from './formats.js';
 import { urlLengthError } from './limits.js';
 import { createMetrics, routeOf, type Metrics } from './metrics.js';
 import { openApiDocument } from './openapi.js';
-import { CATALOG_PATH, QUERY_PATH } from './paths.js';
+import { ingestHandler, type IngestOptions } from './ingest.js';
+import { CATALOG_PATH, LOGS_PATH, LOGS_SHORT_PATH, QUERY_PATH, SOURCES_PATH } from './paths.js';
 import { requestsRedaction } from './redaction-header.js';
 import { CLIENT_CLOSED_REQUEST, declaredBodyError, RequestAborted } from './request-body.js';
 import { readParams } from './request-params.js';
@@ -66,6 +67,8 @@ export interface AppOptions {
    * them): the columns and fields of the CTEs over them (default: none, the log sources alone).
    */
   declaredSources?: () => readonly SourceDeclaration[];
+  /** Events in (docs/ingest.md); absent: the ingest routes say the server takes none. */
+  ingest?: IngestOptions;
 }
 
 export interface CanneryApp {
@@ -150,7 +153,10 @@ export function createApp(options: AppOptions): CanneryApp {
   // bounds on the URL and a declared body, and CORS preflights, which carry no key.
   app.use((event) => {
     const record = recordOf(event);
-    const tooLarge = urlLengthError(event.url) ?? declaredBodyError(event.req.headers.get('content-length'), event.runtime?.node);
+    // Ingest routes bound their bodies by their own setting (http/ingest.ts).
+    const { pathname } = event.url;
+    const ingestPath = pathname.startsWith(SOURCES_PATH) || pathname === LOGS_PATH || pathname === LOGS_SHORT_PATH;
+    const tooLarge = urlLengthError(event.url) ?? (ingestPath ? undefined : declaredBodyError(event.req.headers.get('content-length'), event.runtime?.node));
     if (tooLarge) return failed(record, tooLarge);
     return cors?.preflight(event.req);
   });
@@ -178,7 +184,8 @@ export function createApp(options: AppOptions): CanneryApp {
       after(admit(event), async (grant) => {
         const endpoints = service.registry.endpoints.filter((endpoint) => mayRun(grant, endpoint.definition));
         const contracts = await options.contracts?.of(endpoints);
-        return json(200, openApiDocument(endpoints, VERSION, contracts, (endpoint) => fixedValues(grant, endpoint.definition)));
+        const ingestSources = options.ingest ? [...options.ingest.sources.keys()].filter((name) => mayIngest(grant, name)) : [];
+        return json(200, openApiDocument(endpoints, VERSION, contracts, (endpoint) => fixedValues(grant, endpoint.definition), ingestSources));
       }),
     ),
   );
@@ -259,6 +266,33 @@ export function createApp(options: AppOptions): CanneryApp {
   app.head(`${QUERY_PATH}:idOrName`, runQuery);
   app.post(`${QUERY_PATH}:idOrName`, runQuery);
   app.all(`${QUERY_PATH}:idOrName`, notAllowed('GET, HEAD, POST', 'use GET (or HEAD, or POST with a JSON body) to run an endpoint'));
+  const ingest = ingestHandler(options.ingest, metrics);
+  app.post(
+    `${SOURCES_PATH}:name/events`,
+    guarded((event) => after(admit(event), (grant) => ingest(event, grant, decodeURIComponent(event.context.params?.name ?? ''), 'events'))),
+  );
+  app.all(`${SOURCES_PATH}:name/events`, notAllowed('POST', 'send events with POST (docs/ingest.md)'));
+  // Logflare's clients name the source in the query string, and its older ones the key too (`api_key`).
+  const logflareKey = (event: H3Event): Grant | Promise<Grant> => {
+    const presented = presentedCredential(event.req.headers) ?? (event.url.searchParams.get('api_key') || undefined);
+    return access.admit(presented, (grant) => {
+      recordOf(event).key = grant.name;
+    });
+  };
+  const logflare = guarded((event) =>
+      after(logflareKey(event), (grant) => {
+        const name = event.url.searchParams.get('source_name');
+        if (!name) {
+          const byId = event.url.searchParams.has('source') ? ': sources here have no UUID, so name it with source_name' : '';
+          throw new CanneryError('missing_parameter', `name the source: ${LOGS_PATH}?source_name=<source>${byId}`, { param: 'source_name' });
+        }
+        return ingest(event, grant, name, 'logflare');
+      }),
+  );
+  for (const path of [LOGS_PATH, LOGS_SHORT_PATH]) {
+    app.post(path, logflare);
+    app.all(path, notAllowed('POST', 'send log events with POST (docs/ingest.md)'));
+  }
   app.all(
     '/**',
     guarded((event) => {

@@ -18,6 +18,8 @@ const STATUS: Record<ErrorCode, number> = {
   sandbox_not_enabled: 400,
   sandbox_violation: 400,
   invalid_header: 400,
+  // An ingest request's event does not fit its source: nothing of the request was written.
+  invalid_event: 400,
   // The caller's request asks for more than an answer may weigh: theirs to narrow, never worth
   // retrying as is (docs/decisions.md: why not 413, 422 or BigQuery's 403).
   result_too_large: 400,

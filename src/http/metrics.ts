@@ -12,10 +12,11 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry, type Metric
 import type { CacheSource, CacheStatus } from '../engine/serve/cache/read-through.js';
 import type { EngineObserver } from '../engine/serve/observer.js';
 import { CONSOLE_PREFIX } from './console.js';
-import { CATALOG_PATH, QUERY_PATH } from './paths.js';
+import type { IngestObserver } from '../engine/ingest/queue.js';
+import { CATALOG_PATH, LOGS_PATH, LOGS_SHORT_PATH, QUERY_PATH, SOURCES_PATH } from './paths.js';
 
 /** What a request asked for, in a few values (a label per path would let callers mint series). */
-export type Route = 'query' | 'endpoints' | 'console' | 'health' | 'metrics' | 'openapi' | 'other';
+export type Route = 'query' | 'ingest' | 'endpoints' | 'console' | 'health' | 'metrics' | 'openapi' | 'other';
 
 export interface Metrics {
   readonly registry: Registry;
@@ -26,10 +27,15 @@ export interface Metrics {
    * series), `key` the name of the caller's key or token, '' when it presented none recognised.
    */
   request(route: Route, endpoint: string, status: number, seconds: number, cache: CacheStatus | undefined, key: string): void;
+  /** Events sent to a source: accepted (committed) or rejected (refused, or failed), with their body's bytes. */
+  ingested(source: string, outcome: 'accepted' | 'rejected', events: number, bytes: number): void;
+  /** For the ingest writer: its commits and queue. */
+  readonly ingest: IngestObserver;
 }
 
 export function routeOf(pathname: string): Route {
   if (pathname.startsWith(QUERY_PATH)) return 'query';
+  if (pathname.startsWith(SOURCES_PATH) || pathname === LOGS_PATH || pathname === LOGS_SHORT_PATH) return 'ingest';
   if (pathname === CATALOG_PATH) return 'endpoints';
   if (pathname === '/' || pathname.startsWith(CONSOLE_PREFIX)) return 'console';
   if (pathname === '/health') return 'health';
@@ -41,6 +47,7 @@ export function routeOf(pathname: string): Route {
 const REQUEST_SECONDS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 const BACKEND_SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
 const BACKEND_ROWS = [0, 1, 10, 100, 1000, 10_000, 100_000];
+const COMMIT_SECONDS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
 
 /** The requests of one route, endpoint and key. */
 interface RequestSeries {
@@ -194,8 +201,42 @@ export function createMetrics(): Metrics {
     registers: [],
   });
 
+  // Ingest is rare next to requests (a request carries hundreds of events): prom-client's metrics as they are.
+  const ingestEvents = new Counter({
+    name: 'cannery_ingest_events_total',
+    help: 'Events sent to a source over HTTP, by source and outcome (accepted: committed; rejected: refused or failed).',
+    labelNames: ['source', 'outcome'],
+    registers,
+  });
+  const ingestBytes = new Counter({
+    name: 'cannery_ingest_bytes_total',
+    help: 'Request body bytes (as sent, gzip or not) of ingest requests, by source and outcome.',
+    labelNames: ['source', 'outcome'],
+    registers,
+  });
+  const commitSeconds = new Histogram({
+    name: 'cannery_ingest_commit_duration_seconds',
+    help: "The ingest writer's group commits: one source's events of every request waiting, in one transaction.",
+    labelNames: ['source'],
+    buckets: COMMIT_SECONDS,
+    registers,
+  });
+  const ingestQueue = new Gauge({ name: 'cannery_ingest_queue_events', help: 'Events waiting for the ingest writer, or being written (CANNERY_INGEST_QUEUE_EVENTS bounds it).', registers });
+
   return {
     registry,
+    ingested(source, outcome, events, bytes) {
+      ingestEvents.inc({ source, outcome }, events);
+      ingestBytes.inc({ source, outcome }, bytes);
+    },
+    ingest: {
+      committed(source, seconds) {
+        commitSeconds.observe({ source }, seconds);
+      },
+      queueDepth(events) {
+        ingestQueue.set(events);
+      },
+    },
     engine: {
       backendLoad(running, waiting) {
         inFlight.set(running);

@@ -12,7 +12,7 @@ import type { CompiledEndpoint } from '../engine/compiled-endpoint.js';
 import type { ContractOutcome } from '../engine/contracts/contract.js';
 import { MAX_SANDBOX_SQL_LENGTH } from '../engine/serve/sandbox-compile.js';
 import { statusOf } from './errors.js';
-import { CATALOG_PATH, QUERY_PATH } from './paths.js';
+import { CATALOG_PATH, LOGS_PATH, LOGS_SHORT_PATH, QUERY_PATH, SOURCES_PATH } from './paths.js';
 
 type Json = Record<string, unknown>;
 
@@ -189,6 +189,69 @@ function operation(endpoint: CompiledEndpoint, method: 'get' | 'post', contract:
   };
 }
 
+/** The answers of both ingest routes (http/ingest.ts), but the body's and the route's own. */
+function ingestResponses(): Json {
+  return {
+    '200': {
+      description: 'Every event of the request committed (durable); `batch` names the committed batch that holds them.',
+      content: {
+        'application/json': {
+          schema: { type: 'object', required: ['accepted', 'batch'], properties: { accepted: { type: 'integer' }, batch: { type: 'string', format: 'uuid' } } },
+        },
+      },
+    },
+    '400': errorResponse(400, 'An event that does not fit the source (`invalid_event`, naming its index and field): nothing of the request was written.'),
+    '401': errorResponse(401, 'No API key or token, or one not allowed.', { 'WWW-Authenticate': { schema: { type: 'string' } } }),
+    '403': errorResponse(403, "The key's or token's ingest scope does not name the source."),
+    '404': errorResponse(404, 'No such source, or a server that takes no events.'),
+    '405': errorResponse(405, 'A method other than POST.', { Allow: { schema: { type: 'string' } } }),
+    '413': errorResponse(413, 'A body over CANNERY_INGEST_MAX_BYTES, as sent or unpacked from gzip.'),
+    '414': errorResponse(414, 'A URL over 8,192 characters.'),
+    '415': errorResponse(415, 'A Content-Type other than application/json or application/x-ndjson, or a Content-Encoding other than gzip.'),
+    '429': errorResponse(429, "The writer is behind (its queue is full), or the key's own rate is spent: send again after Retry-After.", {
+      'Retry-After': { schema: { type: 'integer' } },
+    }),
+    '431': { $ref: '#/components/responses/HeadersTooLarge' },
+  };
+}
+
+const EVENTS_BODY = {
+  'application/json': { schema: { oneOf: [{ type: 'array', items: { type: 'object' } }, { type: 'object' }] } },
+  'application/x-ndjson': { schema: { type: 'string', description: 'One JSON object a line.' } },
+};
+
+/** The ingest routes for the sources the caller may send to (docs/ingest.md); none when the server takes no events. */
+function ingestPaths(sources: readonly string[]): Json {
+  if (sources.length === 0) return {};
+  const paths: Json = {};
+  const encoding = { name: 'Content-Encoding', in: 'header', required: false, description: '`gzip` for a gzipped body.', schema: { type: 'string', enum: ['gzip', 'identity'] } };
+  for (const source of sources) {
+    paths[`${SOURCES_PATH}${source}/events`] = {
+      post: {
+        operationId: `ingest_${source.replace(/[^A-Za-z0-9_]/g, '_')}`,
+        summary: `Events into ${source}: NDJSON or a JSON array, checked against its declared columns; answered once committed.`,
+        tags: ['ingest'],
+        parameters: [encoding],
+        requestBody: { required: true, content: EVENTS_BODY },
+        responses: ingestResponses(),
+      },
+    };
+  }
+  const logflare = (operationId: string) => ({
+    post: {
+      operationId,
+      summary: "Logflare's ingest: one event or `{\"batch\": [...]}`; `message` is event_message, `metadata` the metadata record, a missing timestamp the time received, a missing id a new UUID.",
+      tags: ['ingest'],
+      parameters: [{ name: 'source_name', in: 'query', required: true, schema: { type: 'string', enum: [...sources] } }, encoding],
+      requestBody: { required: true, content: { 'application/json': { schema: { type: 'object' } } } },
+      responses: ingestResponses(),
+    },
+  });
+  paths[LOGS_PATH] = logflare('logflare_ingest');
+  paths[LOGS_SHORT_PATH] = logflare('logflare_ingest_logs');
+  return paths;
+}
+
 /**
  * `contracts` types each endpoint's rows; an endpoint without one gets free-form rows. `fixed`
  * gives the values the caller's key or token fixes (default: none).
@@ -198,6 +261,7 @@ export function openApiDocument(
   version: string,
   contracts?: ReadonlyMap<CompiledEndpoint, ContractOutcome>,
   fixed: FixedValues = () => undefined,
+  ingestSources: readonly string[] = [],
 ): Json {
   const rowSchemas: Json = {};
   const paths: Json = {
@@ -237,6 +301,7 @@ export function openApiDocument(
     const fixedHere = fixed(endpoint);
     paths[`${QUERY_PATH}${endpoint.definition.name}`] = { get: operation(endpoint, 'get', contract, fixedHere), post: operation(endpoint, 'post', contract, fixedHere) };
   }
+  Object.assign(paths, ingestPaths(ingestSources));
   return {
     openapi: '3.1.0',
     info: {

@@ -72,7 +72,12 @@ export function declaredBodyError(contentLength: string | null, exchange: NodeEx
  * The body as UTF-8 text; body_too_large once more than MAX_BODY_BYTES arrived (the rest is then
  * dropped); RequestAborted when the caller leaves first.
  */
-export function readBodyText(exchange: NodeExchange): Promise<string> {
+export async function readBodyText(exchange: NodeExchange): Promise<string> {
+  return (await readBodyBytes(exchange, MAX_BODY_BYTES, bodyTooLarge)).toString('utf8');
+}
+
+/** The body's bytes, at most `maxBytes`: past them `tooLarge()` is thrown and the rest dropped. */
+export function readBodyBytes(exchange: NodeExchange, maxBytes: number, tooLarge: () => CanneryError): Promise<Buffer> {
   const { req } = http1(exchange);
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -84,26 +89,33 @@ export function readBodyText(exchange: NodeExchange): Promise<string> {
     };
     const onData = (chunk: Buffer) => {
       size += chunk.length;
-      if (size <= MAX_BODY_BYTES) return void chunks.push(chunk);
+      if (size <= maxBytes) return void chunks.push(chunk);
       settle();
       dropRest(req);
-      reject(bodyTooLarge());
+      reject(tooLarge());
     };
     const onEnd = () => {
       settle();
-      resolve(Buffer.concat(chunks).toString('utf8'));
+      resolve(Buffer.concat(chunks));
     };
     // Closed before it ended: the caller went away.
     const onClose = () => {
       settle();
       reject(new RequestAborted());
     };
-    if (req.readableEnded) return resolve('');
+    if (req.readableEnded) return resolve(Buffer.alloc(0));
     if (req.destroyed) return reject(new RequestAborted());
     req.on('data', onData);
     req.on('end', onEnd);
     req.on('close', onClose);
   });
+}
+
+/** A body over a route's own limit, declared by its Content-Length: refused before it is read, the rest dropped. */
+export function declaredOver(contentLength: string | null, maxBytes: number, exchange: NodeExchange | undefined): boolean {
+  if (contentLength === null || !/^\d+$/.test(contentLength) || Number(contentLength) <= maxBytes) return false;
+  if (exchange) dropRest(http1(exchange).req);
+  return true;
 }
 
 /** Drops what still arrives of the body, and has node close the connection in stages. */

@@ -42,6 +42,8 @@ function headText(method: string, path: string, record: RequestRecord, status: n
   let members = `"msg":"request","method":"${method}","path":${text(path)}`;
   if (record.key !== undefined) members += `,"key":"${record.key}"`;
   if (record.endpoint !== undefined) members += `,"endpoint":"${record.endpoint}"`;
+  // A source's name is a declared one (letters, digits, `._-`): nothing to escape.
+  if (record.source !== undefined) members += `,"source":"${record.source}"`;
   return `${members},"status":${status},"duration_ms":`;
 }
 

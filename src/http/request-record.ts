@@ -14,6 +14,8 @@ export interface RequestRecord {
   key?: string;
   /** The endpoint's name, once the request resolved one. */
   endpoint?: string;
+  /** The source an ingest request sends to, once it named a declared one. */
+  source?: string;
   cache?: CacheStatus;
   /** Rows in the answer. */
   rows?: number;

@@ -28,7 +28,7 @@ keys:
     );
     expect(found).toEqual([]);
     expect(keys).toEqual([
-      { name: 'studio-backend', sha256: HASH, endpoints: ['*'], params: {} },
+      { name: 'studio-backend', sha256: HASH, endpoints: ['*'], params: {}, ingest: [] },
       {
         name: 'tenant-abc',
         sha256: OTHER,
@@ -36,8 +36,14 @@ keys:
         params: { project: 'abc', limit: '10', strict: 'true' },
         expiresAt: Date.parse('2026-12-31T23:00:00Z'),
         ratePerSecond: 0.5,
+        ingest: [],
       },
     ]);
+  });
+
+  it('an ingest-only key: no endpoint, the sources it may send to', () => {
+    const { keys } = parseKeysFile(`keys:\n  - name: shipper\n    sha256: ${HASH}\n    endpoints: []\n    ingest: [shop.orders, '*']\n`, 'keys.yaml');
+    expect(keys).toEqual([{ name: 'shipper', sha256: HASH, endpoints: [], params: {}, ingest: ['shop.orders', '*'] }]);
   });
 
   it('an empty list, or none, allows no key', () => {
@@ -51,7 +57,7 @@ keys:
     [`keys:\n  - name: a\n    sha256: ${HASH}\n    endpoint: [logs.all]\n`, 'keys.yaml:4: unknown field "keys[0].endpoint" (did you mean "endpoints"?'],
     [`keys:\n  - name: has space\n    sha256: ${HASH}\n`, "keys.yaml:2: a key's name is 1 to 64 letters"],
     [`keys:\n  - sha256: ${HASH}\n`, 'keys.yaml:2: missing required field "keys[0].name"'],
-    [`keys:\n  - name: a\n    sha256: ${HASH}\n    endpoints: []\n`, 'keys.yaml:4: keys[0].endpoints must list at least one value'],
+    [`keys:\n  - name: a\n    sha256: ${HASH}\n    ingest: [a, a]\n`, 'keys.yaml:4: keys[0].ingest'],
     [`keys:\n  - name: a\n    sha256: ${HASH}\n    params: { 1x: a }\n`, 'keys.yaml:4: parameter names are SQL identifiers'],
     [`keys:\n  - name: a\n    sha256: ${HASH}\n    params: { project: [a, b] }\n`, 'keys.yaml:4: keys[0].params.project must be a string or a number or true or false'],
     [`keys:\n  - name: a\n    sha256: ${HASH}\n    expires_at: 2027-01-01\n`, 'keys.yaml:4: expires_at must be an ISO 8601 timestamp with Z or an offset'],

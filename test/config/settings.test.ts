@@ -5,7 +5,7 @@ import { readSettings } from '../../src/config/settings.js';
 
 describe('operations settings', () => {
   it('defaults: 16 queries at once and 64 waiting, info logs, /metrics behind a key, no CORS, the console on', () => {
-    expect(readSettings({})).toMatchObject({ maxConcurrentQueries: 16, maxQueuedQueries: 64, logLevel: 'info', metricsPublic: false, corsOrigins: [], console: true, demoLive: true });
+    expect(readSettings({})).toMatchObject({ maxConcurrentQueries: 16, maxQueuedQueries: 64, logLevel: 'info', metricsPublic: false, corsOrigins: [], console: true, demoLive: true, ingest: false });
   });
 
   it("defaults: DuckDB and the sandbox compiles on every core but the event loop's (one at the least), a 1 GB memory limit", () => {
@@ -24,6 +24,9 @@ describe('operations settings', () => {
       CANNERY_CORS_ORIGINS: ' https://app.example.com , http://localhost:3000,,*',
       CANNERY_CONSOLE: 'false',
       CANNERY_DEMO_LIVE: 'false',
+      CANNERY_INGEST: 'true',
+      CANNERY_INGEST_MAX_BYTES: '2048',
+      CANNERY_INGEST_QUEUE_EVENTS: '10',
     });
     expect(settings).toMatchObject({
       maxConcurrentQueries: 4,
@@ -33,6 +36,9 @@ describe('operations settings', () => {
       corsOrigins: ['https://app.example.com', 'http://localhost:3000', '*'],
       console: false,
       demoLive: false,
+      ingest: true,
+      ingestMaxBytes: 2048,
+      ingestQueueEvents: 10,
     });
   });
 

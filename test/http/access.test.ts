@@ -277,6 +277,7 @@ describe('signed tokens', () => {
       [await token({ scopes: [{ endpoint: 'logs.all', params: { project: ['abc'] } }] }), 'token claim "scopes[0].params.project" must be a string, number or boolean'],
       [await token({ ...abcScope, name: 'has space' }), 'token claim "name" must be'],
       [await token({ ...abcScope, rate_per_second: 0 }), 'token claim "rate_per_second" must be a number above 0'],
+      [await token({ ...abcScope, ingest: 'shop.orders' }), 'token claim "ingest" must be a list of source names'],
       [`${header}.${payload}`, 'invalid API key'],
     ];
     for (const [presented, message] of cases) {

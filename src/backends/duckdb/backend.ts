@@ -16,7 +16,7 @@ import { OUTPUT_BOUND_ERROR } from '../../sql/functions/output-bounds.js';
 import { OVERFLOW_ERROR } from '../../sql/functions/overflow.js';
 import type { Dialect } from '../../sql/generator/dialect.js';
 import { duckDbDialect } from '../../sql/dialects/duckdb/dialect.js';
-import { quoteIdentifier } from '../../sql/dialects/duckdb/quote.js';
+import { quoteIdentifier, quoteString } from '../../sql/dialects/duckdb/quote.js';
 import { sourceColumnsLookup, type Columns } from '../../sql/analyse/shapes.js';
 import { BUILT_IN_SOURCES, type SourceDescriptor } from '../../config/sources.js';
 import { DEFAULTS } from '../../config/settings.js';
@@ -58,6 +58,11 @@ export interface DuckDbOptions {
    * current (src/demo/live.ts); DuckDB lets only one process open a file for writing.
    */
   writable?: boolean;
+  /**
+   * The one folder the sealed instance may still read files from: where serve's writer stages
+   * events sent over HTTP for DuckDB's reader (ingest-target.ts). Absent: no file at all.
+   */
+  stagingDirectory?: string;
   /** Told what the operator should know about the database (a table in an older layout). */
   notice?: (message: string) => void;
   /** What the instance's host functions share with the query calling them (its deadline); none by default. */
@@ -219,6 +224,7 @@ async function openServing(options: DuckDbOptions, sources: readonly SourceDescr
       }
       // Before the seal: they are set up with a setting the sealed instance no longer takes.
       connections = await openConnections(instance, options.connections ?? DEFAULTS.maxConcurrentQueries);
+      if (options.stagingDirectory !== undefined) await connection.run(`SET allowed_directories = [${quoteString(`${options.stagingDirectory.replace(/\/+$/, '')}/`)}]`);
       await seal(connection);
       return servedDialect(connection, options, sources, declared);
     });

@@ -99,13 +99,42 @@ export async function importDeclared(
   const previous = await findImport(connection, source.name, sha256);
   if (previous !== undefined) return { rows: 0, batchId, bytes, sha256, previous };
 
+  const rows = await loadInTransaction(connection, source, path, format, { batchId, sha256, headSha256, bytes }, options.tempDirectory, (events) =>
+    options.onProgress?.({ events, bytes }),
+  );
+  return { rows, batchId, bytes, sha256 };
+}
+
+/**
+ * A staged NDJSON file of events sent over HTTP (engine/ingest) into `source`, in one transaction
+ * with its ledger row: the same reader and guarantees as a file's import, without the check for a
+ * repeat (the same events sent twice are twice the events, as in any event API).
+ */
+export async function loadDeclaredBatch(
+  connection: DuckDBConnection,
+  source: SourceDeclaration,
+  file: string,
+  entry: { batchId: string; sha256: string; headSha256: string; bytes: number },
+): Promise<number> {
+  return loadInTransaction(connection, source, file, { format: 'ndjson', gzip: false }, entry, undefined, () => undefined);
+}
+
+async function loadInTransaction(
+  connection: DuckDBConnection,
+  source: SourceDeclaration,
+  path: string,
+  format: FileFormat,
+  entry: { batchId: string; sha256: string; headSha256: string; bytes: number },
+  tempDirectory: string | undefined,
+  onRows: (rows: number) => void,
+): Promise<number> {
   let folder: string | undefined;
   await connection.run('BEGIN TRANSACTION');
   try {
     await ensureDeclaredTable(connection, source);
     let file = path;
     if (format.format === 'parquet' && format.gzip) {
-      folder = await createStagingFolder(options.tempDirectory ?? tmpdir());
+      folder = await createStagingFolder(tempDirectory ?? tmpdir());
       file = join(folder, 'input.parquet');
       await pipeline(createReadStream(path), createGunzip(), createWriteStream(file));
     }
@@ -119,10 +148,10 @@ export async function importDeclared(
       await rollbackAfter(connection);
       throw await inInputTerms(connection, error, source, path, format, reader);
     }
-    options.onProgress?.({ events: rows, bytes });
-    if (rows > 0) await recordImport(connection, { batchId, source: source.name, sha256, headSha256, bytes, events: rows });
+    onRows(rows);
+    if (rows > 0) await recordImport(connection, { ...entry, source: source.name, events: rows });
     await connection.run('COMMIT');
-    return { rows, batchId, bytes, sha256 };
+    return rows;
   } catch (error) {
     await rollbackAfter(connection);
     throw error;

@@ -40,6 +40,11 @@ export interface ImportOptions {
   batchId?: string;
   /** Called as the input is read: events and bytes so far. */
   onProgress?: (progress: { events: number; bytes: number }) => void;
+  /**
+   * Events sent over HTTP (engine/ingest), not a file: loaded even when the same bytes were loaded
+   * before, since the same events sent twice are twice the events, as in any event API.
+   */
+  repeatable?: boolean;
 }
 
 export interface ImportResult {
@@ -162,7 +167,7 @@ export async function importNdjson(
       firstReplacedLine: tally.firstReplacedLine,
       farFromTimeOrder: order.farFromOrder,
     };
-    const previous = rows === 0 ? undefined : await findImport(connection, sourceName, sha256);
+    const previous = rows === 0 || options.repeatable ? undefined : await findImport(connection, sourceName, sha256);
     if (previous !== undefined) {
       await connection.run('ROLLBACK');
       return { ...result, rows: 0, previous };
