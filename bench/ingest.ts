@@ -30,7 +30,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { EDGE_SOURCE, exportEdgeEvents } from './edge-events.js';
-import { API_KEY, CLI, cpuSeconds, DEMO_PROJECT, describeMachine, DIST, markdownTable, ms, parseSize, percentile, seed, serve, type Served } from './support.js';
+import { API_KEY, CLI, cpuSeconds, DEMO_PROJECT, describeMachine, markdownTable, ms, parseSize, percentile, seed, serve, type Served } from './support.js';
 
 const INGEST_PATH = `/api/sources/${EDGE_SOURCE}/events`;
 const TARGETS = { singleSenderShare: 0.5, ackP99Ms: 250, queryRatio: 2, healthP99Ms: 100 };
@@ -46,19 +46,15 @@ const MAX_RETRIES = 50;
 const progress = (message: string) => console.error(`ingest: ${message}`);
 
 /**
- * What lets the benchmark's key ingest, in one place to adjust as the ingest scope settles: a keys
- * file whose key may ingest into every source (and run every endpoint), when this build's keys file
- * knows `ingest`; otherwise (a build without the ingest path) the unscoped key alone, which the
- * route's absence then stops at once.
+ * What lets the benchmark's server take events and its key send them: CANNERY_INGEST, and a keys
+ * file whose key may ingest into every source (and run every endpoint).
  */
 async function ingestAccess(dir: string): Promise<{ env: Record<string, string>; key: string }> {
-  const schema = JSON.parse(readFileSync(new URL('../schemas/keys.schema.json', DIST), 'utf8')) as { $defs: { key: { properties: Record<string, unknown> } } };
-  if (!('ingest' in schema.$defs.key.properties)) return { env: {}, key: API_KEY };
   const key = 'bench-ingest-key';
   const file = join(dir, 'keys.yaml');
   const digest = createHash('sha256').update(key).digest('hex');
   await writeFile(file, `keys:\n  - name: bench-ingest\n    sha256: ${digest}\n    endpoints: ["*"]\n    ingest: ["*"]\n`);
-  return { env: { CANNERY_KEYS_FILE: file }, key };
+  return { env: { CANNERY_KEYS_FILE: file, CANNERY_INGEST: 'true' }, key };
 }
 
 /**
