@@ -35,6 +35,8 @@ const SAMPLES = [
   'select a.x from (`postgres.logs` as l cross join unnest(l.metadata) as m) left join (select 1 as x) as a on true',
   'select t.id from `postgres.logs` as t, (select 1 as id) as u',
   'select 1 as a, 2 as b full outer union all by name on (a) select 3 as a',
+  'select a, grouping(a) as g, count(*) as n from (select 1 as a) as t group by rollup (a)',
+  'select (select as struct 1 as p, 2 as r).p as q, sum(x having max x) as h from unnest([1, 2]) as x',
 ];
 
 /**

@@ -110,10 +110,19 @@ function groupingReadAsCall(ast: unknown): boolean {
   return /"type":"function","name":\{"name":\[[^\]]*\],"schema":\{"type":"default","value":"(rollup|cube)"\}/i.test(JSON.stringify(ast));
 }
 
+/** Whether the stock parser read a call's later arguments into a JSON literal (`JSON_SET(JSON '{}', '$.a', 1)`): patch 13 takes one string. */
+function argumentsReadIntoJson(value: unknown): boolean {
+  if (Array.isArray(value)) return value.some(argumentsReadIntoJson);
+  if (typeof value !== 'object' || value === null) return false;
+  const node = value as Record<string, unknown>;
+  if (node.type === 'json' && Array.isArray(node.expr_list) && node.expr_list.length > 1) return true;
+  return Object.values(node).some(argumentsReadIntoJson);
+}
+
 const corpus = sqlCorpus(root, SHIPPED_ENDPOINTS);
 const parsedByStock = corpus.flatMap((entry) => {
   const ast = stockParse(entry.sql);
-  return ast && !setOperatorReadAsJoin(ast) && !aliasTakenByInUnnest(ast) && !stringTakenForName(ast) && !groupingReadAsCall(ast) ? [{ ...entry, ast }] : [];
+  return ast && !setOperatorReadAsJoin(ast) && !aliasTakenByInUnnest(ast) && !stringTakenForName(ast) && !groupingReadAsCall(ast) && !argumentsReadIntoJson(ast) ? [{ ...entry, ast }] : [];
 });
 
 describe('statements node-sql-parser 5.4.0 reads parse to the same AST', () => {
