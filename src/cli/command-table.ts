@@ -133,13 +133,13 @@ export const commandTable: readonly CommandRow[] = [
   },
   {
     name: 'keys',
-    synopsis: 'new NAME [--endpoint E]... [--param name=value]... [--expires TIME|30d] [--rate N]',
+    synopsis: 'new NAME [--endpoint E]... [--param name=value]... [--expires TIME|30d] [--rate N] [--ingest SOURCE]...',
     summary: ['print a fresh random key once, and its entry for the keys file (CANNERY_KEYS_FILE)'],
     load: async () => (await import('./keys.js')).keysCommand,
   },
   {
     name: 'token',
-    synopsis: '[--endpoint E]... [--param name=value]... [--ttl 1h] [--name N] [--rate N]',
+    synopsis: '[--endpoint E]... [--param name=value]... [--ttl 1h] [--name N] [--rate N] [--ingest SOURCE]...',
     summary: ['print a signed token (HS256, CANNERY_JWT_SECRET) with these scopes, for testing'],
     load: async () => (await import('./token.js')).tokenCommand,
   },

@@ -1,5 +1,5 @@
 /**
- * `cannery keys new NAME [--endpoint E]... [--param k=v]... [--expires T] [--rate N]`: a fresh
+ * `cannery keys new NAME [--endpoint E]... [--param k=v]... [--expires T] [--rate N] [--ingest S]...`: a fresh
  * random key, printed once, and the keys file entry that stores only its SHA-256. Nothing is
  * written anywhere: the key goes to whoever will use it, the entry into the keys file.
  */
@@ -10,7 +10,7 @@ import { parseKeysFile, zonedTimeMs } from '../config/keys-file.js';
 import type { Command } from './command.js';
 import { checkName, durationSeconds, SCOPE_OPTIONS, scopeFlags } from './scope-flags.js';
 
-const USAGE = 'usage: cannery keys new NAME [--endpoint E]... [--param name=value]... [--expires 2027-01-01T00:00:00Z | 30d] [--rate N]';
+const USAGE = 'usage: cannery keys new NAME [--endpoint E]... [--param name=value]... [--expires 2027-01-01T00:00:00Z | 30d] [--rate N] [--ingest SOURCE]...';
 
 export const keysCommand: Command = {
   options: { ...SCOPE_OPTIONS, expires: { type: 'string' } },
@@ -24,6 +24,7 @@ export const keysCommand: Command = {
     if (Object.keys(scope.params).length > 0) entry.params = scope.params;
     if (typeof flags.expires === 'string') entry.expires_at = expiry(flags.expires);
     if (scope.ratePerSecond !== undefined) entry.rate_per_second = scope.ratePerSecond;
+    if (scope.ingest.length > 0) entry.ingest = scope.ingest;
     const text = stringify({ keys: [entry] }, { flowCollectionPadding: false });
     // What the keys file will read: an entry it would refuse is refused here.
     const [problem] = parseKeysFile(text, 'keys new').problems;

@@ -1,4 +1,4 @@
-/** The flags `keys new` and `token` share: what a credential may run, with which fixed values, how often, for how long. */
+/** The flags `keys new` and `token` share: what a credential may run, with which fixed values, how often, for how long, and where it may send events. */
 import { parseDuration } from '../config/durations.js';
 import { CREDENTIAL_NAME, EVERY_ENDPOINT } from '../config/keys-file.js';
 import type { Flags } from './command.js';
@@ -7,12 +7,15 @@ export const SCOPE_OPTIONS = {
   endpoint: { type: 'string', multiple: true },
   param: { type: 'string', multiple: true },
   rate: { type: 'string' },
+  ingest: { type: 'string', multiple: true },
 } as const;
 
 export interface ScopeFlags {
   endpoints: string[];
   params: Record<string, string>;
   ratePerSecond: number | undefined;
+  /** Sources the credential may send events to (docs/ingest.md), or `*`; none unless given. */
+  ingest: string[];
 }
 
 /** parseArgs gives a `multiple` option's values as a list, which Flags' type does not say. */
@@ -37,7 +40,10 @@ export function scopeFlags(flags: Flags): ScopeFlags {
     ratePerSecond = Number(flags.rate);
     if (!(ratePerSecond > 0) || !Number.isFinite(ratePerSecond)) throw new Error(`--rate must be a number of requests per second above 0 (got "${flags.rate}")`);
   }
-  return { endpoints: endpoints.length > 0 ? endpoints : [EVERY_ENDPOINT], params, ratePerSecond };
+  const ingest = list(flags.ingest);
+  // A shipper's credential, given only --ingest, runs no endpoint: what it may do is what was asked.
+  const defaultEndpoints = ingest.length > 0 ? [] : [EVERY_ENDPOINT];
+  return { endpoints: endpoints.length > 0 ? endpoints : defaultEndpoints, params, ratePerSecond, ingest };
 }
 
 export function checkName(name: string): void {

@@ -1,5 +1,5 @@
 /**
- * `cannery token [--endpoint E]... [--param k=v]... [--ttl 1h] [--name N] [--rate N]`: an HS256
+ * `cannery token [--endpoint E]... [--param k=v]... [--ttl 1h] [--name N] [--rate N] [--ingest S]...`: an HS256
  * token signed with CANNERY_JWT_SECRET, for trying scopes out; an app's backend mints its own
  * the same way (docs/access.md).
  */
@@ -12,7 +12,7 @@ import { checkName, durationSeconds, SCOPE_OPTIONS, scopeFlags } from './scope-f
 export const tokenCommand: Command = {
   options: { ...SCOPE_OPTIONS, ttl: { type: 'string' }, name: { type: 'string' } },
   async run(flags, positionals) {
-    if (positionals.length > 0) throw new Error('usage: cannery token [--endpoint E]... [--param name=value]... [--ttl 1h] [--name N] [--rate N]');
+    if (positionals.length > 0) throw new Error('usage: cannery token [--endpoint E]... [--param name=value]... [--ttl 1h] [--name N] [--rate N] [--ingest SOURCE]...');
     const { jwtSecret, jwtMaxTtlSeconds } = readSettings();
     if (jwtSecret === undefined) throw new Error('CANNERY_JWT_SECRET is not set: tokens are signed with it (and the service verifies them with it)');
     const ttl = typeof flags.ttl === 'string' ? flags.ttl : '1h';
@@ -29,6 +29,7 @@ export const tokenCommand: Command = {
       ttlSeconds,
       name,
       ratePerSecond: scope.ratePerSecond,
+      ...(scope.ingest.length > 0 ? { ingest: scope.ingest } : {}),
     });
     console.log(token);
     return 0;

@@ -41,12 +41,20 @@ describe('cannery keys new', () => {
         params: { project: 'abc' },
         expiresAt: Date.parse('2027-01-01T00:00:00Z'),
         ratePerSecond: 10,
+        ingest: [],
       },
     ]);
     // Never the same key twice.
     const again = printed((await cannery(['keys', 'new', 'tenant-abc'])).stdout);
     expect(again.key).not.toBe(key);
-    expect(parseKeysFile(`keys:\n${again.entry}`, 'keys.yaml').keys).toEqual([{ name: 'tenant-abc', sha256: keyDigest(again.key), endpoints: ['*'], params: {} }]);
+    expect(parseKeysFile(`keys:\n${again.entry}`, 'keys.yaml').keys).toEqual([{ name: 'tenant-abc', sha256: keyDigest(again.key), endpoints: ['*'], params: {}, ingest: [] }]);
+  });
+
+  it('with --ingest alone, prints a key that sends events there and runs no endpoint', async () => {
+    const { key, entry } = printed((await cannery(['keys', 'new', 'vector', '--ingest', 'gotrue.logs.prod', '--ingest', 'shop.orders'])).stdout);
+    expect(parseKeysFile(`keys:\n${entry}`, 'keys.yaml').keys).toEqual([
+      { name: 'vector', sha256: keyDigest(key), endpoints: [], params: {}, ingest: ['gotrue.logs.prod', 'shop.orders'] },
+    ]);
   });
 
   it('takes an expiry as a length of time from now', async () => {
@@ -82,6 +90,8 @@ describe('cannery token', () => {
     expect(protectedHeader.alg).toBe('HS256');
     expect(payload).toMatchObject({ scopes: [{ endpoint: 'logs.all', params: { project: 'abc' } }], name: 'try-me', rate_per_second: 5 });
     expect(payload.exp! - payload.iat!).toBe(900);
+    const sender = await cannery(['token', '--ingest', '*'], { env: { CANNERY_JWT_SECRET: SECRET } });
+    expect((await jwtVerify(sender.stdout.trim(), new TextEncoder().encode(SECRET))).payload).toMatchObject({ scopes: [], ingest: ['*'] });
   });
 
   it('needs CANNERY_JWT_SECRET, and a length of time for --ttl', async () => {
