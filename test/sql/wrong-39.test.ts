@@ -5,19 +5,12 @@
  * GoogleSQL's rule or against the rendering of the same value written as a literal, which the
  * golden cases pin to the reference's answers. Each property failed before its fix: an INTERVAL
  * column divided was DuckDB's rounding division, `SUM(x) + 1` of a column did not overflow, DIV of
- * a NUMERIC column was an error that SAFE.DIV turned into NULL, a NaN or STRUCT column of a CTE
- * compared and ordered as DuckDB does, JSON_SET's `$[n]` on an object added a key "n", and `*` over
- * a lateral UNNEST of a source's records showed the record as one column.
+ * a NUMERIC column was an error that SAFE.DIV turned into NULL.
  */
 import type { DuckDBConnection, DuckDBInstance } from '#duckdb-api';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Readable } from 'node:stream';
 import { openDuckDb } from '../../src/backends/duckdb/backend.js';
-import { importNdjson } from '../../src/backends/duckdb/import/import.js';
-import { ensureSourceTables } from '../../src/backends/duckdb/source-tables.js';
-import { readTableColumns } from '../../src/backends/duckdb/table-columns.js';
-import { BUILT_IN_SOURCES, sourceNames } from '../../src/config/sources.js';
 import type { SourceDeclaration } from '../../src/config/source-declaration.js';
 import { sourceColumnsLookup } from '../../src/sql/analyse/shapes.js';
 import { defineSqlMacros } from '../../src/backends/duckdb/sql-macros.js';
@@ -191,18 +184,6 @@ describe('JSON_SET with a subscript', () => {
   it('sets into an array and ignores the pair where the value is not one, as the reference\'s examples', async () => {
     const [row] = await rows(`SELECT JSON_SET(JSON '{"a": 1}', '$.a[2]', 100, '$.b', 2) AS a, JSON_SET(JSON '["a", ["b", "c"], "d"]', '$[1][0][0]', 'foo') AS b, JSON_SET(JSON '["a", ["b", "c"], "d"]', '$[1][4]', 'foo') AS c, JSON_SET(JSON '{}', '$[0]', 1, '$.x[0]', 2) AS d`);
     expect(row).toEqual({ a: '{"a":1,"b":2}', b: '["a",["b","c"],"d"]', c: '["a",["b","c",null,null,"foo"],"d"]', d: '{"x":[2]}' });
-  });
-});
-
-describe('SELECT * over a lateral UNNEST of a source\'s repeated record', () => {
-  it('shows the table\'s columns, then the record\'s fields', async () => {
-    await ensureSourceTables(connection, BUILT_IN_SOURCES);
-    const event = { id: 'w1', timestamp: '2024-05-01T10:00:00Z', event_message: 'm', project: 'p', metadata: [{ request: [{ method: 'GET', path: '/x' }], response: [{ status_code: 200 }] }] };
-    await importNdjson(connection, 'cloudflare.logs.prod', Readable.from([JSON.stringify(event) + '\n']));
-    const stored = duckDbDialect(sourceNames(), { sourceColumns: await readTableColumns(connection, sourceNames()) });
-    const [row] = await rows("SELECT * FROM `cloudflare.logs.prod` AS t CROSS JOIN UNNEST(t.metadata) AS m WHERE t.id = 'w1'", stored);
-    expect(Object.keys(row!)).toEqual(['id', 'timestamp', 'event_message', 'project', 'identifier', 'metadata', 'load_balancer_redirect_identifier', 'logflare_worker', 'request', 'response']);
-    expect(row!.response).toEqual([{ headers: [], origin_time: null, status_code: 200 }]);
   });
 });
 

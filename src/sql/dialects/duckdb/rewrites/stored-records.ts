@@ -347,30 +347,14 @@ export function readStoredRecords(sourceColumns?: (source: string) => Columns): 
     const shownAliases = item.table === undefined && aliases.some((alias) => alias.element) ? aliases.filter((alias) => !excluded.has(alias.alias.toLowerCase())) : [];
     // The other UNNEST aliases are shown here too, in FROM order, and left out of the `*` that the
     // next rewrite would expand with them.
-    // An EXCEPT naming an element STRUCT's field, and no column of the relations, leaves that field out
-    // below; DuckDB's `*` would not find it.
-    const fieldNames = new Set(shownAliases.flatMap((alias) => (alias.element?.shape.kind === 'struct' ? alias.element.shape.names.map((name) => name.toLowerCase()) : [])));
-    const own = item.except.filter((name) => !fieldNames.has(name.toLowerCase()) || seen.has(name.toLowerCase()));
-    const except = [...own, ...shownAliases.filter((alias) => !alias.element).map((alias) => alias.alias)];
-    const shown = shownAliases.flatMap((alias): SelectItem[] => {
+    const except = [...item.except, ...shownAliases.filter((alias) => !alias.element).map((alias) => alias.alias)];
+    const shown = shownAliases.map((alias): SelectItem => {
       if (!alias.element) {
         columns.set(alias.alias.toLowerCase(), { name: alias.alias, shape: UNKNOWN });
-        return [{ kind: 'item', expr: { kind: 'column', name: alias.alias, fields: [] }, alias: alias.alias }];
+        return { kind: 'item', expr: { kind: 'column', name: alias.alias, fields: [] }, alias: alias.alias };
       }
-      const { expr, shape } = alias.element;
-      // An UNNEST is a value table: `*` shows an element STRUCT's fields as columns (the reference's
-      // "UNNEST and structs"), where DuckDB's would show the STRUCT as one column named by the alias.
-      if (shape.kind === 'struct') {
-        return shape.names
-          .filter((name) => !excluded.has(name.toLowerCase()))
-          .map((name): SelectItem => {
-            const field = shape.fields.get(name.toLowerCase())!;
-            columns.set(name.toLowerCase(), { name, shape: shapeOut(field) });
-            return { kind: 'item', expr: mode === 'pass' ? fieldPath(expr, name) : written(fieldPath(expr, name), field), alias: name };
-          });
-      }
-      columns.set(alias.alias.toLowerCase(), { name: alias.alias, shape: shapeOut(shape) });
-      return [{ kind: 'item', expr: mode === 'pass' ? expr : written(expr, shape), alias: alias.alias }];
+      columns.set(alias.alias.toLowerCase(), { name: alias.alias, shape: shapeOut(alias.element.shape) });
+      return { kind: 'item', expr: mode === 'pass' ? alias.element.expr : written(alias.element.expr, alias.element.shape), alias: alias.alias };
     });
     return { items: [{ ...item, except, replace }, ...shown], known };
   }
