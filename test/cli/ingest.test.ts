@@ -185,6 +185,13 @@ describe('POST /api/sources/<name>/events', () => {
     });
   });
 
+  it("a log source's nested objects are its repeated records at any depth, as `cannery import` reads the same events", async () => {
+    const auth = { id: 'auth-1', timestamp: '2026-11-28T12:31:00Z', event_message: 'login', project: 'p1', metadata: { auth_event: { action: 'login', traits: { channel: 'email' } } } };
+    const response = await send('/api/sources/gotrue.logs.prod/events', ndjson([auth]));
+    expect(response.status, await response.clone().text()).toBe(200);
+    expect(await response.json()).toMatchObject({ accepted: 1 });
+  });
+
   it('a request DuckDB refuses (a metadata field an object in one, text in another) fails alone; the requests committed with it do not', async () => {
     const event = (id: string, extra: unknown) => ({ id, timestamp: '2026-11-28T12:30:00Z', event_message: id, metadata: { level: 'info', conflicted: extra } });
     const answers = await Promise.all(

@@ -131,8 +131,9 @@ function checkField(value: unknown, field: DeclaredField, path: string, index: n
   }
   const inner: Mode = metadata ? { ...mode, lenient: true } : mode;
   if (field.mode === 'REPEATED') {
-    // The log sources store each nested object as a repeated record (one element): so do Logflare's events.
-    const list = Array.isArray(value) ? value : field.type === 'RECORD' && isObject(value) && (mode.wrap || metadata) ? [value] : undefined;
+    // The log sources store each nested object as a repeated record (one element), at any depth, as
+    // `cannery import` reads the same events: so do Logflare's events, whatever the source.
+    const list = Array.isArray(value) ? value : field.type === 'RECORD' && isObject(value) && (mode.wrap || mode.log || metadata) ? [value] : undefined;
     if (list === undefined) throw invalid(index, path, `${preview(value)} is not an array, and the field is REPEATED`);
     return list.map((element, position) => {
       if (element === null) throw invalid(index, `${path}[${position}]`, 'null, which a REPEATED field cannot hold (as in BigQuery)');
