@@ -266,6 +266,11 @@ async function main(): Promise<void> {
         ['`logs.all` p50 during (c), against idle', `${ms(busyP50)} against ${ms(idle)} (${(busyP50 / idle).toFixed(2)}x)`, `<= ${TARGETS.queryRatio}x`, verdict(busyP50 <= TARGETS.queryRatio * idle)],
         ['`/health` p99 during (c)', ms(healthP99), `< ${TARGETS.healthP99Ms} ms`, verdict(healthP99 < TARGETS.healthP99Ms)],
       );
+    } catch (error) {
+      // A failed request says nothing of why: the server's state and last words do.
+      const state = served.child.exitCode !== null || served.child.signalCode !== null ? `exited (${served.child.exitCode ?? served.child.signalCode})` : 'still running';
+      console.error(`ingest: the server is ${state}; its stderr ends:\n${served.stderrTail().slice(-2000)}`);
+      throw error;
     } finally {
       await served.stop();
     }

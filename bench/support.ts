@@ -37,6 +37,8 @@ export interface Served {
   child: ChildProcess;
   /** Milliseconds from spawn to the first 200 on /health. */
   startupMs: number;
+  /** The last 10,000 characters the server wrote to stderr: what it said before a failure. */
+  stderrTail(): string;
   stop(): Promise<void>;
 }
 
@@ -93,6 +95,7 @@ export async function serve(options: ServeOptions): Promise<Served> {
     url,
     child,
     startupMs,
+    stderrTail: () => errors,
     async stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       await exited;
