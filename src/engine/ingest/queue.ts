@@ -1,6 +1,6 @@
 /**
- * One writer, group commit: requests wait in a bounded queue, and the writer takes every request
- * waiting when it is free and commits each source's events of them in one transaction (one
+ * One writer, group commit: requests wait in a bounded queue, and the writer takes the requests
+ * waiting when it is free (up to MAX_GROUP_EVENTS events) and commits each source's events of them in one transaction (one
  * staged file, one ledger row), so N concurrent senders cost one commit, not N. A request is
  * answered once the transaction holding its events has committed, never before.
  *
@@ -51,6 +51,24 @@ interface Pending {
 /** How long a refused sender is told to wait: about one group commit. */
 const RETRY_AFTER_SECONDS = 1;
 
+/**
+ * Events one transaction takes at most (a request larger than this is still one transaction): a
+ * backlog is written in groups of about this size, so no group's work holds the server for long and
+ * the first requests waiting are answered without waiting for the whole backlog.
+ */
+const MAX_GROUP_EVENTS = 5_000;
+
+/** The requests at the head of `waiting` that make one group: up to MAX_GROUP_EVENTS events, at least one request. */
+function takeGroup(waiting: Pending[]): Pending[] {
+  let events = 0;
+  let count = 0;
+  while (count < waiting.length && (count === 0 || events + waiting[count]!.lines.length <= MAX_GROUP_EVENTS)) {
+    events += waiting[count]!.lines.length;
+    count += 1;
+  }
+  return waiting.splice(0, count);
+}
+
 export function createIngestQueue(options: {
   target: IngestTarget;
   /** Events that may wait (and be in the batch being written) at once. */
@@ -74,7 +92,7 @@ export function createIngestQueue(options: {
 
   const writeAll = async () => {
     while (waiting.length > 0) {
-      const taken = waiting.splice(0);
+      const taken = takeGroup(waiting);
       // Each source's events in arrival order, one transaction each.
       const bySource = new Map<string, Pending[]>();
       for (const pending of taken) bySource.set(pending.source, [...(bySource.get(pending.source) ?? []), pending]);
