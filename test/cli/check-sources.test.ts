@@ -9,18 +9,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cannery } from '../support/cannery-cli.js';
 import { endpointText, lineOf } from '../support/endpoint-text.js';
+import { SHOP_ORDERS } from '../support/shop-orders.js';
 
-const ORDERS = `# yaml-language-server: $schema=../schemas/source.schema.json
-name: shop.orders
-columns:
-  - { name: order_id, type: STRING, mode: REQUIRED }
-  - { name: customer, type: STRING }
-  - { name: total, type: NUMERIC }
-  - name: items
-    type: RECORD
-    mode: REPEATED
-    fields: [ { name: sku, type: STRING }, { name: qty, type: INT64 } ]
-`;
+const ORDERS = `# yaml-language-server: $schema=../schemas/source.schema.json\n${SHOP_ORDERS}`;
 
 const BY_CUSTOMER = endpointText('shop.by-customer', ['customer: { type: string, required: true }'], [
   'select o.order_id, o.total, i.sku from `shop.orders` as o cross join unnest(o.items) as i where o.customer = @customer',

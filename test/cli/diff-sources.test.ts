@@ -11,17 +11,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cannery } from '../support/cannery-cli.js';
 import { endpointText, lineOf } from '../support/endpoint-text.js';
 import { git } from '../support/git-repo.js';
+import { SHOP_ORDERS } from '../support/shop-orders.js';
 
-const ORDERS = `name: shop.orders
-columns:
-  - { name: order_id, type: STRING, mode: REQUIRED }
-  - { name: customer, type: STRING }
-  - { name: total, type: NUMERIC }
-  - name: items
-    type: RECORD
-    mode: REPEATED
-    fields: [ { name: sku, type: STRING }, { name: qty, type: INT64 } ]
-`;
+const ORDERS = SHOP_ORDERS;
 
 const TOTALS = endpointText('shop.totals', ['customer: { type: string, required: true }'], [
   'select o.order_id,',

@@ -10,18 +10,10 @@ import { parseSourceFile } from '../../../src/config/source-files.js';
 import { offlineCompileContext } from '../../../src/cli/offline-registry.js';
 import { compileEndpoint } from '../../../src/engine/compile/compile.js';
 import { endpointText, lineOf } from '../../support/endpoint-text.js';
+import { SHOP_ORDERS } from '../../support/shop-orders.js';
 
 const ORDERS = parseSourceFile(
-  `name: shop.orders
-columns:
-  - { name: order_id, type: STRING, mode: REQUIRED }
-  - { name: customer, type: STRING }
-  - { name: total, type: NUMERIC }
-  - name: items
-    type: RECORD
-    mode: REPEATED
-    fields: [ { name: sku, type: STRING }, { name: qty, type: INT64 } ]
-  - name: shipping
+  `${SHOP_ORDERS}  - name: shipping
     type: RECORD
     fields:
       - name: address

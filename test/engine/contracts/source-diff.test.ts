@@ -13,17 +13,9 @@ import type { CompiledEndpoint } from '../../../src/engine/compiled-endpoint.js'
 import { diffSources, sourceReadChanges } from '../../../src/engine/contracts/source-diff.js';
 import { sourceColumnsLookup } from '../../../src/sql/analyse/shapes.js';
 import { endpointText } from '../../support/endpoint-text.js';
+import { SHOP_ORDERS } from '../../support/shop-orders.js';
 
-const ORDERS = `name: shop.orders
-columns:
-  - { name: order_id, type: STRING, mode: REQUIRED }
-  - { name: customer, type: STRING }
-  - { name: total, type: NUMERIC }
-  - name: items
-    type: RECORD
-    mode: REPEATED
-    fields: [ { name: sku, type: STRING }, { name: qty, type: INT64 } ]
-`;
+const ORDERS = SHOP_ORDERS;
 
 function declaration(text: string): SourceDeclaration {
   const { declaration, problems } = parseSourceFile(text, 'sources/shop.orders.yaml');
