@@ -6,8 +6,8 @@
  */
 import { join } from 'node:path';
 import { ENDPOINT_TESTS_SCHEMA_URL, TESTS_FOLDER } from '../config/endpoint-tests-file.js';
-import { ENDPOINT_SCHEMA_URL } from '../config/endpoint-schema.js';
 import type { DeclaredField, SourceDeclaration } from '../config/source-declaration.js';
+import { endpointTemplateHead } from './endpoint-template-head.js';
 import { schemaReference } from './schema-reference.js';
 
 /** How many columns the query selects: enough to show the shape, few enough to read. */
@@ -52,27 +52,7 @@ export function declaredEndpointTemplate(name: string, id: string, dir: string, 
     : `# Each @name the query uses: type string, integer, number or boolean.
 params: {}`;
   const what = `${time ? 'Recent rows' : 'Rows'} of ${source.name}${filter ? ` for one ${filter.name}` : ''}${time ? ', newest first' : ''}.`;
-  return `# yaml-language-server: $schema=${schemaReference(dir, dir, ENDPOINT_SCHEMA_URL)}
-#
-# One stored query, served at /api/endpoints/query/${name} (or by its id). Every field is
-# required. \`cannery check\` validates this file, \`cannery test\` runs tests/${name}.yaml,
-# \`cannery describe ${name}\` shows what callers get back.
-
-# Fixed forever: callers may use it instead of the name.
-id: ${id}
-# Lowercase letters, digits and _, in segments joined by . or -.
-name: ${name}
-description: ${what}
-language: bq_sql
-# Never more rows than this (1 to 100000).
-max_rows: 1000
-# false, or {ttl_seconds: 900, warm_every_seconds: 300} to cache answers (and refresh them).
-cache: false
-# true lets callers send their own SELECT over this query's CTEs in the \`sql\` parameter.
-sandbox: false
-# true redacts IP and e-mail addresses in every answer; callers can also ask per request.
-redact_pii: false
-${params}
+  return `${endpointTemplateHead(name, id, dir, what)}${params}
 # BigQuery Standard SQL. Sources are read by name in backticks: the project's own
 # (${declared.join(', ')}) and the log sources (\`cloudflare.logs.prod\`, ...).
 query: |

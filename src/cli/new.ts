@@ -12,13 +12,13 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseEndpointFile } from '../config/endpoint-file.js';
 import { ENDPOINT_TESTS_SCHEMA_URL, TESTS_FOLDER } from '../config/endpoint-tests-file.js';
-import { ENDPOINT_SCHEMA_URL } from '../config/endpoint-schema.js';
 import { readSettings } from '../config/settings.js';
 import type { SourceDeclaration } from '../config/source-declaration.js';
 import { BUILT_IN_SOURCES, sourceNames } from '../config/sources.js';
 import { didYouMean } from '../config/spelling.js';
 import type { Command, Flags } from './command.js';
 import { declaredEndpointTemplate, declaredTestTemplate } from './new-over-declared.js';
+import { endpointTemplateHead } from './endpoint-template-head.js';
 import { schemaReference } from './schema-reference.js';
 import { declaredSources } from './source-folder.js';
 
@@ -77,27 +77,8 @@ async function chosenSource(flags: Flags, dir: string): Promise<{ source: Source
  * pointing at the schema from there.
  */
 export function endpointTemplate(name: string, id: string, dir: string, source = DEFAULT_LOG_SOURCE): string {
-  return `# yaml-language-server: $schema=${schemaReference(dir, dir, ENDPOINT_SCHEMA_URL)}
-#
-# One stored query, served at /api/endpoints/query/${name} (or by its id). Every field is
-# required. \`cannery check\` validates this file, \`cannery test\` runs tests/${name}.yaml,
-# \`cannery describe ${name}\` shows what callers get back.
-
-# Fixed forever: callers may use it instead of the name.
-id: ${id}
-# Lowercase letters, digits and _, in segments joined by . or -.
-name: ${name}
-description: ${source === DEFAULT_LOG_SOURCE ? 'Recent edge log records' : `Recent ${source} records`} of one project, newest first.
-language: bq_sql
-# Never more rows than this (1 to 100000).
-max_rows: 1000
-# false, or {ttl_seconds: 900, warm_every_seconds: 300} to cache answers (and refresh them).
-cache: false
-# true lets callers send their own SELECT over this query's CTEs in the \`sql\` parameter.
-sandbox: false
-# true redacts IP and e-mail addresses in every answer; callers can also ask per request.
-redact_pii: false
-params:
+  const description = `${source === DEFAULT_LOG_SOURCE ? 'Recent edge log records' : `Recent ${source} records`} of one project, newest first.`;
+  return `${endpointTemplateHead(name, id, dir, description)}params:
   # Each @name the query uses: type string, integer, number or boolean; strings may have
   # enum: [a, b] or format: regex | date-time.
   project:
