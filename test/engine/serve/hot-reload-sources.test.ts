@@ -13,6 +13,7 @@ import { readProjectSources } from '../../../src/config/source-model.js';
 import { startHotReload, type HotReload } from '../../../src/engine/serve/hot-reload.js';
 import { endpointText } from '../../support/endpoint-text.js';
 import { startTestService, type TestService } from '../../support/service.js';
+import { eventually } from '../../support/eventually.js';
 
 const orders = (columns: string[]) => ['name: shop.orders', 'columns:', ...columns.map((column) => `  - ${column}`), ''].join('\n');
 const ORDERS = orders(['{ name: order_id, type: STRING }', '{ name: total, type: INT64 }']);
@@ -51,18 +52,6 @@ afterAll(async () => {
   await svc.close();
   await rm(sources, { recursive: true, force: true });
 });
-
-/** Polls until `check` passes; the bound keeps a broken watcher from hanging the suite. */
-async function eventually(check: () => Promise<void>): Promise<void> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await check();
-    } catch (error) {
-      if (attempt >= 100) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
-}
 
 const answer = async (name: string) => {
   const { status, body } = await svc.call(`/api/endpoints/query/${name}`);

@@ -10,6 +10,7 @@ import { startHotReload, type HotReload } from '../../../src/engine/serve/hot-re
 import { compileContextFor } from '../../../src/cli/open-service.js';
 import { endpointText } from '../../support/endpoint-text.js';
 import { startTestService, type TestService } from '../../support/service.js';
+import { eventually } from '../../support/eventually.js';
 
 const constant = (name: string, value: number) => endpointText(name, [], [`select ${value} as n`]);
 
@@ -30,18 +31,6 @@ afterAll(async () => {
   reload.close();
   await svc.close();
 });
-
-/** Polls until `check` passes; the bound keeps a broken watcher from hanging the suite. */
-async function eventually(check: () => Promise<void>): Promise<void> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await check();
-    } catch (error) {
-      if (attempt >= 100) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
-}
 
 const answer = async (name: string) => {
   const { status, body } = await svc.call(`/api/endpoints/query/${name}`);
