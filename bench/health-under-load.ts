@@ -7,23 +7,22 @@
  *
  *   npm run bench:health [-- --seconds 20 --concurrency 300 --events 50000 --db FILE --baseline DIST/cli.js --rounds 1]
  *
- * The probes run on a thread of their own, so the callers' work in this process does not delay
- * them. `--baseline` runs another build's CLI (say main's) on the same data in the same run, in turns
- * with this one, so the two are compared on the same loaded machine. The target: p99 < 1 s.
+ * The probes (bench/health-probes.ts) run on a thread of their own, so the callers' work in this
+ * process does not delay them. The server gets this process's CANNERY_* settings (say
+ * CANNERY_DUCKDB_THREADS). `--baseline` runs another build's CLI (say main's) on the same data in
+ * the same run, in turns with this one, so the two are compared on the same loaded machine. The
+ * target: p99 < 1 s.
  */
-import { request as httpRequest } from 'node:http';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
-import { API_KEY, CLI, cpuSeconds, DEMO_PROJECT, describeMachine, isMain, markdownTable, mib, ms, percentile, processMemory, seed, serve } from './support.js';
+import { startProbes } from './health-probes.js';
+import { API_KEY, CLI, cannerySettings, cpuSeconds, DEMO_PROJECT, describeMachine, isMain, markdownTable, mib, ms, percentile, processMemory, seed, serve } from './support.js';
 
 const HEALTH_EVERY_MS = 100;
 /** A probe that takes longer than this counts as failed (a Kubernetes probe's default timeout). */
 const PROBE_TIMEOUT_MS = 1_000;
-/** How long one probe is waited for at most, to measure how late it was. */
-const PROBE_WAIT_MS = 15_000;
 
 /** Sandbox queries of the kinds a log explorer sends; `n` makes each one's text distinct. */
 const QUERIES: ((n: number) => string)[] = [
@@ -42,52 +41,6 @@ interface Run {
   queries: number;
   cpuSeconds: number;
   peakRss: number;
-}
-
-/** GET /health on a connection of its own; the milliseconds to the whole answer. */
-function probe(url: URL): Promise<number | undefined> {
-  const started = performance.now();
-  return new Promise((resolve) => {
-    const request = httpRequest({ host: url.hostname, port: url.port, path: '/health', agent: false, timeout: PROBE_WAIT_MS }, (response) => {
-      response.resume();
-      response.once('end', () => resolve(response.statusCode === 200 ? performance.now() - started : undefined));
-    });
-    request.once('timeout', () => request.destroy());
-    request.once('error', () => resolve(undefined));
-    request.end();
-  });
-}
-
-/** The CANNERY_* settings of this process's environment, for trying the served process with other settings. */
-function cannerySettings(): Record<string, string> {
-  return Object.fromEntries(Object.entries(process.env).filter((entry): entry is [string, string] => entry[0].startsWith('CANNERY_') && entry[1] !== undefined));
-}
-
-interface ProbeTask {
-  url: string;
-  /** Date.now() at which to stop. */
-  until: number;
-}
-
-interface ProbeReport {
-  probes: number[];
-  lost: number;
-}
-
-/** The probe thread: one probe every HEALTH_EVERY_MS, none waiting on another, until `until`. */
-async function probeUntil({ url, until }: ProbeTask): Promise<ProbeReport> {
-  const target = new URL(url);
-  const probes: number[] = [];
-  const pending: Promise<void>[] = [];
-  let lost = 0;
-  // The callers have a moment to fill the queue first.
-  await new Promise((resolve) => setTimeout(resolve, 1_000));
-  while (Date.now() < until) {
-    pending.push(probe(target).then((latency) => (latency === undefined ? void (lost += 1) : void probes.push(latency))));
-    await new Promise((resolve) => setTimeout(resolve, HEALTH_EVERY_MS));
-  }
-  await Promise.all(pending);
-  return { probes, lost };
 }
 
 async function caller(url: string, first: number, step: number, until: number, statuses: Map<string, number>): Promise<number> {
@@ -119,13 +72,13 @@ async function measure(label: string, cli: string, db: string, seconds: number, 
     const statuses = new Map<string, number>();
     const until = performance.now() + seconds * 1000;
     const callers = Promise.all(Array.from({ length: concurrency }, (_, index) => caller(served.url, index, concurrency, until, statuses)));
-    const prober = new Worker(new URL(import.meta.url), { workerData: { url: served.url, until: Date.now() + seconds * 1000 } satisfies ProbeTask });
-    const probed = new Promise<ProbeReport>((resolve, reject) => {
-      prober.once('message', resolve);
-      prober.once('error', reject);
-    });
+    // The callers have a moment to fill the queue first.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const prober = startProbes(served.url, HEALTH_EVERY_MS);
     const sent = await callers;
-    const { probes, lost } = await probed;
+    const all = await prober.stop();
+    const probes = all.flatMap((probe) => (probe.ms === undefined ? [] : [probe.ms]));
+    const lost = all.length - probes.length;
     return {
       label,
       probes,
@@ -192,9 +145,7 @@ async function main(): Promise<void> {
   }
 }
 
-if (!isMainThread) {
-  parentPort!.postMessage(await probeUntil(workerData as ProbeTask));
-} else if (isMain(import.meta.url)) {
+if (isMain(import.meta.url)) {
   main().catch((error) => {
     console.error(error);
     process.exit(1);

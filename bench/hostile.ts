@@ -25,7 +25,7 @@
  *   npm run bench:hostile [-- --events 20000 --queries 3 --baseline DIST/cli.js --kinds a,b --ceiling-mib 4096]
  *
  * `--baseline` runs another build's CLI (say main's) on the same data in the same run, before
- * this one, with the same settings. /health is asked one request after another, every
+ * this one, with the same settings: this process's CANNERY_* settings (say CANNERY_DUCKDB_THREADS). /health is asked one request after another, every
  * HEALTH_EVERY_MS, from just before the queries start until they all end. A server whose RSS
  * passes `--ceiling-mib` (4 GiB by default: the machine is shared) is killed there, and its
  * queries reported as `killed`; its peak is then at least the ceiling.
@@ -34,7 +34,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { API_KEY, CLI, DEMO_PROJECT, describeMachine, isMain, markdownTable, mib, ms, percentile, processMemory, seed, serve } from './support.js';
+import { API_KEY, CLI, cannerySettings, DEMO_PROJECT, describeMachine, isMain, markdownTable, mib, ms, percentile, processMemory, seed, serve } from './support.js';
 
 const HEALTH_EVERY_MS = 10;
 const MEMORY_EVERY_MS = 20;
@@ -141,7 +141,7 @@ async function pollHealth(url: string, done: Promise<unknown>): Promise<number[]
 }
 
 async function measure(label: string, cli: string, db: string, kind: string, queries: number, ceiling: number): Promise<Run> {
-  const served = await serve({ db, cli, env: { CANNERY_LOG_LEVEL: 'warn' } });
+  const served = await serve({ db, cli, env: { CANNERY_LOG_LEVEL: 'warn', ...cannerySettings() } });
   const kill = () => served.child.kill('SIGKILL');
   try {
     // One small query first: the process's own first-request allocations are not the queries'.

@@ -103,6 +103,11 @@ export async function serve(options: ServeOptions): Promise<Served> {
   };
 }
 
+/** The CANNERY_* settings of this process's environment, for trying the served process with other settings. */
+export function cannerySettings(): Record<string, string> {
+  return Object.fromEntries(Object.entries(process.env).filter((entry): entry is [string, string] => entry[0].startsWith('CANNERY_') && entry[1] !== undefined));
+}
+
 /** A field of /proc/<pid>/status in bytes (VmRSS: now, VmHWM: the peak); NaN where there is no /proc. */
 export function processMemory(pid: number, field: 'VmRSS' | 'VmHWM'): number {
   try {
