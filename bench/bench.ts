@@ -27,7 +27,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { measureCacheHits, TARGET_CPU_RATIO as CACHE_TARGET } from './cache-hits.js';
 import { measureQueryCost, type CaseCost } from './query-cost.js';
-import { peerTable, runPeersReporting, type PeerRun } from './peers.js';
+import { peerTable, runPeersReporting, verdictTable, type PeerRun } from './peers.js';
 import { measureRedaction } from './redaction.js';
 import { measureStartup, startupTable, type StartupCost } from './startup.js';
 import { describeMachine, markdownTable, mib, ms, parseSize, processMemory, seed, serve, SHIPPED_ENDPOINTS } from './support.js';
@@ -217,9 +217,11 @@ function peerSection(runs: readonly PeerRun[]): string[] {
   return [
     '## Against peers',
     '',
-    "The endpoints' questions on the same edge events, answers checked equal: cannery's compiled SQL on its DuckDB file (the service adds the few milliseconds measured above), the same events after ten `cannery import` runs of a tenth each in time order, ClickHouse through chDB (a flat MergeTree ordered by timestamp) and Postgres (metadata as JSONB, an index on timestamp; samples in parentheses). Medians, engines taking turns. The first five rows use a literal project ref, as callers send; the last three the `ref|nomatchN` alternation of the service benchmark, the worse case.",
+    "The endpoints' questions on the same edge events, answers checked equal: `cannery serve` over HTTP with its cache off (and `/health` p99 on new connections while it answered, probes in parentheses), the endpoint's compiled SQL on the same file in the benchmark's process, the same events after ten `cannery import` runs of a tenth each in time order, ClickHouse through chDB (a flat MergeTree ordered by timestamp) and Postgres (metadata as JSONB, an index on timestamp; samples in parentheses). Medians, engines taking turns. The first five rows use a literal project ref, as callers send; the last three the `ref|nomatchN` alternation of the service benchmark, the worse case.",
     '',
     ...peerTable(runs),
+    '',
+    ...verdictTable(runs),
     '',
     markdownTable(
       ['data', 'ten `cannery import` runs'],

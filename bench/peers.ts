@@ -1,10 +1,17 @@
 /**
  * cannery against its peers, in the same run, on the same events, with answers checked equal:
  *
- * - cannery: the shipped endpoints' SQL as the DuckDB backend compiles it for the database's tables,
- *   with the values the service binds (the caller's and those it works out), run on the seeded file;
- * - cannery after ten imports: the same events loaded by ten `cannery import` runs of a tenth of
- *   them each, in time order, as continuous ingest writes them (no compaction);
+ * - cannery serve: cannery as users get it, the built CLI's `serve` on the seeded file, asked over
+ *   HTTP on a real socket with the result cache off (CANNERY_CACHE_MAX_BYTES=0), so every request
+ *   runs the query; the clock stands at the data's time (CANNERY_NOW). Its other settings are this
+ *   process's CANNERY_* ones (say CANNERY_DUCKDB_THREADS). Throughout its rounds `/health` is
+ *   probed on a new connection every PROBE_EVERY_MS (bench/health-probes.ts); a probe sent while
+ *   one of its requests is in flight counts for that question;
+ * - cannery in-process: the shipped endpoints' SQL as the DuckDB backend compiles it, with the
+ *   values the service binds, run on the same file by DuckDB in this process with the server's
+ *   thread count: what the engine costs, without the service around it;
+ * - cannery after ten imports (in-process): the same events loaded by ten `cannery import` runs of
+ *   a tenth of them each, in time order, as continuous ingest writes them (no compaction);
  * - ClickHouse through chDB (installed on demand, bench/on-demand.ts): a flat MergeTree ordered by
  *   timestamp, with url and path as columns and metadata as JSON text;
  * - Postgres, when Debian's `postgresql` is installed: a private cluster in a temporary folder,
@@ -13,7 +20,8 @@
  * The questions are the endpoints': usage.api-counts per interval with a literal project ref (what
  * callers send) and with `ref|nomatchN` (the alternation the service benchmark uses to miss the
  * cache, the worse case), and logs.all's newest 100 without bounds and over the last hour. Every
- * engine is asked in turn, each round in a different order; each figure is a median.
+ * engine is asked in turn, each round in a different order; each figure is a median. A time runs
+ * to the answer's last byte; decoding the bytes into objects is the client's, after the clock.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -22,8 +30,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DuckDBInstance, DuckDBValue } from '#duckdb-api';
 import { freePort } from './free-port.js';
+import { epochMs, startProbes, type Probe } from './health-probes.js';
 import { requireOnDemand } from './on-demand.js';
-import { CLI, DEMO_PROJECT, DIST, median, SHIPPED_ENDPOINTS } from './support.js';
+import { API_KEY, cannerySettings, CLI, DEMO_PROJECT, DIST, median, parseSize, percentile, serve, SHIPPED_ENDPOINTS } from './support.js';
 
 export type Interval = 'minutely' | 'hourly' | 'daily';
 
@@ -47,9 +56,20 @@ export const PEER_QUESTIONS: PeerQuestion[] = [
 /** What every engine answers, in one form: buckets with four counts, or the newest rows. */
 type Answer = { buckets: [number, number, number, number, number][] } | { newest: { id: string; micros: number }[] };
 
+/** An answer as received: decoded once the clock has stopped (a function), or already decoded. */
+type Received = Answer | (() => Answer);
+
+/** A probe of /health sent while a request for `question` was in flight. */
+interface QuestionProbe {
+  question: string;
+  ms: number | undefined;
+}
+
 interface Engine {
   name: string;
-  ask(question: PeerQuestion, n: number): Promise<Answer>;
+  ask(question: PeerQuestion, n: number): Promise<Received>;
+  /** A served engine's /health probes, by the question in flight when each was sent; the probing stops. */
+  probes?(): Promise<QuestionProbe[]>;
   close(): Promise<void>;
 }
 
@@ -61,12 +81,33 @@ function patternOf(question: PeerQuestion, n: number): string {
   return question.pattern === 'alternation' ? `${DEMO_PROJECT}|nomatch${n}` : DEMO_PROJECT;
 }
 
+/** The request parameters the question sends, as a caller would. */
+function requestParams(question: PeerQuestion, n: number, now: Date): [string, string][] {
+  return question.endpoint === 'usage.api-counts'
+    ? [['interval', question.interval!], ['project', patternOf(question, n)]]
+    : [['project', DEMO_PROJECT], ...(question.lastHour ? [['iso_timestamp_start', new Date(now.getTime() - HOUR_MS).toISOString()] as [string, string]] : [])];
+}
+
+/** An endpoint's rows in cannery's wire form (as served, or as the backend converts them), as an Answer. */
+function answerOf(question: PeerQuestion, rows: readonly Record<string, unknown>[]): Answer {
+  if (question.endpoint === 'logs.all') return { newest: rows.map((row) => ({ id: String(row.id), micros: Number(row.timestamp) })) };
+  return {
+    buckets: rows.map((row) => [
+      Date.parse(`${String(row.timestamp)}Z`) * 1000,
+      Number(row.total_rest_requests),
+      Number(row.total_storage_requests),
+      Number(row.total_auth_requests),
+      Number(row.total_realtime_requests),
+    ]),
+  };
+}
+
 // ---------------------------------------------------------------------------------------------
 // cannery
 
 /** The built modules used here, and the parts of their shapes this file reads. */
 interface CanneryModules {
-  openDuckDb(options: { path: string; memoryLimit?: string; readOnly?: boolean }): Promise<DuckDBInstance>;
+  openDuckDb(options: { path: string; memoryLimit?: string; readOnly?: boolean; threads?: number }): Promise<DuckDBInstance>;
   readTableColumns(connection: unknown, sources: readonly string[]): Promise<unknown>;
   duckDbDialect(sources: readonly string[], options: { sourceColumns: unknown; strictNames: boolean }): unknown;
   loadRegistry(dir: string, context: { dialect: unknown; sources: readonly string[] }): Promise<{ find(name: string): CompiledEndpoint | undefined }>;
@@ -75,6 +116,7 @@ interface CanneryModules {
   generate(query: unknown, dialect: unknown): { sql: string; parameters: string[] };
   parseQuery(sql: string): unknown;
   toWireValue: unknown;
+  readSettings(env: NodeJS.ProcessEnv): { duckdbThreads: number };
   sourceNames(): string[];
   EXECUTION_TIME_PARAM: string;
 }
@@ -89,7 +131,7 @@ interface CompiledEndpoint {
 export async function canneryModules(): Promise<CanneryModules> {
   const load = (path: string) => import(new URL(path, DIST).href);
   const parts = await Promise.all(
-    ['backends/duckdb/backend.js', 'backends/duckdb/table-columns.js', 'sql/dialects/duckdb/dialect.js', 'engine/serve/registry.js', 'engine/serve/params.js', 'sql/analyse/derived-parameters.js', 'sql/generator/generate.js', 'sql/parse/to-tree.js', 'backends/duckdb/values.js', 'config/sources.js', 'sql/language.js'].map(load),
+    ['backends/duckdb/backend.js', 'backends/duckdb/table-columns.js', 'sql/dialects/duckdb/dialect.js', 'engine/serve/registry.js', 'engine/serve/params.js', 'sql/analyse/derived-parameters.js', 'sql/generator/generate.js', 'sql/parse/to-tree.js', 'backends/duckdb/values.js', 'config/settings.js', 'config/sources.js', 'sql/language.js'].map(load),
   );
   return Object.assign({}, ...parts) as CanneryModules;
 }
@@ -107,7 +149,9 @@ async function compileFor(modules: CanneryModules, instance: DuckDBInstance, sql
 
 export async function openCannery(name: string, db: string, now: Date): Promise<Engine> {
   const modules = await canneryModules();
-  const instance = await modules.openDuckDb({ path: db, memoryLimit: '1GB', readOnly: true });
+  // The served process's threads (CANNERY_DUCKDB_THREADS or its default), so the two differ by the service alone.
+  const threads = modules.readSettings(process.env).duckdbThreads;
+  const instance = await modules.openDuckDb({ path: db, memoryLimit: '1GB', readOnly: true, threads });
   const connection = await instance.connect();
   const dialect = modules.duckDbDialect(modules.sourceNames(), { sourceColumns: await modules.readTableColumns(connection, modules.sourceNames()), strictNames: true });
   connection.closeSync();
@@ -116,33 +160,59 @@ export async function openCannery(name: string, db: string, now: Date): Promise<
     name,
     async ask(question, n) {
       const endpoint = registry.find(question.endpoint)!;
-      const params: [string, string][] =
-        question.endpoint === 'usage.api-counts'
-          ? [['interval', question.interval!], ['project', patternOf(question, n)]]
-          : [['project', DEMO_PROJECT], ...(question.lastHour ? [['iso_timestamp_start', new Date(now.getTime() - HOUR_MS).toISOString()] as [string, string]] : [])];
-      const values = modules.withDerivedValues(endpoint.sqlDerived, modules.readRequestParams(endpoint.definition, params).values);
+      const values = modules.withDerivedValues(endpoint.sqlDerived, modules.readRequestParams(endpoint.definition, requestParams(question, n, now)).values);
       const bound: Record<string, DuckDBValue> = {};
       for (const parameter of endpoint.sqlParameters) bound[parameter] = parameter === modules.EXECUTION_TIME_PARAM ? now.toISOString() : (values[parameter] ?? null);
       const run = await instance.connect();
       try {
         const reader = await run.streamAndReadUntil(endpoint.sql, endpoint.definition.max_rows, bound);
-        const rows = reader.convertRowObjects(modules.toWireValue as never) as Record<string, unknown>[];
-        if (question.endpoint === 'logs.all') return { newest: rows.map((row) => ({ id: String(row.id), micros: Number(row.timestamp) })) };
-        return {
-          buckets: rows.map((row) => [
-            Date.parse(`${String(row.timestamp)}Z`) * 1000,
-            Number(row.total_rest_requests),
-            Number(row.total_storage_requests),
-            Number(row.total_auth_requests),
-            Number(row.total_realtime_requests),
-          ]),
-        };
+        // Converting to wire values is the backend's work, so it is timed.
+        return answerOf(question, reader.convertRowObjects(modules.toWireValue as never) as Record<string, unknown>[]);
       } finally {
         run.closeSync();
       }
     },
     async close() {
       instance.closeSync();
+    },
+  };
+}
+
+/** How often /health is probed while cannery serve is asked: several probes land in a 20 ms request. */
+const PROBE_EVERY_MS = 10;
+
+/** The built `cannery serve` on `db`, asked over HTTP with its cache off, its /health probed throughout. */
+export async function openServedCannery(name: string, db: string, now: Date): Promise<Engine> {
+  const served = await serve({
+    db,
+    // A session of its own: scheduled as a server on its own machine, apart from this process's chDB.
+    ownSession: true,
+    env: { CANNERY_LOG_LEVEL: 'warn', ...cannerySettings(), CANNERY_CACHE_MAX_BYTES: '0', CANNERY_NOW: now.toISOString() },
+  });
+  const prober = startProbes(served.url, PROBE_EVERY_MS);
+  let probed: Promise<Probe[]> | undefined;
+  const stopProbing = () => (probed ??= prober.stop());
+  const asked: { question: string; from: number; to: number }[] = [];
+  return {
+    name,
+    async ask(question, n) {
+      const from = epochMs();
+      const response = await fetch(`${served.url}/api/endpoints/query/${question.endpoint}?${new URLSearchParams(requestParams(question, n, now))}`, { headers: { 'x-api-key': API_KEY } });
+      const body = await response.text();
+      asked.push({ question: question.label, from, to: epochMs() });
+      if (response.status !== 200) throw new Error(`${name}: ${question.label} answered ${response.status}: ${body.slice(0, 500)}`);
+      return () => answerOf(question, (JSON.parse(body) as { result: Record<string, unknown>[] }).result);
+    },
+    async probes() {
+      const probes = await stopProbing();
+      return probes.flatMap((probe) => {
+        const during = asked.find((request) => request.from <= probe.at && probe.at < request.to);
+        return during === undefined ? [] : [{ question: during.question, ms: probe.ms }];
+      });
+    },
+    async close() {
+      await stopProbing();
+      await served.stop();
     },
   };
 }
@@ -247,12 +317,15 @@ export async function openClickHouse(dir: string, parquet: string, now: Date): P
   );
   session.query(`INSERT INTO edge SELECT id, timestamp, project, event_message, ifNull(url, ''), ifNull(path, ''), metadata FROM file('${parquet}', Parquet)`);
   const nowMicros = now.getTime() * 1000;
-  const rows = async (sql: string, params: object) =>
-    (await session.queryBindAsync(sql, params, { format: 'JSONEachRow' }))
-      .text()
-      .split('\n')
-      .filter(Boolean)
-      .map((line) => JSON.parse(line) as Record<string, unknown>);
+  /** The answer's text, read while timed; its rows, decoded after. */
+  const rows = async (sql: string, params: object) => {
+    const text = (await session.queryBindAsync(sql, params, { format: 'JSONEachRow' })).text();
+    return () =>
+      text
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
+  };
   return {
     name: 'ClickHouse (chDB)',
     async ask(question, n) {
@@ -262,7 +335,7 @@ export async function openClickHouse(dir: string, parquet: string, now: Date): P
           `SELECT id, toUnixTimestamp64Micro(timestamp) AS micros FROM edge WHERE project = {project:String} ${since} ORDER BY timestamp DESC LIMIT 100`,
           { project: DEMO_PROJECT, since: nowMicros - HOUR_MS * 1000 },
         );
-        return { newest: found.map((row) => ({ id: String(row.id), micros: Number(row.micros) })) };
+        return () => ({ newest: found().map((row) => ({ id: String(row.id), micros: Number(row.micros) })) });
       }
       const found = await rows(
         `SELECT intDiv(toUnixTimestamp64Micro(timestamp), {unit:Int64}) * {unit:Int64} AS bucket,
@@ -272,7 +345,7 @@ export async function openClickHouse(dir: string, parquet: string, now: Date): P
          GROUP BY bucket ORDER BY bucket`,
         { unit: MICROS[question.interval!], since: nowMicros - WINDOW_MICROS[question.interval!], pattern: patternOf(question, n) },
       );
-      return { buckets: found.map((row) => [Number(row.bucket), Number(row.rest), Number(row.storage), Number(row.auth), Number(row.realtime)]) };
+      return () => ({ buckets: found().map((row) => [Number(row.bucket), Number(row.rest), Number(row.storage), Number(row.auth), Number(row.realtime)] as [number, number, number, number, number]) });
     },
     async close() {
       session.close();
@@ -395,6 +468,25 @@ export interface PeerFigure {
   rows: number;
   /** Median milliseconds per engine, by name, and the samples each took. */
   medians: Record<string, { ms: number; samples: number }>;
+  /** /health while cannery serve answered this question; undefined when it was not served. */
+  health?: HealthFigure;
+}
+
+export interface HealthFigure {
+  p50: number;
+  p99: number;
+  max: number;
+  /** Probes that answered 200, and those that did not within the probe's wait. */
+  probes: number;
+  lost: number;
+}
+
+/** The probes' figures; a lost probe counts as the slowest. */
+function healthOf(probes: readonly { ms: number | undefined }[]): HealthFigure | undefined {
+  if (probes.length === 0) return undefined;
+  const answered = probes.flatMap((probe) => (probe.ms === undefined ? [] : [probe.ms]));
+  const latencies = probes.map((probe) => probe.ms ?? Infinity);
+  return { p50: percentile(latencies, 50), p99: percentile(latencies, 99), max: Math.max(...latencies), probes: answered.length, lost: probes.length - answered.length };
 }
 
 export interface MeasureOptions {
@@ -415,8 +507,9 @@ export async function measurePeers(engines: readonly Engine[], questions: readon
     n += 1;
     for (const engine of engines) {
       const started = performance.now();
-      const answer = await engine.ask(question, n);
-      first.set(engine.name, { answer, ms: performance.now() - started });
+      const received = await engine.ask(question, n);
+      const ms = performance.now() - started;
+      first.set(engine.name, { answer: typeof received === 'function' ? received() : received, ms });
     }
     const [reference, ...others] = engines.map((engine) => ({ name: engine.name, ...first.get(engine.name)! }));
     for (const other of others) {
@@ -469,12 +562,15 @@ export async function withEngines<T>(open: (() => Promise<Engine | undefined>)[]
 export interface PeerRun {
   label: string;
   figures: PeerFigure[];
+  /** /health over all of cannery serve's rounds. */
+  health?: HealthFigure;
   /** Seconds the ten imports took; undefined when they were not run (--no-imports). */
   importSeconds?: number;
   engines: string[];
 }
 
-export const CANNERY = 'cannery';
+export const CANNERY = 'cannery serve';
+export const CANNERY_IN_PROCESS = 'cannery in-process';
 export const CANNERY_IMPORTED = 'cannery, 10 imports';
 export const CLICKHOUSE = 'ClickHouse (chDB)';
 export const POSTGRES = 'Postgres (JSONB, timestamp index)';
@@ -522,7 +618,7 @@ export async function runPeers(db: string, label: string, options: PeerRunOption
     }
     return await withEngines(
       [
-        () => openCannery(CANNERY, db, options.now),
+        () => openCannery(CANNERY_IN_PROCESS, db, options.now),
         async () => (importSeconds === undefined ? undefined : openCannery(CANNERY_IMPORTED, imported, options.now)),
         () => (options.progress(`${label}: loading ClickHouse`), openClickHouse(dir, exported.parquet, options.now)),
         async () => {
@@ -530,13 +626,16 @@ export async function runPeers(db: string, label: string, options: PeerRunOption
           options.progress(`${label}: loading Postgres`);
           return openPostgres(bin, exported.csv, options.now);
         },
+        // Last: loading a peer blocks this process, and a connection kept alive meanwhile would
+        // be reused after the server had closed it.
+        () => (options.progress(`${label}: starting cannery serve`), openServedCannery(CANNERY, db, options.now)),
       ],
-      async (engines) => ({
-        label,
-        importSeconds,
-        engines: engines.map((engine) => engine.name),
-        figures: await measurePeers(engines, PEER_QUESTIONS, options),
-      }),
+      async (engines) => {
+        const figures = await measurePeers(engines, PEER_QUESTIONS, options);
+        const probes = (await engines.find((engine) => engine.probes)?.probes?.()) ?? [];
+        for (const figure of figures) figure.health = healthOf(probes.filter((probe) => probe.question === figure.question));
+        return { label, importSeconds, engines: engines.map((engine) => engine.name), figures, health: healthOf(probes) };
+      },
     );
   } finally {
     await rm(dir, { recursive: true, force: true });
@@ -552,18 +651,20 @@ function ratio(a: number | undefined, b: number | undefined): string {
   return a === undefined || b === undefined ? '' : (a / b).toFixed(2);
 }
 
-/** The peer table: p50 per engine and question, and cannery's time as a multiple of each other's. */
+/** The peer table: p50 per engine and question, cannery serve's time as a multiple of each peer's, and /health meanwhile. */
 export function peerTable(runs: readonly PeerRun[]): string[] {
-  const header = ['data', 'question', 'rows', CANNERY, `${CANNERY_IMPORTED} (x bulk)`, CLICKHOUSE, POSTGRES, 'cannery / ClickHouse', 'cannery / Postgres'];
+  const header = ['data', 'question', 'rows', CANNERY, '/health p99', CANNERY_IN_PROCESS, `${CANNERY_IMPORTED} (x bulk)`, CLICKHOUSE, POSTGRES, 'cannery / ClickHouse', 'cannery / Postgres'];
   const rows = runs.flatMap((run) =>
     run.figures.map((figure) => {
       const at = (name: string) => figure.medians[name]?.ms;
       return [
         run.label,
-        figure.question.replaceAll('|', '\\|'),
+        escape(figure.question),
         String(figure.rows),
         ms(at(CANNERY)),
-        at(CANNERY_IMPORTED) === undefined ? 'not run' : `${ms(at(CANNERY_IMPORTED))} (${ratio(at(CANNERY_IMPORTED), at(CANNERY))})`,
+        healthCell(figure.health),
+        ms(at(CANNERY_IN_PROCESS)),
+        at(CANNERY_IMPORTED) === undefined ? 'not run' : `${ms(at(CANNERY_IMPORTED))} (${ratio(at(CANNERY_IMPORTED), at(CANNERY_IN_PROCESS))})`,
         ms(at(CLICKHOUSE)),
         at(POSTGRES) === undefined ? 'not run' : `${ms(at(POSTGRES))} (${figure.medians[POSTGRES]!.samples})`,
         ratio(at(CANNERY), at(CLICKHOUSE)),
@@ -571,6 +672,84 @@ export function peerTable(runs: readonly PeerRun[]): string[] {
       ];
     }),
   );
-  const line = (cells: readonly string[]) => `| ${cells.join(' | ')} |`;
   return [line(header), line(header.map((_, index) => (index < 2 ? '---' : '---:'))), ...rows.map(line)];
+}
+
+/** Each question's p50 from one size to the next, for cannery serve and ClickHouse, against the events' growth. */
+export function growthTable(runs: readonly PeerRun[]): string[] {
+  const steps = runs.slice(1).map((run, index) => ({ from: runs[index]!, to: run }));
+  if (steps.length === 0) return [];
+  const header = ['question', ...steps.flatMap(({ from, to }) => [`${CANNERY} ${from.label} -> ${to.label}`, `${CLICKHOUSE} ${from.label} -> ${to.label}`])];
+  const rows = runs[0]!.figures.map((figure) => [
+    escape(figure.question),
+    ...steps.flatMap(({ from, to }) => [CANNERY, CLICKHOUSE].map((name) => growthCell(growthOf(from, to, figure.question, name)))),
+  ]);
+  const events = ['events', ...steps.flatMap(({ from, to }) => [CANNERY, CLICKHOUSE].map(() => `x${(eventsOf(to) / eventsOf(from)).toFixed(1)}`))];
+  return [line(header), line(header.map((_, index) => (index === 0 ? '---' : '---:'))), ...rows.map(line), line(events)];
+}
+
+/**
+ * The issue's targets, read at each size: every question within 1.5x of ClickHouse, the counts at
+ * or below it, logs.all's p50 under 10 ms, /health's p99 under 100 ms while cannery serve answers,
+ * and each question's growth from the size before no worse than linear in the events.
+ */
+export function verdictTable(runs: readonly PeerRun[]): string[] {
+  const header = ['target', ...runs.map((run) => run.label)];
+  const worst = (run: PeerRun, questions: (figure: PeerFigure) => boolean, value: (figure: PeerFigure) => number | undefined) =>
+    run.figures
+      .filter(questions)
+      .map((figure) => ({ question: figure.question, value: value(figure) }))
+      .filter((entry): entry is { question: string; value: number } => entry.value !== undefined)
+      .reduce<{ question: string; value: number } | undefined>((most, entry) => (most === undefined || entry.value > most.value ? entry : most), undefined);
+  const toClickHouse = (figure: PeerFigure) => (figure.medians[CLICKHOUSE] && figure.medians[CANNERY] ? figure.medians[CANNERY].ms / figure.medians[CLICKHOUSE].ms : undefined);
+  const verdict = (found: { question: string; value: number } | undefined, limit: number, shown: (value: number) => string) =>
+    found === undefined ? 'not measured' : `${found.value <= limit ? 'met' : 'MISSED'}: ${shown(found.value)} (${escape(found.question)})`;
+  const times = (value: number) => `x${value.toFixed(2)}`;
+  const rows = [
+    ['every question within 1.5x of ClickHouse', ...runs.map((run) => verdict(worst(run, () => true, toClickHouse), 1.5, times))],
+    ['the counts at or below ClickHouse', ...runs.map((run) => verdict(worst(run, (figure) => figure.question.startsWith('usage.api-counts'), toClickHouse), 1, times))],
+    ['logs.all p50 < 10 ms', ...runs.map((run) => verdict(worst(run, (figure) => figure.question.startsWith('logs.all'), (figure) => figure.medians[CANNERY]?.ms), 10, ms))],
+    [
+      '/health p99 < 100 ms (new connections, while cannery serve answers)',
+      ...runs.map((run) => (run.health === undefined ? 'not measured' : `${run.health.p99 < 100 ? 'met' : 'MISSED'}: ${healthCell(run.health)}`)),
+    ],
+    [
+      'growth from the size before no worse than linear (x time / x events)',
+      ...runs.map((run, index) => {
+        if (index === 0) return '';
+        const from = runs[index - 1]!;
+        return verdict(worst(run, () => true, (figure) => growthOf(from, run, figure.question, CANNERY)?.relative), 1, times);
+      }),
+    ],
+  ];
+  return [line(header), line(header.map(() => '---')), ...rows.map(line)];
+}
+
+function growthOf(from: PeerRun, to: PeerRun, question: string, engine: string): { factor: number; relative: number } | undefined {
+  const before = from.figures.find((figure) => figure.question === question)?.medians[engine]?.ms;
+  const after = to.figures.find((figure) => figure.question === question)?.medians[engine]?.ms;
+  if (before === undefined || after === undefined) return undefined;
+  return { factor: after / before, relative: after / before / (eventsOf(to) / eventsOf(from)) };
+}
+
+function growthCell(growth: { factor: number } | undefined): string {
+  return growth === undefined ? '' : `x${growth.factor.toFixed(2)}`;
+}
+
+/** The edge events a run's label names (`1M`, `10M`). */
+function eventsOf(run: PeerRun): number {
+  return parseSize(run.label).edgeEvents;
+}
+
+function healthCell(health: HealthFigure | undefined): string {
+  if (health === undefined) return '';
+  return `${ms(health.p99)} (${health.probes}${health.lost > 0 ? `, ${health.lost} lost` : ''})`;
+}
+
+function escape(text: string): string {
+  return text.replaceAll('|', '\\|');
+}
+
+function line(cells: readonly string[]): string {
+  return `| ${cells.join(' | ')} |`;
 }
