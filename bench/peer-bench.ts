@@ -46,6 +46,8 @@ async function main(): Promise<void> {
       const now = given ? statSync(given).mtime : new Date();
       const run = await runPeersReporting(db, size.label, { dir, now, postgres: !values['no-postgres'], imports: !values['no-imports'], maxSamples: Number(values.samples), progress });
       runs.push(run);
+      // A long run cut short still leaves the sizes it finished.
+      progress(`${size.label} done:\n${peerTable([run]).join('\n')}\n${verdictTable([run]).join('\n')}`);
       if (!given) await rm(db, { force: true });
     }
     const growth = growthTable(runs);
