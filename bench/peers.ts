@@ -716,7 +716,7 @@ export function verdictTable(runs: readonly PeerRun[]): string[] {
     [
       'growth from the size before no worse than linear (x time / x events)',
       ...runs.map((run, index) => {
-        if (index === 0) return '';
+        if (index === 0) return 'no smaller size in this run';
         const from = runs[index - 1]!;
         return verdict(worst(run, () => true, (figure) => growthOf(from, run, figure.question, CANNERY)?.relative), 1, times);
       }),
