@@ -6,13 +6,14 @@
  * test a filter on a STRUCT column the scan reads every field of the STRUCT, where a test above the
  * scan reads only the fields it names: `contains(t.metadata.request.url, ...)` over 1M edge events
  * costs ~9x as much in the scan (the metadata record has ~100 fields; docs/storage.md). A condition
- * that also names the row's `rowid` is on two columns and stays above the scan:
- * `c OR t.rowid < 0` keeps exactly the rows c keeps, as a table's rowid is never negative; a row an
- * outer join pads with NULLs has a NULL rowid, and `c OR NULL` is TRUE only where c is, so a WHERE
- * keeps the same rows whichever side it reads.
+ * that also names a second column is on two columns and stays above the scan: `c OR t.ts < t.ts`,
+ * with `ts` the table's NOT NULL time column (any column but a FLOAT64, for NaN, would do). `x < x`
+ * is never TRUE (FALSE, or NULL on a row an outer join pads with NULLs), so a WHERE keeps exactly
+ * the rows c keeps. (The row's `rowid` would read cheaper, but DuckDB fails to bind it in a CTE it
+ * materialises.)
  *
  * Only conditions of the WHERE's top-level AND are changed, and only over a table the source
- * declares (not a CTE) with no column of its own named `rowid`.
+ * declares (not a CTE).
  */
 import type { Rewrite } from '../../../generator/dialect.js';
 import type { Columns } from '../../../analyse/shapes.js';
@@ -46,16 +47,17 @@ function structColumnRead(condition: Expr): { table: string; column: string } | 
 }
 
 export function recordFiltersAboveScan(sourceColumns?: (source: string) => Columns): Rewrite {
-  /** The STRUCT columns of the declared tables in `from`, by alias (lower case). */
-  function structColumns(from: readonly FromItem[], ctes: ReadonlySet<string>): Map<string, { alias: string; columns: Set<string> }> {
-    const tables = new Map<string, { alias: string; columns: Set<string> }>();
+  /** The STRUCT columns and a NOT NULL column of the declared tables in `from`, by alias (lower case). */
+  function structColumns(from: readonly FromItem[], ctes: ReadonlySet<string>): Map<string, { alias: string; columns: Set<string>; notNull: string }> {
+    const tables = new Map<string, { alias: string; columns: Set<string>; notNull: string }>();
     for (const item of from) {
       if (item.kind !== 'table' || (!item.qualified && ctes.has(item.name.toLowerCase()))) continue;
       const columns = sourceColumns?.(item.name);
-      if (columns === undefined || columns.has('rowid')) continue;
+      const notNull = columns && [...columns].find(([, shape]) => shape.kind === 'scalar' && shape.notNull && !shape.float64)?.[0];
+      if (columns === undefined || notNull === undefined) continue;
       const structs = new Set([...columns].filter(([, shape]) => shape.kind === 'struct' || (shape.kind === 'array' && shape.stored === 'struct')).map(([name]) => name));
       const alias = item.alias ?? item.name.slice(item.name.lastIndexOf('.') + 1);
-      tables.set(alias.toLowerCase(), { alias, columns: structs });
+      tables.set(alias.toLowerCase(), { alias, columns: structs, notNull });
     }
     return tables;
   }
@@ -81,8 +83,9 @@ export function recordFiltersAboveScan(sourceColumns?: (source: string) => Colum
     const where = and(
       order.map((entry): Expr => {
         if (typeof entry !== 'string') return entry;
-        const rowid: Expr = { kind: 'column', table: tables.get(entry)!.alias, name: 'rowid', fields: [] };
-        const never: Expr = { kind: 'binary', operator: '<', left: rowid, right: { kind: 'literal', type: 'int64', value: '0' } };
+        const table = tables.get(entry)!;
+        const column: Expr = { kind: 'column', table: table.alias, name: table.notNull, fields: [] };
+        const never: Expr = { kind: 'binary', operator: '<', left: column, right: column };
         return { kind: 'binary', operator: 'OR', left: and(groups.get(entry)!), right: never };
       }),
     );
