@@ -13,7 +13,8 @@
  * records stored as one STRUCT read as such, and written back as arrays where their values leave;
  * UNNEST chains as projections; aggregates with HAVING MAX | MIN over the rows they keep, in a
  * scalar subquery; BigQuery's names of anonymous columns; orders BigQuery does not
- * keep, dropped; REGEXP_CONTAINS tested with substring searches first.
+ * keep, dropped; REGEXP_CONTAINS tested with substring searches first; conditions on a STRUCT
+ * column's fields kept out of the table scan.
  */
 import type { Dialect, DuckDbDialectSettings, Printer } from '../../generator/dialect.js';
 import { EXTRACT_PARTS, extractKey, TYPE_LOOKUP } from '../../language.js';
@@ -30,6 +31,7 @@ import { setOperationStructNames } from './rewrites/set-operation-structs.js';
 import { setsByName } from './rewrites/set-by-name.js';
 import { boundTopRows } from './rewrites/top-n-bound.js';
 import { readStoredRecords } from './rewrites/stored-records.js';
+import { recordFiltersAboveScan } from './rewrites/record-filters.js';
 import { unnestAsProjections } from './rewrites/unnest-projections.js';
 import { usingColumnsFirst } from './rewrites/using-columns.js';
 import { dropUnorderedSubqueryOrder } from './rewrites/unordered-subqueries.js';
@@ -133,6 +135,8 @@ export function duckDbDialect(sources: readonly string[], options: DuckDbDialect
       setOperationStructNames,
       dropUnorderedSubqueryOrder,
       prefilterRegularExpressions,
+      // Last: it moves whole WHERE conditions, the prefilter's searches with them.
+      recordFiltersAboveScan(sourceColumns),
     ],
     transforms: {
       column: (node, printer) => {
