@@ -8,7 +8,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { BIGINT, BOOLEAN, DOUBLE, DuckDBInstance, VARCHAR, type DuckDBConnection, type DuckDBType, type DuckDBValue } from '#duckdb-api';
+import { BIGINT, BOOLEAN, DOUBLE, DuckDBInstance, DuckDBTypeId, VARCHAR, type DuckDBConnection, type DuckDBType, type DuckDBValue } from '#duckdb-api';
 import { CanneryError } from '../../core/errors.js';
 import { withoutServerPaths } from '../../core/server-paths.js';
 import { EXECUTION_TIME_PARAM } from '../../sql/language.js';
@@ -25,13 +25,15 @@ import { ensureSourceTables, readSourceTables, sourceTablesCurrent } from './sou
 import { declaredTablesCurrent, ensureDeclaredTables } from './declared-tables.js';
 import type { SourceDeclaration } from '../../config/source-declaration.js';
 import { databaseBusy } from './lock.js';
-import { readWireRows, StreamFailed } from './result-rows.js';
+import { readJsonRows, readWireRows, StreamFailed } from './result-rows.js';
+import { jsonRowsSql, TYPES_CHANGED, type ResultColumn } from './json-rows.js';
 import { openConnections, type Connections } from './connections.js';
 import { NULL_ELEMENT, NUMERIC_OVERFLOW_ERROR } from './values.js';
 import { writeBackType } from './write-back.js';
 import { checkFileLength, readEveryTable } from './database-file.js';
 import { readPresentRecords, tableColumns } from './table-columns.js';
 import type { Backend, QueryRequest, QueryResult } from '../../engine/backend.js';
+import type { WireRow } from '../../core/types.js';
 import { resultBudget } from '../../engine/serve/result-budget.js';
 import type { ColumnField, ParamType } from '../../core/types.js';
 import { columnTypeOf } from './contract-types.js';
@@ -332,11 +334,10 @@ export function runDuckDbQuery(connections: Connections, request: QueryRequest, 
       timer = setTimeout(interrupt, INTERRUPT_AGAIN_MS);
     }, request.timeoutMs);
     try {
-      const result = await connection.stream(request.sql, bindings(request));
-      const rows = await readWireRows(result, request.maxRows, resultBudget(request.maxBytes), request.writeBack);
+      const answer = await readAnswer(connection, request);
       if (watch?.bound !== undefined) throw boundPassed(request, watch.bound);
       if (watch?.expired) throw timeout();
-      return { rows, backendMs: performance.now() - started };
+      return { ...answer, backendMs: performance.now() - started };
     } catch (error) {
       if (watch?.bound !== undefined) throw boundPassed(request, watch.bound);
       if (error instanceof CanneryError) throw error;
@@ -347,7 +348,8 @@ export function runDuckDbQuery(connections: Connections, request: QueryRequest, 
         const failure = watch?.failure;
         throw new CanneryError('query_failed', `${request.endpointName}: the query failed: ${failure ?? error.message}`, { cause: error, queryRejected: failure !== undefined });
       }
-      const message = firstLine((error as Error).message);
+      // A NULL array element found by json-rows.ts's SQL fails in result-rows.ts's words.
+      const message = firstLine((error as Error).message).replace(NULL_ELEMENT_RAISED, '');
       const outputBound = OUTPUT_BOUND_ERROR.exec(message)?.[1];
       if (outputBound !== undefined) throw boundPassed(request, outputBound);
       // An overflow the generated SQL checks is BigQuery's error, in its words alone: not the cast that raised it.
@@ -366,6 +368,54 @@ export function runDuckDbQuery(connections: Connections, request: QueryRequest, 
       connection.interrupt();
     }
   });
+}
+
+/**
+ * The answer's rows: as JSON text written by DuckDB where the request takes them so and
+ * json-rows.ts writes every column the same way, else as wire rows. A wrapped query DuckDB
+ * cannot prepare, or whose columns changed type when it was bound again, is read as wire rows.
+ */
+async function readAnswer(connection: DuckDBConnection, request: QueryRequest): Promise<{ rows: WireRow[]; jsonRows?: string[] }> {
+  const budget = () => resultBudget(request.maxBytes);
+  const jsonSql = request.jsonRows ? await jsonRowsQuery(connection, request) : undefined;
+  if (jsonSql !== undefined) {
+    try {
+      const result = await connection.stream(jsonSql, bindings(request));
+      return { rows: [], jsonRows: await readJsonRows(result, request.maxRows, budget()) };
+    } catch (error) {
+      if (!(error instanceof Error && error.message.includes(TYPES_CHANGED))) throw error;
+    }
+  }
+  const result = await connection.stream(request.sql, bindings(request));
+  return { rows: await readWireRows(result, request.maxRows, budget(), request.writeBack) };
+}
+
+/** json-rows.ts's query for `request`, from the columns DuckDB prepares it with; undefined where it has none. */
+async function jsonRowsQuery(connection: DuckDBConnection, request: QueryRequest): Promise<string | undefined> {
+  let prepared;
+  try {
+    prepared = await connection.prepare(request.sql);
+  } catch {
+    // The query's own error is the one its run reports.
+    return undefined;
+  }
+  try {
+    const counts = new Map<string, number>();
+    const columns: ResultColumn[] = [];
+    for (let index = 0; index < prepared.columnCount; index++) {
+      // A parameter's column whose type waits for its value is typed INVALID.
+      if (prepared.columnTypeId(index) === DuckDBTypeId.INVALID) return undefined;
+      // Named as DuckDBResult.deduplicatedColumnNames names them (result-rows.ts).
+      const name = prepared.columnName(index);
+      const seen = counts.get(name) ?? 0;
+      counts.set(name, seen + 1);
+      const answerName = seen === 0 ? name : `${name}:${seen}`;
+      columns.push({ name: answerName, type: prepared.columnType(index), writeBack: request.writeBack?.[answerName] });
+    }
+    return jsonRowsSql(request.sql, columns, request.maxRows);
+  } finally {
+    prepared.destroySync();
+  }
 }
 
 /** A host function's bound, or a bound the generated SQL checks (REPEAT's output, GENERATE_ARRAY's elements), passed: the caller's query asks for more than the engine builds at once. */
@@ -417,6 +467,9 @@ function bindings(request: QueryRequest): Record<string, DuckDBValue> {
  * failed". The client splits the SQL into statements first, and prefixes what fails there (an
  * expression nested past DuckDB's depth limit) with "Failed to extract statements:".
  */
+/** How DuckDB's error() reports json-rows.ts's NULL element. */
+const NULL_ELEMENT_RAISED = new RegExp(`^Invalid Input Error: (?=${NULL_ELEMENT})`);
+
 const QUERY_REJECTIONS = new RegExp(`^(?:(?:Failed to extract statements: )?(Binder|Parser|Catalog|Conversion|Invalid Input|Out of Range|Not implemented) Error|${NULL_ELEMENT}|${NUMERIC_OVERFLOW_ERROR})`);
 
 /**
