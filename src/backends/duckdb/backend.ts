@@ -8,7 +8,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { BIGINT, BOOLEAN, DOUBLE, DuckDBInstance, DuckDBTypeId, VARCHAR, type DuckDBConnection, type DuckDBType, type DuckDBValue } from '#duckdb-api';
+import { BIGINT, BOOLEAN, DOUBLE, DuckDBInstance, VARCHAR, type DuckDBConnection, type DuckDBResult, type DuckDBType, type DuckDBValue } from '#duckdb-api';
 import { CanneryError } from '../../core/errors.js';
 import { withoutServerPaths } from '../../core/server-paths.js';
 import { EXECUTION_TIME_PARAM } from '../../sql/language.js';
@@ -334,7 +334,7 @@ export function runDuckDbQuery(connections: Connections, request: QueryRequest, 
       timer = setTimeout(interrupt, INTERRUPT_AGAIN_MS);
     }, request.timeoutMs);
     try {
-      const answer = await readAnswer(connection, request);
+      const answer = await readAnswer(connection, request, answerColumnsOf(connections));
       if (watch?.bound !== undefined) throw boundPassed(request, watch.bound);
       if (watch?.expired) throw timeout();
       return { ...answer, backendMs: performance.now() - started };
@@ -372,50 +372,59 @@ export function runDuckDbQuery(connections: Connections, request: QueryRequest, 
 
 /**
  * The answer's rows: as JSON text written by DuckDB where the request takes them so and
- * json-rows.ts writes every column the same way, else as wire rows. A wrapped query DuckDB
- * cannot prepare, or whose columns changed type when it was bound again, is read as wire rows.
+ * json-rows.ts writes every column the same way, else as wire rows. The columns' types are those
+ * of the last answer to the same SQL on these connections (a prepared statement does not know
+ * them while a parameter's type waits for its value, as logs.all's `@x is null or ...` do), so
+ * a query's first answer is read as wire rows. The query checks the types it was written for:
+ * where they changed (a parameter's value of another type, a table altered since), or DuckDB
+ * cannot bind the query written, the rows are read as wire rows and the types learnt again.
  */
-async function readAnswer(connection: DuckDBConnection, request: QueryRequest): Promise<{ rows: WireRow[]; jsonRows?: string[] }> {
+async function readAnswer(connection: DuckDBConnection, request: QueryRequest, learnt: AnswerColumns): Promise<{ rows: WireRow[]; jsonRows?: string[] }> {
   const budget = () => resultBudget(request.maxBytes);
-  const jsonSql = request.jsonRows ? await jsonRowsQuery(connection, request) : undefined;
+  const columns = request.jsonRows ? learnt.get(request.sql) : undefined;
+  const jsonSql = columns && jsonRowsSql(request.sql, columns.map((column) => ({ ...column, writeBack: request.writeBack?.[column.name] })), request.maxRows);
   if (jsonSql !== undefined) {
+    let result;
     try {
-      const result = await connection.stream(jsonSql, bindings(request));
-      return { rows: [], jsonRows: await readJsonRows(result, request.maxRows, budget()) };
+      result = await connection.stream(jsonSql, bindings(request));
+    } catch (error) {
+      if (!(error instanceof Error && NOT_WRITTEN.test(error.message))) throw error;
+    }
+    try {
+      if (result) return { rows: [], jsonRows: await readJsonRows(result, request.maxRows, budget()) };
     } catch (error) {
       if (!(error instanceof Error && error.message.includes(TYPES_CHANGED))) throw error;
     }
+    learnt.delete(request.sql);
   }
   const result = await connection.stream(request.sql, bindings(request));
+  if (request.jsonRows) learn(learnt, request.sql, result);
   return { rows: await readWireRows(result, request.maxRows, budget(), request.writeBack) };
 }
 
-/** json-rows.ts's query for `request`, from the columns DuckDB prepares it with; undefined where it has none. */
-async function jsonRowsQuery(connection: DuckDBConnection, request: QueryRequest): Promise<string | undefined> {
-  let prepared;
-  try {
-    prepared = await connection.prepare(request.sql);
-  } catch {
-    // The query's own error is the one its run reports.
-    return undefined;
-  }
-  try {
-    const counts = new Map<string, number>();
-    const columns: ResultColumn[] = [];
-    for (let index = 0; index < prepared.columnCount; index++) {
-      // A parameter's column whose type waits for its value is typed INVALID.
-      if (prepared.columnTypeId(index) === DuckDBTypeId.INVALID) return undefined;
-      // Named as DuckDBResult.deduplicatedColumnNames names them (result-rows.ts).
-      const name = prepared.columnName(index);
-      const seen = counts.get(name) ?? 0;
-      counts.set(name, seen + 1);
-      const answerName = seen === 0 ? name : `${name}:${seen}`;
-      columns.push({ name: answerName, type: prepared.columnType(index), writeBack: request.writeBack?.[answerName] });
-    }
-    return jsonRowsSql(request.sql, columns, request.maxRows);
-  } finally {
-    prepared.destroySync();
-  }
+/** A query json-rows.ts wrote that DuckDB would not bind, or whose columns changed type. */
+const NOT_WRITTEN = new RegExp(`^(?:Binder Error|Parser Error|Invalid Input Error: ${TYPES_CHANGED})`);
+
+/** The columns of the last answer to each SQL text, on one backend's connections; the latest few hundred. */
+type AnswerColumns = Map<string, ResultColumn[]>;
+
+const LEARNT_QUERIES = 256;
+
+/** Each open set of connections' columns: a reopen (new declarations) starts afresh. */
+const answerColumns = new WeakMap<Connections, AnswerColumns>();
+
+function answerColumnsOf(connections: Connections): AnswerColumns {
+  let learnt = answerColumns.get(connections);
+  if (!learnt) answerColumns.set(connections, (learnt = new Map()));
+  return learnt;
+}
+
+function learn(learnt: AnswerColumns, sql: string, result: DuckDBResult): void {
+  const names = result.deduplicatedColumnNames();
+  const types = result.columnTypes();
+  learnt.delete(sql);
+  if (learnt.size >= LEARNT_QUERIES) learnt.delete(learnt.keys().next().value!);
+  learnt.set(sql, names.map((name, index) => ({ name, type: types[index]! })));
 }
 
 /** A host function's bound, or a bound the generated SQL checks (REPEAT's output, GENERATE_ARRAY's elements), passed: the caller's query asks for more than the engine builds at once. */

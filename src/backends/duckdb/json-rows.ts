@@ -17,10 +17,10 @@
  * LIMIT). DuckDB escapes nine control characters in upper-case hex (`\u001F`) where
  * JSON.stringify writes lower case; jsonRowText lowers them.
  *
- * The column types are the prepared statement's; the query can be bound again at execution (a
- * parameter's value of another type, a table altered in between), so the text checks them:
- * typeof folds to a constant, and a changed type fails the query with TYPES_CHANGED, which the
- * backend answers by reading the rows the other way.
+ * The column types are those of an earlier answer to the same SQL (backend.ts); the query can
+ * be bound otherwise this time (a parameter's value of another type, a table altered since), so
+ * the text checks them: typeof folds to a constant, and a changed type fails the query with
+ * TYPES_CHANGED, which the backend answers by reading the rows the other way.
  */
 import { DuckDBListType, DuckDBStructType, DuckDBTypeId, type DuckDBType } from '#duckdb-api';
 import { quoteIdentifier, quoteString as quoteLiteral } from '../../sql/dialects/duckdb/quote.js';

@@ -48,14 +48,26 @@ describe('rows written as JSON by DuckDB', () => {
   const encoded = async (result: QueryResult) =>
     Buffer.from(result.jsonRows ? await encodeJsonRows(result.jsonRows, MAX_BYTES) : await encodeResult(result.rows, { maxBytes: MAX_BYTES })).toString('utf8');
 
-  /** Runs `sql` both ways; returns whether DuckDB wrote the rows, and checks the answers are the same bytes. */
+  /**
+   * Runs `sql` both ways (taken as JSON twice: the first answer to a query is where the backend
+   * learns its columns); returns whether DuckDB wrote the rows, and checks the answers are the
+   * same bytes.
+   */
   async function bothWays(sql: string, options: Partial<QueryRequest> = {}): Promise<boolean> {
     const asValues = await run(sql, options);
+    const first = await run(sql, { ...options, jsonRows: true });
     const asJson = await run(sql, { ...options, jsonRows: true });
     expect(asValues.jsonRows).toBeUndefined();
+    expect(await encoded(first)).toBe(await encoded(asValues));
     expect(await encoded(asJson)).toBe(await encoded(asValues));
     return asJson.jsonRows !== undefined;
   }
+
+  /** Runs `sql` as JSON twice, the second time as DuckDB writes it, and returns its error. */
+  const jsonError = async (sql: string, options: Partial<QueryRequest> = {}) => {
+    await run(sql, { ...options, jsonRows: true }).catch(() => undefined);
+    return run(sql, { ...options, jsonRows: true }).catch((error: unknown) => error);
+  };
 
   it('writes every column type of its set as the service encodes it, edge values and NULLs at every depth', async () => {
     expect(await bothWays(`${VALUES} order by n`)).toBe(true);
@@ -63,8 +75,6 @@ describe('rows written as JSON by DuckDB', () => {
   });
 
   it('writes every code point as JSON.stringify does', async () => {
-    const answer = await run(CODE_POINTS, { jsonRows: true });
-    expect(answer.jsonRows).toHaveLength(272);
     expect(await bothWays(CODE_POINTS)).toBe(true);
     // The escapes DuckDB writes in upper case, and the same text as a string's own characters.
     expect(await bothWays(`select chr(11) || chr(27) || chr(31) as "k\\u001F", '\\u001F \\\\u001F \\\\\\u001F' as v`)).toBe(true);
@@ -86,29 +96,35 @@ describe('rows written as JSON by DuckDB', () => {
     const sql = `select i, case when i = 3000 then [NULL] else [i] end as l from range(5000) t(i) order by i`;
     expect(await bothWays(sql, { maxRows: 2500 })).toBe(true);
     expect((await run(sql, { maxRows: 2500, jsonRows: true })).jsonRows).toHaveLength(2500);
+    // The other way round, the same SQL text: 3,000 rows hold the NULL.
+    expect(await jsonError(sql, { maxRows: 3500 })).toMatchObject({ code: 'query_failed', message: expect.stringContaining('Array cannot have a null element') });
   });
 
   it('binds parameters as the query does', async () => {
     const values = { s: 'plain' };
     expect(await bothWays(`${VALUES} where s = $s`, { parameters: ['s'], values })).toBe(true);
-    // A column whose type waits for the parameter's value is read as wire values.
-    expect(await bothWays('select $s as v', { parameters: ['s'], values })).toBe(false);
+    // A column typed by the parameter's value: where it is of another type than the answer
+    // before, the query fails its check and the rows are read as wire values.
+    expect(await bothWays('select $s as v', { parameters: ['s'], values })).toBe(true);
+    const asNumber = { parameters: ['s'], values: { s: 5 } } as Partial<QueryRequest>;
+    const changed = await run('select $s as v', { ...asNumber, jsonRows: true });
+    expect(changed.jsonRows).toBeUndefined();
+    expect(await encoded(changed)).toBe(await encoded(await run('select $s as v', asNumber)));
   });
 
   it('fails an array holding NULL as the service does', async () => {
     for (const sql of ['select [1, NULL] as l', "select {'a': ['x', NULL]} as r"]) {
       const asValues = await run(sql).catch((error: unknown) => error);
-      const asJson = await run(sql, { jsonRows: true }).catch((error: unknown) => error);
+      const asJson = await jsonError(sql);
       expect(asValues).toMatchObject({ code: 'query_failed', queryRejected: true, message: expect.stringContaining('Array cannot have a null element') });
       expect(asJson).toMatchObject({ code: (asValues as { code: string }).code, message: (asValues as Error).message, queryRejected: true });
     }
   });
 
   it('holds the answer to its byte budget', async () => {
-    const failure = run("select repeat('x', 1000) as s from range(1000)", { maxBytes: 256 * 1024, jsonRows: true });
-    await expect(failure).rejects.toMatchObject({ code: 'result_too_large', message: expect.stringContaining('262144-byte limit') });
-    const huge = run("select repeat('x', 40 * 1024 * 1024) as s from range(3)", { jsonRows: true });
-    await expect(huge).rejects.toMatchObject({ code: 'result_too_large' });
+    const failure = await jsonError("select repeat('x', 1000) as s from range(1000)", { maxBytes: 256 * 1024 });
+    expect(failure).toMatchObject({ code: 'result_too_large', message: expect.stringContaining('262144-byte limit') });
+    expect(await jsonError("select repeat('x', 40 * 1024 * 1024) as s from range(3)")).toMatchObject({ code: 'result_too_large' });
   });
 
   it('reads other types, and names a JS object orders or keeps apart, as wire values', async () => {
