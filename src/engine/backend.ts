@@ -26,19 +26,10 @@ export interface QueryRequest {
   endpointName: string;
   /** Columns stored otherwise than BigQuery types them, written back as rows are converted (the generator's `writeBack`). */
   writeBack?: Record<string, WriteBack> | undefined;
-  /**
-   * The caller takes rows as JSON text (QueryResult.jsonRows): a backend that can write them so,
-   * byte for byte as JSON.stringify writes its wire rows, may. Off where rows are rewritten after
-   * (redaction).
-   */
-  jsonRows?: boolean;
 }
 
 export interface QueryResult {
-  /** The rows; empty where `jsonRows` holds them. */
   rows: WireRow[];
-  /** Each row as JSON.stringify writes it, where the request allowed it and the backend wrote them so. */
-  jsonRows?: string[];
   /** Time the backend spent, in milliseconds. */
   backendMs: number;
 }

@@ -8,7 +8,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { BIGINT, BOOLEAN, DOUBLE, DuckDBInstance, VARCHAR, type DuckDBConnection, type DuckDBResult, type DuckDBType, type DuckDBValue } from '#duckdb-api';
+import { BIGINT, BOOLEAN, DOUBLE, DuckDBInstance, VARCHAR, type DuckDBConnection, type DuckDBType, type DuckDBValue } from '#duckdb-api';
 import { CanneryError } from '../../core/errors.js';
 import { withoutServerPaths } from '../../core/server-paths.js';
 import { EXECUTION_TIME_PARAM } from '../../sql/language.js';
@@ -25,15 +25,13 @@ import { ensureSourceTables, readSourceTables, sourceTablesCurrent } from './sou
 import { declaredTablesCurrent, ensureDeclaredTables } from './declared-tables.js';
 import type { SourceDeclaration } from '../../config/source-declaration.js';
 import { databaseBusy } from './lock.js';
-import { readJsonRows, readWireRows, StreamFailed } from './result-rows.js';
-import { jsonRowsSql, TYPES_CHANGED, type ResultColumn } from './json-rows.js';
+import { readWireRows, StreamFailed } from './result-rows.js';
 import { openConnections, type Connections } from './connections.js';
 import { NULL_ELEMENT, NUMERIC_OVERFLOW_ERROR } from './values.js';
 import { writeBackType } from './write-back.js';
 import { checkFileLength, readEveryTable } from './database-file.js';
 import { readPresentRecords, tableColumns } from './table-columns.js';
 import type { Backend, QueryRequest, QueryResult } from '../../engine/backend.js';
-import type { WireRow } from '../../core/types.js';
 import { resultBudget } from '../../engine/serve/result-budget.js';
 import type { ColumnField, ParamType } from '../../core/types.js';
 import { columnTypeOf } from './contract-types.js';
@@ -334,10 +332,11 @@ export function runDuckDbQuery(connections: Connections, request: QueryRequest, 
       timer = setTimeout(interrupt, INTERRUPT_AGAIN_MS);
     }, request.timeoutMs);
     try {
-      const answer = await readAnswer(connection, request, answerColumnsOf(connections));
+      const result = await connection.stream(request.sql, bindings(request));
+      const rows = await readWireRows(result, request.maxRows, resultBudget(request.maxBytes), request.writeBack);
       if (watch?.bound !== undefined) throw boundPassed(request, watch.bound);
       if (watch?.expired) throw timeout();
-      return { ...answer, backendMs: performance.now() - started };
+      return { rows, backendMs: performance.now() - started };
     } catch (error) {
       if (watch?.bound !== undefined) throw boundPassed(request, watch.bound);
       if (error instanceof CanneryError) throw error;
@@ -348,8 +347,7 @@ export function runDuckDbQuery(connections: Connections, request: QueryRequest, 
         const failure = watch?.failure;
         throw new CanneryError('query_failed', `${request.endpointName}: the query failed: ${failure ?? error.message}`, { cause: error, queryRejected: failure !== undefined });
       }
-      // A NULL array element found by json-rows.ts's SQL fails in result-rows.ts's words.
-      const message = firstLine((error as Error).message).replace(NULL_ELEMENT_RAISED, '');
+      const message = firstLine((error as Error).message);
       const outputBound = OUTPUT_BOUND_ERROR.exec(message)?.[1];
       if (outputBound !== undefined) throw boundPassed(request, outputBound);
       // An overflow the generated SQL checks is BigQuery's error, in its words alone: not the cast that raised it.
@@ -368,63 +366,6 @@ export function runDuckDbQuery(connections: Connections, request: QueryRequest, 
       connection.interrupt();
     }
   });
-}
-
-/**
- * The answer's rows: as JSON text written by DuckDB where the request takes them so and
- * json-rows.ts writes every column the same way, else as wire rows. The columns' types are those
- * of the last answer to the same SQL on these connections (a prepared statement does not know
- * them while a parameter's type waits for its value, as logs.all's `@x is null or ...` do), so
- * a query's first answer is read as wire rows. The query checks the types it was written for:
- * where they changed (a parameter's value of another type, a table altered since), or DuckDB
- * cannot bind the query written, the rows are read as wire rows and the types learnt again.
- */
-async function readAnswer(connection: DuckDBConnection, request: QueryRequest, learnt: AnswerColumns): Promise<{ rows: WireRow[]; jsonRows?: string[] }> {
-  const budget = () => resultBudget(request.maxBytes);
-  const columns = request.jsonRows ? learnt.get(request.sql) : undefined;
-  const jsonSql = columns && jsonRowsSql(request.sql, columns.map((column) => ({ ...column, writeBack: request.writeBack?.[column.name] })), request.maxRows);
-  if (jsonSql !== undefined) {
-    let result;
-    try {
-      result = await connection.stream(jsonSql, bindings(request));
-    } catch (error) {
-      if (!(error instanceof Error && NOT_WRITTEN.test(error.message))) throw error;
-    }
-    try {
-      if (result) return { rows: [], jsonRows: await readJsonRows(result, request.maxRows, budget()) };
-    } catch (error) {
-      if (!(error instanceof Error && error.message.includes(TYPES_CHANGED))) throw error;
-    }
-    learnt.delete(request.sql);
-  }
-  const result = await connection.stream(request.sql, bindings(request));
-  if (request.jsonRows) learn(learnt, request.sql, result);
-  return { rows: await readWireRows(result, request.maxRows, budget(), request.writeBack) };
-}
-
-/** A query json-rows.ts wrote that DuckDB would not bind, or whose columns changed type. */
-const NOT_WRITTEN = new RegExp(`^(?:Binder Error|Parser Error|Invalid Input Error: ${TYPES_CHANGED})`);
-
-/** The columns of the last answer to each SQL text, on one backend's connections; the latest few hundred. */
-type AnswerColumns = Map<string, ResultColumn[]>;
-
-const LEARNT_QUERIES = 256;
-
-/** Each open set of connections' columns: a reopen (new declarations) starts afresh. */
-const answerColumns = new WeakMap<Connections, AnswerColumns>();
-
-function answerColumnsOf(connections: Connections): AnswerColumns {
-  let learnt = answerColumns.get(connections);
-  if (!learnt) answerColumns.set(connections, (learnt = new Map()));
-  return learnt;
-}
-
-function learn(learnt: AnswerColumns, sql: string, result: DuckDBResult): void {
-  const names = result.deduplicatedColumnNames();
-  const types = result.columnTypes();
-  learnt.delete(sql);
-  if (learnt.size >= LEARNT_QUERIES) learnt.delete(learnt.keys().next().value!);
-  learnt.set(sql, names.map((name, index) => ({ name, type: types[index]! })));
 }
 
 /** A host function's bound, or a bound the generated SQL checks (REPEAT's output, GENERATE_ARRAY's elements), passed: the caller's query asks for more than the engine builds at once. */
@@ -476,9 +417,6 @@ function bindings(request: QueryRequest): Record<string, DuckDBValue> {
  * failed". The client splits the SQL into statements first, and prefixes what fails there (an
  * expression nested past DuckDB's depth limit) with "Failed to extract statements:".
  */
-/** How DuckDB's error() reports json-rows.ts's NULL element. */
-const NULL_ELEMENT_RAISED = new RegExp(`^Invalid Input Error: (?=${NULL_ELEMENT})`);
-
 const QUERY_REJECTIONS = new RegExp(`^(?:(?:Failed to extract statements: )?(Binder|Parser|Catalog|Conversion|Invalid Input|Out of Range|Not implemented) Error|${NULL_ELEMENT}|${NUMERIC_OVERFLOW_ERROR})`);
 
 /**

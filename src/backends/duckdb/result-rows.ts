@@ -13,7 +13,6 @@ import { ResultReturnType, type DuckDBResult } from '#duckdb-api';
 import type { WireRow, WireValue } from '../../core/types.js';
 import type { ResultBudget } from '../../engine/serve/result-budget.js';
 import type { WriteBack } from '../../sql/parse/tree.js';
-import { jsonRowText } from './json-rows.js';
 import { wireReader } from './vector-readers.js';
 import { writeBackValue } from './write-back.js';
 
@@ -49,28 +48,3 @@ export async function readWireRows(result: DuckDBResult, maxRows: number, budget
 
 /** A streamed answer DuckDB stopped after its first block; its client does not say why. */
 export class StreamFailed extends Error {}
-
-/**
- * The rows of a query written by json-rows.ts, each its JSON text: checked against the byte
- * budget as readWireRows checks a string, before it is copied out, and spent at its length.
- */
-export async function readJsonRows(result: DuckDBResult, maxRows: number, budget: ResultBudget): Promise<string[]> {
-  const rows: string[] = [];
-  while (rows.length < maxRows) {
-    const chunk = await result.fetchChunk();
-    if (!chunk || chunk.rowCount === 0) {
-      if (result.returnType === ResultReturnType.INVALID) throw new StreamFailed('the query stopped while its rows were read');
-      break;
-    }
-    const count = Math.min(chunk.rowCount, maxRows - rows.length);
-    const read = wireReader(chunk.getColumnVector(0), budget.maxBytes);
-    for (let index = 0; index < count; index++) {
-      const text = jsonRowText(read(index) as string);
-      // Its UTF-16 length is at most its bytes: the least it weighs, with the comma after it.
-      budget.spend(text.length + 1);
-      rows.push(text);
-      await budget.breathe();
-    }
-  }
-  return rows;
-}

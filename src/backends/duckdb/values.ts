@@ -126,11 +126,10 @@ function withinNumericRange(value: DuckDBDecimalValue): DuckDBDecimalValue {
 
 /** What an answer holding an array with a NULL element fails with: the query's mistake, as BigQuery's 400 says. */
 export const NULL_ELEMENT = 'Array cannot have a null element';
-export const NULL_ELEMENT_MESSAGE = `${NULL_ELEMENT}: an ARRAY in a query result may not hold NULL (drop them with IGNORE NULLS or a filter)`;
 
 /** BigQuery refuses to return an array holding NULL (ARRAY_AGG without IGNORE NULLS, `[1, NULL]`). */
 export function withoutNullElements(items: WireValue[]): WireValue[] {
-  if (items.includes(null)) throw new Error(NULL_ELEMENT_MESSAGE);
+  if (items.includes(null)) throw new Error(`${NULL_ELEMENT}: an ARRAY in a query result may not hold NULL (drop them with IGNORE NULLS or a filter)`);
   return items;
 }
 

@@ -20,22 +20,14 @@ export interface EncodeOptions {
 /** Text gathered before it becomes bytes: one Buffer per row would cost more than the rows. */
 const PART_CHARACTERS = 64 * 1024;
 
-export function encodeResult(rows: readonly WireRow[], options: EncodeOptions): Promise<Uint8Array> {
+export async function encodeResult(rows: readonly WireRow[], options: EncodeOptions): Promise<Uint8Array> {
   const { maxBytes, transform } = options;
-  return encodeRows(rows.length, (index) => stringify(transform ? transform(rows[index]!) : rows[index]!, maxBytes), maxBytes);
-}
-
-/** An answer whose rows a backend wrote as JSON text (QueryResult.jsonRows), held to the same budget. */
-export function encodeJsonRows(rows: readonly string[], maxBytes: number): Promise<Uint8Array> {
-  return encodeRows(rows.length, (index) => rows[index]!, maxBytes);
-}
-
-async function encodeRows(count: number, rowJson: (index: number) => string, maxBytes: number): Promise<Uint8Array> {
   const budget = resultBudget(maxBytes);
   const parts: Buffer[] = [];
   let text = '{"result":[';
-  for (let index = 0; index < count; index++) {
-    const json = rowJson(index);
+  for (let index = 0; index < rows.length; index++) {
+    const row = transform ? transform(rows[index]!) : rows[index]!;
+    const json = stringify(row, maxBytes);
     const piece = index === 0 ? json : `,${json}`;
     budget.spend(Buffer.byteLength(piece));
     text += piece;

@@ -19,7 +19,7 @@ export function limitedBackend(backend: Backend, limiter: Limiter, observer: Eng
         const started = performance.now();
         try {
           const result = await backend.run(request);
-          observer.backendQuery(request.endpointName, result.backendMs, result.jsonRows?.length ?? result.rows.length);
+          observer.backendQuery(request.endpointName, result.backendMs, result.rows.length);
           return result;
         } catch (error) {
           observer.backendFailure(request.endpointName, performance.now() - started, isCanneryError(error) ? error.code : 'internal');

@@ -8,7 +8,7 @@ import { didYouMean } from '../../config/spelling.js';
 import { createCacheLayer, type CacheOutcome, type LayerResult } from './cache/read-through.js';
 import type { SharedStore } from './cache/shared-store.js';
 import { createSharedTier, type SharedHealth } from './cache/shared-tier.js';
-import { encodeJsonRows, encodeResult } from './encode.js';
+import { encodeResult } from './encode.js';
 import { CanneryError } from '../../core/errors.js';
 import { limitedBackend } from './limited-backend.js';
 import { createLimiter } from './limiter.js';
@@ -245,15 +245,11 @@ export function createService(options: ServiceOptions): Service {
             maxBytes: maxResultBytes,
             timeoutMs: options.timeoutMs,
             endpointName: definition.name,
-            // Redaction rewrites the rows' values, so it needs them as values.
-            jsonRows: !redact,
           });
           // After the backend, inside the service: whatever caches around this sees redacted rows
           // exactly when its key says so, and the backend's own rows are never rewritten.
-          const body = result.jsonRows
-            ? await encodeJsonRows(result.jsonRows, maxResultBytes)
-            : await encodeResult(result.rows, { maxBytes: maxResultBytes, transform: redact ? redactRow : undefined });
-          return { body, rows: result.jsonRows?.length ?? result.rows.length, backendMs: result.backendMs };
+          const body = await encodeResult(result.rows, { maxBytes: maxResultBytes, transform: redact ? redactRow : undefined });
+          return { body, rows: result.rows.length, backendMs: result.backendMs };
         } catch (error) {
           throw redact ? redactedError(error) : error;
         }
