@@ -28,6 +28,7 @@ import {
   widenScalar,
   type RecordValueShape,
   type ScalarType,
+  type ShapedField,
   type ValueShape,
 } from '../value-shape.js';
 
@@ -97,6 +98,8 @@ export class EventNormaliser {
   private line = 0;
   /** Whether the line being read must be rewritten to be in the table's layout. */
   private rewrite = false;
+  /** Per record, its fields by each spelling of their names seen in the input (`field`). */
+  private readonly spellings = new WeakMap<RecordValueShape, Map<string, ShapedField>>();
 
   constructor(metadata: RecordValueShape, columns: Readonly<Record<string, ScalarType>> = {}) {
     this.metadata = metadata;
@@ -202,8 +205,7 @@ export class EventNormaliser {
       const field = value[key];
       // A null reads as NULL, and teaches nothing about the field's type.
       if (field === null) continue;
-      // Most keys come spelled as the table spells them; fold case only when that misses.
-      const known = shape.fields.get(key) ?? shape.fields.get(fieldKey(key));
+      const known = this.field(shape, key);
       if (known !== undefined && known.name !== key) {
         if (value[known.name] !== undefined && value[known.name] !== null) {
           throw this.invalid(`${path}.${key} and ${path}.${known.name} differ only in case; DuckDB field names are case-insensitive`, `${path}.${key}`);
@@ -222,6 +224,26 @@ export class EventNormaliser {
       if (key === '' || key.includes('\u0000')) throw this.invalid(`${path} has a field with an unusable name ${JSON.stringify(key)}`, path);
       this.inspectField(field, shape, key, `${path}.${key}`);
     }
+  }
+
+  /**
+   * The field `key` names in `shape`, in any case. Fields are keyed by their lower-case name, so a
+   * camelCase key (most of a Cloudflare record's) missed, and was lower-cased and looked up again,
+   * on every line: each spelling seen is remembered instead. A field once known stays the same
+   * entry (shapes only widen, in place), so what is remembered stays true.
+   */
+  private field(shape: RecordValueShape, key: string): ShapedField | undefined {
+    let spellings = this.spellings.get(shape);
+    if (spellings === undefined) {
+      spellings = new Map();
+      this.spellings.set(shape, spellings);
+    }
+    let field = spellings.get(key);
+    if (field === undefined) {
+      field = shape.fields.get(key) ?? shape.fields.get(fieldKey(key));
+      if (field !== undefined) spellings.set(key, field);
+    }
+    return field;
   }
 
   private inspectField(value: unknown, parent: RecordValueShape, name: string, path: string): void {

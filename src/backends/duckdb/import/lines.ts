@@ -92,10 +92,10 @@ function decode(whole: Buffer, options: LineOptions, tally: InputTally): LineBat
   let raw: Buffer | undefined;
   if (isAscii(bytes)) {
     // The same string as UTF-8 gives, for half the time: most logs are ASCII.
-    lines = bytes.toString('latin1').split('\n');
+    lines = splitLines(bytes, 'latin1');
     raw = bytes;
   } else if (isUtf8(bytes)) {
-    lines = bytes.toString('utf8').split('\n');
+    lines = splitLines(bytes, 'utf8');
     raw = bytes;
   } else {
     lines = [];
@@ -122,6 +122,25 @@ function decode(whole: Buffer, options: LineOptions, tally: InputTally): LineBat
   }
   tally.lines += lines.length;
   return { lines, firstLine, raw, longestLine: bytes.length };
+}
+
+/**
+ * The lines of `bytes` decoded one by one, not the chunk as one string split: a string of a whole
+ * chunk (a MiB) is too large for V8's young generation, and each one counted toward the next full
+ * collection of the heap, which an import of 300 MiB then ran 47 times instead of 25 (1 to 2 s of CPU).
+ */
+function splitLines(bytes: Buffer, encoding: 'latin1' | 'utf8'): string[] {
+  const lines: string[] = [];
+  let start = 0;
+  for (;;) {
+    const newline = bytes.indexOf(NEWLINE, start);
+    if (newline === -1) {
+      lines.push(bytes.toString(encoding, start));
+      return lines;
+    }
+    lines.push(bytes.toString(encoding, start, newline));
+    start = newline + 1;
+  }
 }
 
 function checkLengths(bytes: Buffer, firstLine: number, limit: number): void {

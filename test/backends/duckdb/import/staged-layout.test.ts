@@ -11,7 +11,7 @@ import { EventNormaliser } from '../../../../src/backends/duckdb/import/event.js
 import { importNdjson, type ImportOptions } from '../../../../src/backends/duckdb/import/import.js';
 import { readSourceTable } from '../../../../src/backends/duckdb/source-tables.js';
 import { duckdbType } from '../../../../src/backends/duckdb/column-types.js';
-import { recordShapeToValueShape } from '../../../../src/backends/duckdb/value-shape.js';
+import { emptyRecord, recordShapeToValueShape } from '../../../../src/backends/duckdb/value-shape.js';
 import { BUILT_IN_SOURCES } from '../../../../src/config/sources.js';
 import { seedDemoData } from '../../../../src/demo/seed.js';
 import { bigQueryRows, connectDuckDB, rows } from '../../../support/duckdb.js';
@@ -46,6 +46,16 @@ describe('staging in the table layout', () => {
     const other = '{"id":"b","timestamp":"2024-01-01T10:00:00Z","event_message":"GET","metadata":[{"Request":[{"path":"/y"}]}]}';
     const staged = normaliser.normalise(other, 2);
     expect(JSON.parse(staged.json)).toEqual({ id: 'b', timestamp: 1704103200000000, event_message: 'GET', metadata: { request: { path: '/y' } } });
+  });
+
+  it('rewrites a field in another case on every line, and refuses two cases in one record, once the spelling is remembered', () => {
+    const normaliser = new EventNormaliser(emptyRecord());
+    normaliser.startBatch();
+    const line = (metadata: string) => `{"id":"a","timestamp":1,"event_message":"m","metadata":${metadata}}`;
+    expect(normaliser.normalise(line('{"Path":"/a"}'), 1).json).toBe(line('{"Path":"/a"}'));
+    for (const number of [2, 3]) expect(JSON.parse(normaliser.normalise(line('{"path":"/b"}'), number).json).metadata).toEqual({ Path: '/b' });
+    expect(() => normaliser.normalise(line('{"path":"/c","Path":"/d"}'), 4)).toThrow(/^line 4: metadata\.path and metadata\.Path differ only in case/);
+    expect(normaliser.normalise(line('{"Path":"/e"}'), 5).json).toBe(line('{"Path":"/e"}'));
   });
 
   it('loads the same rows from either form of the events, whatever the batch size', async () => {
