@@ -39,6 +39,39 @@ function preview(value: unknown): string {
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
 
+/** How a request's body holds its events: one JSON object a line, or one JSON document. */
+export type BodyKind = 'ndjson' | 'json';
+
+/** A request body's events: NDJSON's lines, a JSON array's elements, Logflare's `{"batch": [...]}` or one event. */
+export function parseEvents(text: string, kind: BodyKind, dialect: EventDialect): unknown[] {
+  if (kind === 'ndjson') {
+    const events: unknown[] = [];
+    for (const line of text.split('\n')) {
+      if (line.trim() === '') continue;
+      try {
+        events.push(JSON.parse(line));
+      } catch (error) {
+        throw new CanneryError('invalid_event', `event ${events.length}: not JSON (${(error as Error).message}); nothing of this request was written`);
+      }
+    }
+    return events;
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch (error) {
+    throw new CanneryError('invalid_event', `the body is not JSON (${(error as Error).message}); nothing of this request was written`);
+  }
+  if (Array.isArray(body)) return body;
+  if (typeof body === 'object' && body !== null) {
+    // Logflare's batch: `{"batch": [...]}`; anything else is one event.
+    const batch = (body as { batch?: unknown }).batch;
+    if (dialect === 'logflare' && Array.isArray(batch)) return batch;
+    return [body];
+  }
+  throw new CanneryError('invalid_event', 'the body is neither an event (a JSON object) nor a list of them; nothing of this request was written');
+}
+
 /**
  * The staged lines of `events` for `source`, in order; throws invalid_event at the first event
  * that does not fit. `now` is the time received: Logflare's events without a timestamp take it.
