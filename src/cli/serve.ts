@@ -10,6 +10,7 @@ import { duckDbIngestTarget, type DuckDbIngestTarget } from '../backends/duckdb/
 import { listenForImports } from './import-handoff.js';
 import { createStagingFolder } from '../backends/duckdb/import/staging.js';
 import { createIngestQueue } from '../engine/ingest/queue.js';
+import { createEventStager } from '../engine/ingest/stager.js';
 import type { IngestSource } from '../engine/ingest/events.js';
 import type { IngestOptions } from '../http/ingest.js';
 import type { Metrics } from '../http/metrics.js';
@@ -134,6 +135,7 @@ export const serveCommand: Command = {
       // Events queued and files handed over are committed (and their senders answered) before the database closes.
       await handoff?.close();
       await ingest?.options.queue.close();
+      await ingest?.options.stager.close();
       // Past the grace, queries still running (a request's, a cache refresh's) are interrupted,
       // not waited for: warming stops and its refreshes in flight end as the backend closes.
       await Promise.all([service.close(), service.backend.close()]);
@@ -166,7 +168,7 @@ function openIngest(
   };
   takeSources(declared());
   const queue = createIngestQueue({ target, maxQueuedEvents: settings.ingestQueueEvents, observer: metrics.ingest });
-  return { target, takeSources, options: { queue, sources, maxBytes: settings.ingestMaxBytes, ...(settings.now ? { clock: () => new Date(settings.now!.getTime()) } : {}) } };
+  return { target, takeSources, options: { queue, stager: createEventStager(), sources, maxBytes: settings.ingestMaxBytes, ...(settings.now ? { clock: () => new Date(settings.now!.getTime()) } : {}) } };
 }
 
 /** What serving needs beyond the service: the app, its server, its console, contracts and reloads. */

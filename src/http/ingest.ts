@@ -4,23 +4,26 @@
  *
  * A request is read whole before anything is queued, within CANNERY_INGEST_MAX_BYTES counted on
  * the bytes sent and again on the bytes a gzip body unpacks to (zlib stops there: a small body
- * that unpacks to gigabytes costs the bound, not the gigabytes). Its events are checked against
- * the source's columns (engine/ingest/events.ts), then handed to the one writer, and the answer
- * waits for their commit.
+ * that unpacks to gigabytes costs the bound, not the gigabytes). Its events are read and checked
+ * against the source's columns on a worker thread (engine/ingest/stager.ts, events.ts), then handed
+ * to the one writer, and the answer waits for their commit.
  */
 import { gunzip } from 'node:zlib';
 import type { H3Event } from 'h3';
 import { CanneryError } from '../core/errors.js';
 import type { Grant } from '../access/grant.js';
 import { mayIngest } from '../access/grant.js';
-import { stageEvents, type EventDialect, type IngestSource } from '../engine/ingest/events.js';
+import type { BodyKind, EventDialect, IngestSource } from '../engine/ingest/events.js';
 import type { IngestQueue } from '../engine/ingest/queue.js';
+import { StagingRefused, type EventStager } from '../engine/ingest/stager.js';
 import type { Metrics } from './metrics.js';
 import { declaredOver, readBodyBytes, RequestAborted, type NodeExchange } from './request-body.js';
 import { recordOf } from './request-record.js';
 
 export interface IngestOptions {
   queue: IngestQueue;
+  /** Reads and checks a request's events off the event loop. */
+  stager: EventStager;
   /** The sources that take events, by name. */
   sources: ReadonlyMap<string, IngestSource>;
   /** CANNERY_INGEST_MAX_BYTES: a body's most, sent and unpacked. */
@@ -48,9 +51,13 @@ export function ingestHandler(ingest: IngestOptions | undefined, metrics: Metric
     try {
       const body = await readBody(event, ingest.maxBytes);
       bytes = body.sent;
-      const parsed = parseEvents(body.text, mediaType(event.req.headers.get('content-type'), dialect), dialect);
-      events = parsed.length;
-      const lines = stageEvents(source, parsed, dialect, ingest.clock?.() ?? new Date());
+      const kind = mediaType(event.req.headers.get('content-type'), dialect);
+      const lines = await ingest.stager.stage(source, body.bytes, kind, dialect, ingest.clock?.() ?? new Date()).catch((error: unknown) => {
+        if (!(error instanceof StagingRefused)) throw error;
+        events = error.events;
+        throw error.cause;
+      });
+      events = lines.length;
       const receipt = await ingest.queue.submit(source.declaration.name, lines);
       metrics.ingested(source.declaration.name, 'accepted', receipt.accepted, bytes);
       return new Response(JSON.stringify(receipt), { status: 200, headers: { 'content-type': 'application/json; charset=utf-8' } });
@@ -61,8 +68,6 @@ export function ingestHandler(ingest: IngestOptions | undefined, metrics: Metric
   };
 }
 
-type BodyKind = 'ndjson' | 'json';
-
 function mediaType(header: string | null, dialect: EventDialect): BodyKind {
   const type = (header ?? '').split(';')[0]!.trim().toLowerCase();
   if (type === 'application/json') return 'json';
@@ -72,8 +77,8 @@ function mediaType(header: string | null, dialect: EventDialect): BodyKind {
   throw new CanneryError('unsupported_media_type', `send events as application/x-ndjson (one JSON object a line) or application/json (an array of objects)${header ? `, not ${type}` : '; the request names no Content-Type'}`);
 }
 
-/** The body as text (unpacked when gzip), and the bytes sent. */
-async function readBody(event: H3Event, maxBytes: number): Promise<{ text: string; sent: number }> {
+/** The body's bytes (unpacked when gzip), and the bytes sent. */
+async function readBody(event: H3Event, maxBytes: number): Promise<{ bytes: Buffer; sent: number }> {
   const exchange = event.runtime?.node as NodeExchange | undefined;
   if (exchange === undefined) throw new CanneryError('internal', 'ingest needs the node server');
   const tooLarge = () => new CanneryError('body_too_large', `an ingest request may hold at most ${maxBytes} bytes (CANNERY_INGEST_MAX_BYTES), unpacked; send fewer events a request`);
@@ -83,7 +88,7 @@ async function readBody(event: H3Event, maxBytes: number): Promise<{ text: strin
     throw new CanneryError('unsupported_media_type', `Content-Encoding ${encoding} is not read here: send gzip, or no encoding`);
   }
   const sent = await readBodyBytes(exchange, maxBytes, tooLarge);
-  if (encoding === 'identity') return { text: sent.toString('utf8'), sent: sent.length };
+  if (encoding === 'identity') return { bytes: sent, sent: sent.length };
   const unpacked = await new Promise<Buffer>((resolve, reject) =>
     gunzip(sent, { maxOutputLength: maxBytes }, (error, result) => {
       if (error === null) return resolve(result);
@@ -91,34 +96,5 @@ async function readBody(event: H3Event, maxBytes: number): Promise<{ text: strin
       reject(new CanneryError('invalid_header', `the body is not the gzip its Content-Encoding says (${error.message})`));
     }),
   );
-  return { text: unpacked.toString('utf8'), sent: sent.length };
-}
-
-function parseEvents(text: string, kind: BodyKind, dialect: EventDialect): unknown[] {
-  if (kind === 'ndjson') {
-    const events: unknown[] = [];
-    for (const line of text.split('\n')) {
-      if (line.trim() === '') continue;
-      try {
-        events.push(JSON.parse(line));
-      } catch (error) {
-        throw new CanneryError('invalid_event', `event ${events.length}: not JSON (${(error as Error).message}); nothing of this request was written`);
-      }
-    }
-    return events;
-  }
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch (error) {
-    throw new CanneryError('invalid_event', `the body is not JSON (${(error as Error).message}); nothing of this request was written`);
-  }
-  if (Array.isArray(body)) return body;
-  if (typeof body === 'object' && body !== null) {
-    // Logflare's batch: `{"batch": [...]}`; anything else is one event.
-    const batch = (body as { batch?: unknown }).batch;
-    if (dialect === 'logflare' && Array.isArray(batch)) return batch;
-    return [body];
-  }
-  throw new CanneryError('invalid_event', 'the body is neither an event (a JSON object) nor a list of them; nothing of this request was written');
+  return { bytes: unpacked, sent: sent.length };
 }

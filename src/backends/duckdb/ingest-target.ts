@@ -24,6 +24,7 @@ import { importNdjson } from './import/import.js';
 import { findImportOfFile, InputDigest } from './import/input-digest.js';
 import type { LedgerEntry } from './import/ledger.js';
 import { removeStagingFolder } from './import/staging.js';
+import type { SourceTable } from './source-tables.js';
 
 /** What a file handed over by `cannery import` (import-handoff.ts) came to. */
 export interface HandedImport {
@@ -52,6 +53,11 @@ export function duckDbIngestTarget(options: {
   declared: () => readonly SourceDeclaration[];
 }): DuckDbIngestTarget {
   let connection: DuckDBConnection | undefined;
+  // Each log source's table as this writer last committed it: read once, not at every group (two
+  // catalog queries, a seventh of a 1,000-event group's time). Only this writer changes a log
+  // source's table while serving (the demo's live feed inserts rows of its existing shape); a
+  // failed write forgets it, as does a file handed over, so a shape is never trusted past a doubt.
+  const tables = new Map<string, SourceTable>();
   // One transaction at a time on the one connection: a handed-over file waits for the commit in
   // progress, and the next group waits for it (a table widened under a concurrent append would
   // conflict).
@@ -66,6 +72,7 @@ export function duckDbIngestTarget(options: {
       return inTurn(async (connection) => {
         const declared = options.declared().find((entry) => entry.name === source);
         if (declared === undefined) {
+          tables.delete(source);
           const previous = await findImportOfFile(connection, source, path);
           if (previous !== undefined) return { rows: 0, batchId, bytes: previous.bytes, previous };
           const result = await importNdjson(connection, source, createReadStream(path, { highWaterMark: 1 << 20 }), {
@@ -101,12 +108,16 @@ export function duckDbIngestTarget(options: {
     try {
       const declared = options.declared().find((entry) => entry.name === source);
       if (declared === undefined) {
-        await importNdjson(connection, source, Readable.from(inSlices(lines)), {
+        const known = tables.get(source);
+        tables.delete(source);
+        const { table } = await importNdjson(connection, source, Readable.from(inSlices(lines)), {
           sources: options.logSources,
           batchId,
           tempDirectory: options.stagingDirectory,
           repeatable: true,
+          ...(known === undefined ? {} : { knownTable: known }),
         });
+        if (table !== undefined) tables.set(source, table);
         return;
       }
       const text = Buffer.from(`${lines.join('\n')}\n`);

@@ -104,8 +104,10 @@ export async function ensureSourceTable(
   name: string,
   metadata: RecordValueShape,
   columns: SourceDescriptor['columns'] = {},
+  /** The table as the caller knows it in this transaction, or undefined when it may not exist: read when not given. */
+  known?: SourceTable,
 ): Promise<{ outcome: EnsureOutcome; table: SourceTable }> {
-  const existing = await readSourceTable(connection, name);
+  const existing = known ?? (await readSourceTable(connection, name));
   if (existing === undefined) {
     await connection.run(`CREATE TABLE ${quoteIdentifier(name)} (${columnDefinitions(sourceColumns(metadata, columns))})`);
     await connection.run(`COMMENT ON TABLE ${quoteIdentifier(name)} IS ${quoteString(layoutComment(CURRENT_LAYOUT))}`);

@@ -39,6 +39,39 @@ function preview(value: unknown): string {
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
 
+/** How a request's body holds its events: one JSON object a line, or one JSON document. */
+export type BodyKind = 'ndjson' | 'json';
+
+/** A request body's events: NDJSON's lines, a JSON array's elements, Logflare's `{"batch": [...]}` or one event. */
+export function parseEvents(text: string, kind: BodyKind, dialect: EventDialect): unknown[] {
+  if (kind === 'ndjson') {
+    const events: unknown[] = [];
+    for (const line of text.split('\n')) {
+      if (line.trim() === '') continue;
+      try {
+        events.push(JSON.parse(line));
+      } catch (error) {
+        throw new CanneryError('invalid_event', `event ${events.length}: not JSON (${(error as Error).message}); nothing of this request was written`);
+      }
+    }
+    return events;
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch (error) {
+    throw new CanneryError('invalid_event', `the body is not JSON (${(error as Error).message}); nothing of this request was written`);
+  }
+  if (Array.isArray(body)) return body;
+  if (typeof body === 'object' && body !== null) {
+    // Logflare's batch: `{"batch": [...]}`; anything else is one event.
+    const batch = (body as { batch?: unknown }).batch;
+    if (dialect === 'logflare' && Array.isArray(batch)) return batch;
+    return [body];
+  }
+  throw new CanneryError('invalid_event', 'the body is neither an event (a JSON object) nor a list of them; nothing of this request was written');
+}
+
 /**
  * The staged lines of `events` for `source`, in order; throws invalid_event at the first event
  * that does not fit. `now` is the time received: Logflare's events without a timestamp take it.
@@ -57,7 +90,7 @@ export function stageEvents(source: IngestSource, events: readonly unknown[], di
  * timestamp the time received and a missing id a new UUID (Logflare's own ingest does the same).
  */
 function logflareShape(event: JsonObject, index: number, source: IngestSource, now: Date): JsonObject {
-  const declares = (name: string) => source.declaration.columns.some((column) => column.name.toLowerCase() === name.toLowerCase());
+  const declares = (name: string) => fieldNamed(indexOf(source.declaration.columns), name) !== undefined;
   const shaped: JsonObject = {};
   // Logflare keeps any field; a source here has its columns, and the rest of an event (Supabase's
   // pipeline sends `appname` beside them) is kept in its metadata record, where a source has one.
@@ -94,34 +127,76 @@ interface Mode {
   epochByMagnitude: boolean;
 }
 
+/** A declared record's fields by name as declared and by lower-case name, and whether any is REQUIRED. */
+interface FieldIndex {
+  exact: ReadonlyMap<string, DeclaredField>;
+  lower: ReadonlyMap<string, DeclaredField>;
+  required: boolean;
+}
+
+/** Built once per declaration rather than once per event: checking events is on the request's path. */
+const fieldIndexes = new WeakMap<readonly DeclaredField[], FieldIndex>();
+
+function indexOf(fields: readonly DeclaredField[]): FieldIndex {
+  let index = fieldIndexes.get(fields);
+  if (index === undefined) {
+    index = {
+      exact: new Map(fields.map((field) => [field.name, field])),
+      lower: new Map(fields.map((field) => [field.name.toLowerCase(), field])),
+      required: fields.some((field) => field.mode === 'REQUIRED'),
+    };
+    fieldIndexes.set(fields, index);
+  }
+  return index;
+}
+
+function fieldNamed(fields: FieldIndex, key: string): DeclaredField | undefined {
+  return fields.exact.get(key) ?? fields.lower.get(key.toLowerCase());
+}
+
 function checkRecord(record: JsonObject, fields: readonly DeclaredField[], path: string, index: number, mode: Mode): JsonObject {
   const out: JsonObject = {};
-  const byName = new Map(fields.map((field) => [field.name.toLowerCase(), field]));
-  const seen = new Set<DeclaredField>();
-  for (const [key, value] of Object.entries(record)) {
-    const field = byName.get(key.toLowerCase());
-    const at = `${path}${key}`;
+  const named = indexOf(fields);
+  // Keys spelled as declared cannot name a field twice (a JSON object's keys are distinct): only a
+  // record with another spelling, or a REQUIRED field to find, needs the fields seen counted.
+  let spelledOtherwise = false;
+  for (const key in record) {
+    const value = record[key];
+    const field = fieldNamed(named, key);
     if (field === undefined) {
       if (mode.lenient) {
         define(out, key, value);
         continue;
       }
-      throw invalid(index, at, `not declared in the source (declared: ${fields.map((declared) => declared.name).join(', ')})`);
+      throw invalid(index, `${path}${key}`, `not declared in the source (declared: ${fields.map((declared) => declared.name).join(', ')})`);
     }
-    if (seen.has(field)) throw invalid(index, at, `given twice (field names are case-insensitive)`);
-    seen.add(field);
+    if (key !== field.name) spelledOtherwise = true;
     const checked = checkField(value, field, `${path}${field.name}`, index, mode, path === '' && mode.log && field.name === 'metadata');
     if (checked !== undefined) define(out, field.name, checked);
   }
-  for (const field of fields) {
-    if (field.mode === 'REQUIRED' && !seen.has(field)) throw invalid(index, `${path}${field.name}`, 'missing, and the source declares it REQUIRED');
+  if (spelledOtherwise || named.required) {
+    const seen = new Set<DeclaredField>();
+    for (const key in record) {
+      const field = fieldNamed(named, key);
+      if (field === undefined) continue;
+      if (seen.has(field)) throw invalid(index, `${path}${key}`, `given twice (field names are case-insensitive)`);
+      seen.add(field);
+    }
+    for (const field of fields) {
+      if (field.mode === 'REQUIRED' && !seen.has(field)) throw invalid(index, `${path}${field.name}`, 'missing, and the source declares it REQUIRED');
+    }
   }
   return out;
 }
 
-/** A field named __proto__ stays a field. */
+/**
+ * Sets `out[name]`, a field named __proto__ staying a field (assignment would set the prototype).
+ * Only that name takes defineProperty: defining every field so turned each staged object into a
+ * slow dictionary, the largest cost per event under bench:ingest.
+ */
 function define(out: JsonObject, name: string, value: unknown): void {
-  Object.defineProperty(out, name, { value, enumerable: true, writable: true, configurable: true });
+  if (name === '__proto__') Object.defineProperty(out, name, { value, enumerable: true, writable: true, configurable: true });
+  else out[name] = value;
 }
 
 function checkField(value: unknown, field: DeclaredField, path: string, index: number, mode: Mode, metadata: boolean): unknown {
@@ -133,12 +208,17 @@ function checkField(value: unknown, field: DeclaredField, path: string, index: n
   if (field.mode === 'REPEATED') {
     // The log sources store each nested object as a repeated record (one element), at any depth, as
     // `cannery import` reads the same events: so do Logflare's events, whatever the source.
-    const list = Array.isArray(value) ? value : field.type === 'RECORD' && isObject(value) && (mode.wrap || mode.log || metadata) ? [value] : undefined;
+    const one = !Array.isArray(value) && field.type === 'RECORD' && isObject(value) && (mode.wrap || mode.log || metadata);
+    const list = Array.isArray(value) ? value : one ? [value] : undefined;
     if (list === undefined) throw invalid(index, path, `${preview(value)} is not an array, and the field is REPEATED`);
-    return list.map((element, position) => {
+    const checked = list.map((element, position) => {
       if (element === null) throw invalid(index, `${path}[${position}]`, 'null, which a REPEATED field cannot hold (as in BigQuery)');
       return checkValue(element, field, `${path}[${position}]`, index, inner);
     });
+    // A log source's import lays each record out as its table stores it (one STRUCT, or a list):
+    // an object sent stays one object, which that table mostly stores as it is, so the import
+    // stages the line as it is instead of rewriting every event from arrays back to objects.
+    return one && mode.log ? checked[0] : checked;
   }
   return checkValue(value, field, path, index, inner);
 }

@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DuckDBConnection } from '#duckdb-api';
 import { BUILT_IN_SOURCES, type SourceDescriptor } from '../../../config/sources.js';
-import { ensureSourceTable, readSourceTable } from '../source-tables.js';
+import { ensureSourceTable, readSourceTable, type SourceTable } from '../source-tables.js';
 import { cloneShape, emptyRecord, mergeRecord, recordShapeToValueShape } from '../value-shape.js';
 import { EventNormaliser } from './event.js';
 import { insertStaged } from './insert-staged.js';
@@ -45,6 +45,12 @@ export interface ImportOptions {
    * before, since the same events sent twice are twice the events, as in any event API.
    */
   repeatable?: boolean;
+  /**
+   * The table as its one writer last committed it (`ImportResult.table`), so each of a stream of
+   * small imports does not read the table's shape again: serve's ingest writer (ingest-target.ts),
+   * which nothing else in the process widens. Read from the database when not given.
+   */
+  knownTable?: SourceTable;
 }
 
 export interface ImportResult {
@@ -60,6 +66,8 @@ export interface ImportResult {
   farFromTimeOrder: boolean;
   /** The earlier import of these same bytes into this source, when there was one: nothing was written. */
   previous?: LedgerEntry;
+  /** The table as this import committed it; undefined when it wrote nothing (`previous`) or there is none. */
+  table?: SourceTable;
 }
 
 export const DEFAULT_BATCH_BYTES = 64 << 20;
@@ -74,7 +82,7 @@ export async function importNdjson(
 ): Promise<ImportResult> {
   if (sourceName.trim() === '') throw new RangeError('a source name is required');
   const batchId = options.batchId ?? randomUUID();
-  const existing = await readSourceTable(connection, sourceName);
+  const existing = options.knownTable ?? (await readSourceTable(connection, sourceName));
   const metadata = existing === undefined ? emptyRecord() : cloneShape(existing.metadata);
   const declared = (options.sources ?? BUILT_IN_SOURCES).find((source) => source.name === sourceName);
   if (declared !== undefined) mergeRecord(metadata, recordShapeToValueShape(declared.metadata), 'metadata');
@@ -88,6 +96,8 @@ export async function importNdjson(
   const folder = await createStagingFolder(options.tempDirectory ?? tmpdir());
   const staged = new StagedFile(join(folder, 'batch.ndjson'), batchBytes);
   let rows = 0;
+  // The table as this transaction has it: what the last batch widened it to, or as it was.
+  let table = existing;
   await connection.run('BEGIN TRANSACTION');
   try {
     // The batch being staged: its events, its first input line and the blank ones (which DuckDB's
@@ -102,7 +112,7 @@ export async function importNdjson(
       if (events > 0) {
         // A record became a list after some lines of this batch held it as one object.
         if (normaliser.layoutChanged) await staged.rewrite((json) => normaliser.restage(json));
-        const { table } = await ensureSourceTable(connection, sourceName, normaliser.metadata, columns);
+        ({ table } = await ensureSourceTable(connection, sourceName, normaliser.metadata, columns, table));
         await insertStaged(connection, table, columns, {
           file: staged.path,
           firstLine,
@@ -175,7 +185,7 @@ export async function importNdjson(
     // An empty input writes nothing, and would make every later empty input look like a repeat.
     if (rows > 0) await recordImport(connection, { batchId, source: sourceName, sha256, headSha256, bytes: tally.bytes, events: rows });
     await connection.run('COMMIT');
-    return result;
+    return table === undefined ? result : { ...result, table };
   } catch (error) {
     await rollbackAfter(connection);
     throw error;
