@@ -242,6 +242,37 @@ describe('POST /api/logs (Logflare)', () => {
     expect(typeof bare!.timestamp).toBe('number');
   });
 
+  it('source=<uuid>: a shipped source by its fixed UUID, a declared one by the UUID of its name, as `cannery sources list` prints them; the same answers as source_name=', async () => {
+    const listed = await cannery(['sources', 'list', '--sources', join(dir, 'sources')], { env: { CANNERY_COMPILE_CACHE: 'off' } });
+    expect(listed.code).toBe(0);
+    const ids = new Map(listed.stdout.trim().split('\n').map((line) => line.split(/\s+/).slice(0, 2).reverse() as [string, string]));
+    expect(ids.get('gotrue.logs.prod')).toBe('7dbf360d-809b-4065-9581-d9fc6b8eb093');
+    expect(ids.get('shop.orders')).toBe('2381fbc6-e9bf-5cbd-b980-1bb04530ec62');
+    const logflare = (query: string, body: object, key = SHIPPER) =>
+      fetch(`${serve.url}/api/logs?${query}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body: JSON.stringify(body) });
+    const byId = await logflare(`source=${ids.get('gotrue.logs.prod')!.toUpperCase()}`, { message: 'by uuid', id: 'by-uuid-1' });
+    expect(byId.status, await byId.clone().text()).toBe(200);
+    expect(await byId.json()).toMatchObject({ accepted: 1, batch: expect.stringMatching(UUID) });
+    expect((await query('auth.recent')).find((row) => row.id === 'by-uuid-1')).toMatchObject({ event_message: 'by uuid' });
+    const declared = await logflare(`source=${ids.get('shop.orders')}`, { order_id: 'by-uuid', request: 'by-uuid', amount: 3 });
+    expect(declared.status).toBe(200);
+    expect(await query('orders.by-request')).toContainEqual({ request: 'by-uuid', n: 1, total: 3 });
+    // The answers source_name= gives: a bad event, a scope that does not name the source, no such source.
+    const bad = await logflare(`source=${ids.get('shop.orders')}`, { order_id: 'by-uuid-2', amount: 'three' });
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { error: { message: string } }).error.message).toContain('event 0, field amount');
+    const sender = await signToken(JWT_SECRET, { scopes: [], ingest: ['shop.orders'], ttlSeconds: 60, name: 'app' });
+    expect((await logflare(`source=${ids.get('gotrue.logs.prod')}`, { message: 'x' }, sender)).status).toBe(403);
+    const unknown = await logflare('source=00000000-0000-4000-8000-000000000000', { message: 'x' });
+    expect(unknown.status).toBe(404);
+    expect(((await unknown.json()) as { error: { message: string } }).error.message).toContain('shop.orders (2381fbc6-e9bf-5cbd-b980-1bb04530ec62)');
+    const both = await logflare(`source=${ids.get('shop.orders')}&source_name=shop.orders`, { order_id: 'x' });
+    expect(both.status).toBe(400);
+    const described = (await (await fetch(`${serve.url}/openapi.json`, { headers: { 'x-api-key': SHIPPER } })).json()) as { paths: Record<string, { post: { parameters: { name: string; schema: { enum?: string[] } }[] } }> };
+    const sourceParameter = described.paths['/api/logs']!.post.parameters.find((parameter) => parameter.name === 'source');
+    expect(sourceParameter?.schema.enum?.sort()).toEqual([ids.get('gotrue.logs.prod'), ids.get('shop.orders')].sort());
+  });
+
   it('the older api_key query parameter, and a missing source_name', async () => {
     const response = await fetch(`${serve.url}/api/logs?source_name=gotrue.logs.prod&api_key=${SHIPPER}`, {
       method: 'POST',
