@@ -3,14 +3,15 @@
  * DuckDB file: each answer of the ingest routes, Logflare's request shape as Supabase's Vector
  * pipeline sends it, the bounded queue, and a SIGKILL while senders run.
  */
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keyDigest } from '../../src/access/keys.js';
 import { signToken } from '../../src/access/tokens.js';
-import { cannery } from '../support/cannery-cli.js';
+import { cannery, CLI } from '../support/cannery-cli.js';
 import { loadFixtures } from '../support/service.js';
 import { startServe, type ServeProcess } from '../support/serve-process.js';
 
@@ -298,6 +299,30 @@ describe('cannery import beside the running serve', () => {
     expect(logs.code).toBe(0);
     expect(await query('orders.by-request')).toContainEqual({ request: 'import-file', n: 2, total: 12 });
     expect(await query('auth.recent')).toContainEqual(expect.objectContaining({ id: 'imported-1', level: 'error' }));
+  });
+
+  it('standard input too (`-`, from a pipe): spooled to an owner-only file the server loads, then removed; the same input again is already in', async () => {
+    const spool = await mkdtemp(join(tmpdir(), 'cannery-ingest-spool-'));
+    const piped = (text: string) =>
+      new Promise<{ code: number | null; stderr: string }>((resolve, reject) => {
+        // TMPDIR: where the input is spooled, to find it gone after.
+        const child = spawn(process.execPath, [CLI, 'import', '--db', db, '--source', 'gotrue.logs.prod', '-'], { env: { PATH: process.env.PATH ?? '', CANNERY_COMPILE_CACHE: 'off', TMPDIR: spool }, stdio: ['pipe', 'ignore', 'pipe'] });
+        let stderr = '';
+        child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+        child.once('error', reject);
+        child.once('close', (code) => resolve({ code, stderr }));
+        child.stdin.end(text);
+      });
+    const text = `${JSON.stringify({ id: 'stdin-1', timestamp: '2026-11-28T13:30:00Z', event_message: 'from stdin', metadata: { level: 'warn' } })}\n`;
+    const first = await piped(text);
+    expect(first.stderr).toMatch(/import \S+: standard input -> gotrue.logs.prod in .*, handed to the `cannery serve` that holds it/);
+    expect(first.stderr).toMatch(/committed import \S+: 1 row\(s\)/);
+    expect(first.code).toBe(0);
+    expect(await readdir(spool)).toEqual([]);
+    const again = await piped(text);
+    expect(again.stderr).toContain('already imported');
+    expect((await query('auth.recent')).filter((row) => row.id === 'stdin-1')).toEqual([expect.objectContaining({ event_message: 'from stdin', level: 'warn' })]);
+    await rm(spool, { recursive: true, force: true });
   });
 
   it('another command that must open the file says the server takes events, and how to serve it read-only', async () => {
