@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keyDigest } from '../../src/access/keys.js';
 import { signToken } from '../../src/access/tokens.js';
@@ -204,6 +204,49 @@ describe('POST /api/sources/<name>/events', () => {
     const refused = answers.find((answer) => answer.status === 400)!;
     const refusal = ((await refused.json()) as { error: { code: string; message: string } }).error;
     expect(refusal).toMatchObject({ code: 'invalid_event', message: expect.stringContaining('event 0, field metadata.conflicted: ') });
+  });
+});
+
+describe("Vector's http sink and Fluent Bit's http output, as their sources send a batch (neither is packaged for Debian)", () => {
+  // Each request as the shipper builds it for docs/ingest.md's configuration: Vector's http sink
+  // (src/sinks/http/config.rs: codec json with newline_delimited framing is application/x-ndjson,
+  // the default comma framing a JSON array as application/json; compression gzip sets
+  // Content-Encoding; its timestamps carry nanoseconds) and Fluent Bit's out_http (http.c:
+  // json_lines is application/x-ndjson, json application/json, User-Agent Fluent-Bit,
+  // Json_date_key naming the time field, iso8601 or double seconds).
+  const event = (id: string, timestamp: string | number) => ({ timestamp, event_message: id, project: 'shipped', metadata: { level: 'info' }, id });
+  const lines = (events: object[]) => events.map((one) => `${JSON.stringify(one)}\n`).join('');
+  const shipped: { who: string; headers: Record<string, string>; body: string | Buffer; micros: number }[] = [
+    {
+      who: 'Vector, NDJSON framing, gzip',
+      headers: { 'content-type': 'application/x-ndjson', 'content-encoding': 'gzip', 'user-agent': 'Vector/0.43.0 (x86_64-unknown-linux-gnu)', 'x-api-key': SHIPPER },
+      body: gzipSync(lines([event('vector-ndjson-1', '2026-11-28T12:10:00.123456789Z'), event('vector-ndjson-2', '2026-11-28T12:10:01Z')])),
+      micros: Date.parse('2026-11-28T12:10:00Z') * 1000 + 123456,
+    },
+    {
+      who: 'Vector, default JSON array framing, no compression',
+      headers: { 'content-type': 'application/json', 'user-agent': 'Vector/0.43.0 (x86_64-unknown-linux-gnu)', 'x-api-key': SHIPPER },
+      body: JSON.stringify([event('vector-array-1', '2026-11-28T12:11:00.5Z')]),
+      micros: Date.parse('2026-11-28T12:11:00.5Z') * 1000,
+    },
+    {
+      who: 'Fluent Bit, Format json_lines, Json_date_format iso8601, compress gzip',
+      headers: { 'Content-Type': 'application/x-ndjson', 'Content-Encoding': 'gzip', 'User-Agent': 'Fluent-Bit', 'X-API-KEY': SHIPPER },
+      body: gzipSync(lines([event('fluent-lines-1', '2026-11-28T12:12:00.654321Z')])),
+      micros: Date.parse('2026-11-28T12:12:00Z') * 1000 + 654321,
+    },
+    {
+      who: 'Fluent Bit, Format json, Json_date_format double',
+      headers: { 'Content-Type': 'application/json', 'User-Agent': 'Fluent-Bit', 'X-API-KEY': SHIPPER },
+      body: JSON.stringify([event('fluent-json-1', 1764331980.25)]),
+      micros: 1764331980250000,
+    },
+  ];
+  it.each(shipped)('$who: 200, and the events read back with their times', async ({ who, headers, body, micros }) => {
+    const response = await fetch(`${serve.url}/api/sources/gotrue.logs.prod/events`, { method: 'POST', headers, body });
+    expect(response.status, `${who}: ${await response.clone().text()}`).toBe(200);
+    const first = JSON.parse((typeof body === 'string' ? body : gunzipSync(body).toString()).split('\n')[0]!.replace(/^\[/, '').replace(/\]$/, '')) as { id: string };
+    expect((await query('auth.recent')).find((row) => row.id === first.id)).toMatchObject({ timestamp: micros, project: 'shipped', level: 'info' });
   });
 });
 
