@@ -99,11 +99,12 @@ export const commandTable: readonly CommandRow[] = [
   },
   {
     name: 'sources',
-    synopsis: 'infer FILE [--name NAME] [--format F] | pull PROJECT.DATASET.TABLE [--name NAME] | drop NAME --db FILE',
+    synopsis: 'infer FILE [--name NAME] [--format F] | pull PROJECT.DATASET.TABLE [--name NAME] | drop NAME --db FILE | list [--sources DIR]',
     summary: [
       'infer: print a source file (sources/*.yaml) for a sample CSV, NDJSON or Parquet file;',
       "pull: print one for a BigQuery table, from its schema;",
-      "drop: remove a declared source's table and its imports, to load it afresh",
+      "drop: remove a declared source's table and its imports, to load it afresh;",
+      "list: every source's UUID (Logflare's source=) and name",
     ],
     load: async () => (await import('./sources.js')).sourcesCommand,
   },

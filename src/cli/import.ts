@@ -6,13 +6,15 @@
  * crash, the user runs the same command again, which loads the input or says it is already in.
  */
 import { randomUUID } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { createReadStream, createWriteStream, existsSync } from 'node:fs';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import type { DuckDBInstance } from '#duckdb-api';
 import { openDuckDb } from '../backends/duckdb/backend.js';
 import { DatabaseBusy } from '../backends/duckdb/lock.js';
-import { handImportOver } from './import-handoff.js';
+import { handImportOver, handoffSocketPath } from './import-handoff.js';
 import { formatBytes } from '../backends/duckdb/import/bytes.js';
 import { DEFAULT_MAX_LINE_BYTES, importNdjson, type ImportResult } from '../backends/duckdb/import/import.js';
 import { fileFormat, importDeclared } from '../backends/duckdb/import/declared-import.js';
@@ -60,7 +62,7 @@ export const importCommand: Command = {
 
     stopCleanlyOnSignals();
     // Opened first: a database another process holds is the one thing said, before any batch.
-    const instance = await openOrHandOver(dbPath, loadMemoryLimit, fromStdin ? undefined : { source, path });
+    const instance = await openOrHandOver(dbPath, loadMemoryLimit, { source, path });
     if (instance === undefined) return 0;
     const connection = await instance.connect();
     const batchId = randomUUID();
@@ -134,25 +136,45 @@ async function importDeclaredFile(
 
 /**
  * The database for writing; or, when a `serve` holds it and takes files (CANNERY_INGEST=true), the
- * file handed to that server, which loads it (import-handoff.ts): undefined once it has.
+ * file handed to that server, which loads it (import-handoff.ts): undefined once it has. Standard
+ * input (`-`) is handed over as a file too: written first to an owner-only file the server reads
+ * (the server loads files by path, between its commits), removed once it has answered.
  */
-async function openOrHandOver(dbPath: string, memoryLimit: string, file: { source: string; path: string; format?: string | undefined } | undefined): Promise<DuckDBInstance | undefined> {
+async function openOrHandOver(dbPath: string, memoryLimit: string, file: { source: string; path: string; format?: string | undefined }): Promise<DuckDBInstance | undefined> {
   try {
     return await openDuckDb({ path: dbPath, memoryLimit });
   } catch (error) {
-    if (!(error instanceof DatabaseBusy) || file === undefined) throw error;
+    // No server there takes files (no socket): the holder's own words (database-busy.ts), before standard input is read.
+    if (!(error instanceof DatabaseBusy) || !existsSync(handoffSocketPath(dbPath))) throw error;
     const batchId = randomUUID();
-    const path = resolve(file.path);
-    const handed = await handImportOver(dbPath, { source: file.source, path, batchId, ...(file.format === undefined ? {} : { format: file.format }) }).catch((failed: Error) => {
-      throw new Error(`${failed.message}\nimport ${batchId} failed; nothing of it was written to ${dbPath}`, { cause: failed });
-    });
-    // No server there takes files: the holder's own words (database-busy.ts).
+    const fromStdin = file.path === '-';
+    const spooled = fromStdin ? await spoolStdin() : undefined;
+    const path = spooled?.path ?? resolve(file.path);
+    const handed = await handImportOver(dbPath, { source: file.source, path, batchId, ...(file.format === undefined ? {} : { format: file.format }) })
+      .catch((failed: Error) => {
+        throw new Error(`${failed.message}\nimport ${batchId} failed; nothing of it was written to ${dbPath}`, { cause: failed });
+      })
+      .finally(() => spooled?.remove());
     if (handed === undefined) throw error;
-    console.error(`import ${batchId}: ${file.path} -> ${file.source} in ${dbPath}, handed to the \`cannery serve\` that holds it${error.holder === undefined ? '' : ` (PID ${error.holder})`}`);
+    const input = fromStdin ? 'standard input' : file.path;
+    console.error(`import ${batchId}: ${input} -> ${file.source} in ${dbPath}, handed to the \`cannery serve\` that holds it${error.holder === undefined ? '' : ` (PID ${error.holder})`}`);
     if (handed.previous !== undefined) console.error(alreadyImported(handed.previous, handed.bytes));
     else console.error(`committed import ${handed.batchId}: ${handed.rows.toLocaleString('en-US')} row(s) (${formatBytes(handed.bytes)}) into ${file.source} in ${dbPath}`);
     return undefined;
   }
+}
+
+/** Standard input, whole, in a folder of its own that only this user may read. */
+async function spoolStdin(): Promise<{ path: string; remove: () => Promise<void> }> {
+  const folder = await mkdtemp(join(tmpdir(), 'cannery-import-'));
+  const path = join(folder, 'stdin.ndjson');
+  try {
+    await pipeline(process.stdin, createWriteStream(path, { mode: 0o600 }));
+  } catch (error) {
+    await rm(folder, { recursive: true, force: true });
+    throw error;
+  }
+  return { path, remove: () => rm(folder, { recursive: true, force: true }) };
 }
 
 function alreadyImported(previous: LedgerEntry, bytes: number): string {

@@ -108,7 +108,7 @@ export const serveCommand: Command = {
     const key = generatedKey ?? '<your key>';
     const { endpoints } = service.registry;
     for (const endpoint of endpoints.slice(0, CURL_EXAMPLES)) console.log(curlExample(server.url, key, endpoint));
-    if (ingest) console.log(`cannery: taking events at ${server.url}${SOURCES_PATH}<source>/events and ${server.url}${LOGS_PATH}?source_name=<source> (docs/ingest.md)`);
+    if (ingest) console.log(`cannery: taking events at ${server.url}${SOURCES_PATH}<source>/events and ${server.url}${LOGS_PATH}?source_name=<source> (or ?source=<uuid>: cannery sources list) (docs/ingest.md)`);
     // A folder of hundreds of endpoints would otherwise scroll everything above out of sight.
     if (endpoints.length > CURL_EXAMPLES) console.log(`  ... and ${endpoints.length - CURL_EXAMPLES} more endpoints: ${server.url}/openapi.json lists them all`);
 

@@ -3,6 +3,8 @@
  * `cannery sources pull PROJECT.DATASET.TABLE [--name NAME]`: a source file for a BigQuery table, from its schema.
  * `cannery sources drop NAME --db FILE`: a declared source's table and its imports gone, so a
  * declaration whose change would lose stored values (declared-tables.ts refuses it) can start afresh.
+ * `cannery sources list [--sources DIR]`: every source's UUID and name, the shipped ones first: the
+ * UUID is what a Logflare client sends as `source=` (docs/ingest.md).
  */
 import { basename } from 'node:path';
 import { openDuckDb } from '../backends/duckdb/backend.js';
@@ -14,22 +16,26 @@ import { formatProblem } from '../config/problem-line.js';
 import { readSettings, sourcesDirOf } from '../config/settings.js';
 import { SOURCE_SCHEMA_URL, parseSourceFile } from '../config/source-files.js';
 import { sourceFileText } from '../config/source-text.js';
-import { BUILT_IN_SOURCES, sourceNames } from '../config/sources.js';
+import { BUILT_IN_DECLARATIONS, BUILT_IN_SOURCES, sourceId, sourceNames } from '../config/sources.js';
 import { tablePathText } from '../sql/dialects/bigquery/tables.js';
-import type { Command } from './command.js';
+import type { Command, Flags } from './command.js';
 import { settingsWithFlags } from './flags.js';
 import { schemaReference } from './schema-reference.js';
+import { declaredSources } from './source-folder.js';
 
-const SUBCOMMANDS = 'infer FILE [--name NAME] [--format ndjson|csv|parquet], pull PROJECT.DATASET.TABLE [--name NAME], or drop NAME --db FILE';
+const SUBCOMMANDS = 'infer FILE [--name NAME] [--format ndjson|csv|parquet], pull PROJECT.DATASET.TABLE [--name NAME], drop NAME --db FILE, or list [--sources DIR]';
 
 export const sourcesCommand: Command = {
   options: {
     name: { type: 'string' },
     format: { type: 'string' },
     db: { type: 'string' },
+    sources: { type: 'string' },
+    endpoints: { type: 'string' },
   },
   async run(flags, positionals) {
     const [subcommand, argument, ...rest] = positionals;
+    if (subcommand === 'list' && argument === undefined) return list(flags);
     if (argument === undefined || rest.length > 0) throw new Error(`usage: cannery sources ${SUBCOMMANDS}`);
     const name = typeof flags.name === 'string' ? flags.name : undefined;
     if (subcommand === 'infer') return infer(argument, name, flags.format);
@@ -93,6 +99,14 @@ async function pull(table: string, name: string | undefined): Promise<number> {
 /** DATASET.TABLE, with what a source's name cannot hold (BigQuery's table names allow spaces and any letter) written as `_`. */
 function defaultName(dataset: string, table: string): string {
   return `${dataset}.${table.replace(/[^A-Za-z0-9_-]+/g, '_').replace(/^-+|-+$/g, '').replace(/-{2,}/g, '-') || '_'}`;
+}
+
+async function list(flags: Flags): Promise<number> {
+  const endpointsDir = typeof flags.endpoints === 'string' ? flags.endpoints : readSettings().endpointsDir;
+  const declared = await declaredSources(flags, endpointsDir);
+  for (const declaration of BUILT_IN_DECLARATIONS) console.log(`${sourceId(declaration)}  ${declaration.name}  (shipped)`);
+  for (const declaration of declared) console.log(`${sourceId(declaration)}  ${declaration.name}  ${declaration.file ?? ''}`.trimEnd());
+  return 0;
 }
 
 async function drop(name: string, dbPath: string): Promise<number> {

@@ -36,6 +36,8 @@ export interface DeclaredField {
 export interface SourceDeclaration {
   /** As written in SQL, in backticks: `shop.orders`. */
   name: string;
+  /** The UUID the file declares (`id:`); sourceId (config/sources.ts) gives every source's. */
+  id?: string;
   description?: string;
   /** A top-level TIMESTAMP (or DATE, DATETIME) column that orders storage and bounds "newest N" queries. */
   timeColumn?: string;

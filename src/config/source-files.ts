@@ -63,6 +63,7 @@ interface FieldData {
 }
 
 interface SourceData {
+  id?: string;
   name: string;
   description?: string;
   time_column?: string;
@@ -82,6 +83,7 @@ export function parseSourceFile(text: string, file: string): SourceFileResult {
   if (problems.length > 0) return { problems, fieldLines: {} };
 
   const declaration: SourceDeclaration = { name: data.name, columns: data.columns.map(declaredField), file };
+  if (data.id !== undefined) declaration.id = data.id;
   if (data.description !== undefined) declaration.description = data.description;
   if (data.time_column !== undefined) declaration.timeColumn = data.time_column;
   if (data.bigquery?.table !== undefined) declaration.bigqueryTable = data.bigquery.table;

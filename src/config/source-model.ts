@@ -8,7 +8,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { Problem } from '../core/types.js';
 import type { SourceDeclaration } from './source-declaration.js';
 import { readSourceFolder } from './source-files.js';
-import { BUILT_IN_DECLARATIONS } from './sources.js';
+import { BUILT_IN_DECLARATIONS, sourceId } from './sources.js';
 
 export interface ProjectSources {
   /** The project's own declarations, without the shipped log sources, by file name. */
@@ -19,7 +19,10 @@ export interface ProjectSources {
   fieldLines: ReadonlyMap<string, Readonly<Record<string, number>>>;
 }
 
-/** Reads `dir` (a folder that does not exist declares nothing) and refuses a redeclared shipped source. */
+/**
+ * Reads `dir` (a folder that does not exist declares nothing) and refuses a redeclared shipped
+ * source, and a UUID that another source has too (Logflare's `source=` must name one source).
+ */
 export async function readProjectSources(dir: string): Promise<ProjectSources> {
   const folder = await readSourceFolder(dir);
   const sources: SourceDeclaration[] = [];
@@ -30,12 +33,28 @@ export async function readProjectSources(dir: string): Promise<ProjectSources> {
       sources.push(declaration);
       continue;
     }
-    if (isDeepStrictEqual({ ...declaration, file: undefined }, { ...shipped, file: undefined })) continue;
+    // A shipped source's UUID is fixed in code, not in its file.
+    if (isDeepStrictEqual({ ...declaration, file: undefined, id: undefined }, { ...shipped, file: undefined, id: undefined })) continue;
     problems.push({
       file: declaration.file ?? dir,
       line: folder.fieldLines.get(declaration.name)?.name ?? 1,
       field: 'name',
       message: `source ${declaration.name} is a shipped log source (${shipped.name}); name your own source otherwise`,
+    });
+  }
+  const owners = new Map(BUILT_IN_DECLARATIONS.map((shipped) => [sourceId(shipped), shipped.name]));
+  for (const declaration of sources) {
+    const id = sourceId(declaration);
+    const owner = owners.get(id);
+    if (owner === undefined) {
+      owners.set(id, declaration.name);
+      continue;
+    }
+    problems.push({
+      file: declaration.file ?? dir,
+      line: folder.fieldLines.get(declaration.name)?.name ?? 1,
+      field: 'id',
+      message: `source ${declaration.name} has the id ${id} of source ${owner}; give each source its own UUID`,
     });
   }
   return { sources, problems, fieldLines: folder.fieldLines };

@@ -1,8 +1,8 @@
 /**
  * A declaration written as a source file: what `cannery sources infer` and `cannery sources pull`
- * print, ready to redirect into sources/. The fields are in the file's order (name, description,
- * time_column, columns, bigquery), each column on one line in BigQuery's schema form, a RECORD over
- * several with its fields below; parseSourceFile reads the text back as the same declaration.
+ * print, ready to redirect into sources/. The fields are in the file's order (id when it has one,
+ * name, description, time_column, columns, bigquery), each column on one line in BigQuery's schema
+ * form, a RECORD over several with its fields below; parseSourceFile reads the text back as the same declaration.
  */
 import type { DeclaredField, SourceDeclaration } from './source-declaration.js';
 
@@ -15,6 +15,7 @@ export function sourceFileText(source: SourceDeclaration, schema: string, note: 
   return [
     `# yaml-language-server: $schema=${schema}`,
     ...note.map((line) => `# ${line}`),
+    ...(source.id === undefined ? [] : [`id: ${source.id}`]),
     `name: ${scalar(source.name)}`,
     ...(source.description === undefined ? [] : [`description: ${text(source.description)}`]),
     ...(source.timeColumn === undefined ? [] : [`time_column: ${scalar(source.timeColumn)}`]),

@@ -129,33 +129,40 @@ function fieldShape(field: DeclaredField, path: string, refuse: (why: string) =>
 }
 
 /**
- * The shipped log sources, in this order: each a file in sources/ of the package (both src/config
- * and dist/config sit two levels below its root). Named one by one, not read as a folder, so a
- * file a user adds there is theirs, not a built-in.
+ * The shipped log sources' UUIDs (Logflare's `source=`, docs/ingest.md), fixed here forever as an
+ * endpoint's `id:` is in its file: shippers configured with one keep working whatever the files
+ * say.
  */
-const BUILT_IN_FILES = [
-  'cloudflare.logs.prod',
-  'postgres.logs',
-  'deno-relay-logs',
-  'deno-subhosting-events',
-  'gotrue.logs.prod',
-  'realtime.logs.prod',
-  'storage.logs.prod.2',
-  'postgREST.logs.prod',
-  'pgbouncer.logs.prod',
-].map((name) => new URL(`../../sources/${name}.yaml`, import.meta.url));
+const BUILT_IN_IDS: Readonly<Record<string, string>> = {
+  'cloudflare.logs.prod': '5c8bf981-68f6-4bd7-9ae4-72c494624ca1',
+  'postgres.logs': 'a629da44-0b73-4287-97f1-de0a729b3e37',
+  'deno-relay-logs': '1db4d9c3-e83e-465c-a807-c30f88b38117',
+  'deno-subhosting-events': '47292ba4-03d7-47d8-b302-747cac82e056',
+  'gotrue.logs.prod': '7dbf360d-809b-4065-9581-d9fc6b8eb093',
+  'realtime.logs.prod': 'a0e49a8d-56a5-4847-aed6-2407fdb7e1cb',
+  'storage.logs.prod.2': 'fbf003e7-77e5-4d0d-b9d6-581ab16c74f5',
+  'postgREST.logs.prod': 'ee98e799-76d3-4399-93c2-661111b9c1ba',
+  'pgbouncer.logs.prod': 'a40fa56b-60c0-49ec-b377-9f0e0b2490c0',
+};
+
+/**
+ * The shipped log sources, in BUILT_IN_IDS' order: each a file in sources/ of the package (both
+ * src/config and dist/config sit two levels below its root). Named one by one, not read as a
+ * folder, so a file a user adds there is theirs, not a built-in.
+ */
+const BUILT_IN_FILES = Object.keys(BUILT_IN_IDS).map((name) => new URL(`../../sources/${name}.yaml`, import.meta.url));
 
 async function readBuiltIns(): Promise<SourceDeclaration[]> {
   const files = BUILT_IN_FILES.map((url) => fileURLToPath(url));
   const texts = files.map((file) => readFileSync(file, 'utf8'));
   const ahead = precompiledDeclarations(builtInHash(texts));
-  if (ahead) return ahead.map((declaration, index) => ({ ...declaration, file: files[index] }));
+  if (ahead) return ahead.map((declaration, index) => ({ ...declaration, id: BUILT_IN_IDS[declaration.name], file: files[index] }));
   // Only a file edited since the build gets here: the YAML and schema modules load for it alone.
   const { parseSourceFile } = await import('./source-files.js');
   return texts.map((text, index) => {
     const { declaration, problems } = parseSourceFile(text, files[index] ?? '');
     if (!declaration) throw new Error(`a shipped source file does not load:\n${problems.map(formatProblem).join('\n')}`);
-    return declaration;
+    return { ...declaration, id: BUILT_IN_IDS[declaration.name] };
   });
 }
 
@@ -194,3 +201,20 @@ export async function precompiledBuiltIns(): Promise<string> {
 export const BUILT_IN_DECLARATIONS: readonly SourceDeclaration[] = await readBuiltIns();
 
 export const BUILT_IN_SOURCES: readonly SourceDescriptor[] = BUILT_IN_DECLARATIONS.map(logSourceDescriptor);
+
+/** The namespace of the UUIDs made from source names (RFC 9562's version 5, a SHA-1 of it and the name). */
+const SOURCE_ID_NAMESPACE = Buffer.from('9ce2fdbcb02e4b4482bc87f6373e7d70', 'hex');
+
+/**
+ * A source's UUID: the one its file declares, a shipped source's fixed one, else one made from its
+ * name (lowercased: DuckDB's table names ignore case, and so does the rule that no two sources share
+ * a name), so it is the same on every machine and at every start without anything written down.
+ */
+export function sourceId(declaration: Pick<SourceDeclaration, 'id' | 'name'>): string {
+  if (declaration.id !== undefined) return declaration.id;
+  const hash = createHash('sha1').update(SOURCE_ID_NAMESPACE).update(declaration.name.toLowerCase(), 'utf8').digest();
+  hash[6] = (hash[6]! & 0x0f) | 0x50;
+  hash[8] = (hash[8]! & 0x3f) | 0x80;
+  const hex = hash.subarray(0, 16).toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}

@@ -15,7 +15,7 @@ import { DEFAULTS } from '../config/settings.js';
 import { CanneryError } from '../core/errors.js';
 import { catalogEndpoint, sourceShapes } from '../engine/serve/catalog.js';
 import type { SourceDeclaration } from '../config/source-declaration.js';
-import { BUILT_IN_SOURCES } from '../config/sources.js';
+import { BUILT_IN_SOURCES, sourceId } from '../config/sources.js';
 import type { ContractBook } from '../engine/contracts/contract.js';
 import { SANDBOX_PARAM } from '../engine/serve/params.js';
 import type { QueryOutcome, Service } from '../engine/serve/service.js';
@@ -184,7 +184,9 @@ export function createApp(options: AppOptions): CanneryApp {
       after(admit(event), async (grant) => {
         const endpoints = service.registry.endpoints.filter((endpoint) => mayRun(grant, endpoint.definition));
         const contracts = await options.contracts?.of(endpoints);
-        const ingestSources = options.ingest ? [...options.ingest.sources.keys()].filter((name) => mayIngest(grant, name)) : [];
+        const ingestSources = options.ingest
+          ? [...options.ingest.sources.values()].filter(({ declaration }) => mayIngest(grant, declaration.name)).map(({ declaration }) => ({ name: declaration.name, id: sourceId(declaration) }))
+          : [];
         return json(200, openApiDocument(endpoints, VERSION, contracts, (endpoint) => fixedValues(grant, endpoint.definition), ingestSources));
       }),
     ),
@@ -269,10 +271,10 @@ export function createApp(options: AppOptions): CanneryApp {
   const ingest = ingestHandler(options.ingest, metrics);
   app.post(
     `${SOURCES_PATH}:name/events`,
-    guarded((event) => after(admit(event), (grant) => ingest(event, grant, decodeURIComponent(event.context.params?.name ?? ''), 'events'))),
+    guarded((event) => after(admit(event), (grant) => ingest(event, grant, { name: decodeURIComponent(event.context.params?.name ?? '') }, 'events'))),
   );
   app.all(`${SOURCES_PATH}:name/events`, notAllowed('POST', 'send events with POST (docs/ingest.md)'));
-  // Logflare's clients name the source in the query string, and its older ones the key too (`api_key`).
+  // Logflare's clients name the source in the query string (by name, or by UUID), and its older ones the key too (`api_key`).
   const logflareKey = (event: H3Event): Grant | Promise<Grant> => {
     const presented = presentedCredential(event.req.headers) ?? (event.url.searchParams.get('api_key') || undefined);
     return access.admit(presented, (grant) => {
@@ -282,11 +284,11 @@ export function createApp(options: AppOptions): CanneryApp {
   const logflare = guarded((event) =>
       after(logflareKey(event), (grant) => {
         const name = event.url.searchParams.get('source_name');
-        if (!name) {
-          const byId = event.url.searchParams.has('source') ? ': sources here have no UUID, so name it with source_name' : '';
-          throw new CanneryError('missing_parameter', `name the source: ${LOGS_PATH}?source_name=<source>${byId}`, { param: 'source_name' });
-        }
-        return ingest(event, grant, name, 'logflare');
+        const id = event.url.searchParams.get('source');
+        if (name && id) throw new CanneryError('invalid_parameter', 'name the source once: source_name=<name> or source=<uuid>, not both', { param: 'source' });
+        if (id) return ingest(event, grant, { id }, 'logflare');
+        if (!name) throw new CanneryError('missing_parameter', `name the source: ${LOGS_PATH}?source_name=<name> or ?source=<uuid>`, { param: 'source_name' });
+        return ingest(event, grant, { name }, 'logflare');
       }),
   );
   for (const path of [LOGS_PATH, LOGS_SHORT_PATH]) {

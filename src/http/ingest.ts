@@ -1,6 +1,7 @@
 /**
  * Events in over HTTP (docs/ingest.md): `POST /api/sources/<name>/events` (NDJSON or a JSON array)
- * and Logflare's `POST /api/logs?source_name=<name>` (one event or `{"batch": [...]}`).
+ * and Logflare's `POST /api/logs?source_name=<name>` or `?source=<uuid>` (one event or
+ * `{"batch": [...]}`).
  *
  * A request is read whole before anything is queued, within CANNERY_INGEST_MAX_BYTES counted on
  * the bytes sent and again on the bytes a gzip body unpacks to (zlib stops there: a small body
@@ -12,6 +13,7 @@ import { gunzip } from 'node:zlib';
 import type { H3Event } from 'h3';
 import { CanneryError } from '../core/errors.js';
 import type { Grant } from '../access/grant.js';
+import { sourceId } from '../config/sources.js';
 import { mayIngest } from '../access/grant.js';
 import type { BodyKind, EventDialect, IngestSource } from '../engine/ingest/events.js';
 import type { IngestQueue } from '../engine/ingest/queue.js';
@@ -32,19 +34,27 @@ export interface IngestOptions {
   clock?: () => Date;
 }
 
+/** How a request names its source: by name, or (Logflare's `source=`) by its UUID (config/sources.ts sourceId). */
+export type SourceKey = { name: string } | { id: string };
+
 const NDJSON_TYPES = new Set(['application/x-ndjson', 'application/ndjson', 'application/jsonl', 'application/x-jsonlines', 'application/json-seq']);
 
 export function ingestHandler(ingest: IngestOptions | undefined, metrics: Metrics) {
-  return async (event: H3Event, grant: Grant, name: string, dialect: EventDialect): Promise<Response> => {
+  return async (event: H3Event, grant: Grant, key: SourceKey, dialect: EventDialect): Promise<Response> => {
     const record = recordOf(event);
     if (ingest === undefined) {
       throw new CanneryError('not_found', 'this server takes no events: start `cannery serve` with CANNERY_INGEST=true on a DuckDB database file (docs/ingest.md)');
     }
-    const source = ingest.sources.get(name);
+    const source = findSource(ingest.sources, key);
     if (source !== undefined) record.source = source.declaration.name;
     // Before the source's 404: a credential that may send nowhere learns nothing of which sources exist.
     if (grant.ingest.length === 0) throw new CanneryError('forbidden', `${grant.name} may not send events; a key or token needs an ingest scope naming the source (docs/ingest.md)`);
-    if (source === undefined) throw new CanneryError('not_found', `no source ${JSON.stringify(name)}; sources taking events: ${[...ingest.sources.keys()].join(', ')}`);
+    if (source === undefined) {
+      const sendable = [...ingest.sources.values()].filter(({ declaration }) => mayIngest(grant, declaration.name));
+      const listed = sendable.map(({ declaration }) => ('id' in key ? `${declaration.name} (${sourceId(declaration)})` : declaration.name)).join(', ');
+      const asked = 'id' in key ? `with the id ${JSON.stringify(key.id)}` : JSON.stringify(key.name);
+      throw new CanneryError('not_found', `no source ${asked}; sources ${grant.name} may send to: ${listed || 'none'}`);
+    }
     if (!mayIngest(grant, source.declaration.name)) throw new CanneryError('forbidden', `${grant.name} may not send events to ${source.declaration.name}`);
     let bytes = 0;
     let events = 0;
@@ -66,6 +76,14 @@ export function ingestHandler(ingest: IngestOptions | undefined, metrics: Metric
       throw error;
     }
   };
+}
+
+/** A UUID in any case finds its source, as Logflare's does. */
+function findSource(sources: ReadonlyMap<string, IngestSource>, key: SourceKey): IngestSource | undefined {
+  if ('name' in key) return sources.get(key.name);
+  const id = key.id.toLowerCase();
+  for (const source of sources.values()) if (sourceId(source.declaration) === id) return source;
+  return undefined;
 }
 
 function mediaType(header: string | null, dialect: EventDialect): BodyKind {

@@ -220,16 +220,22 @@ const EVENTS_BODY = {
   'application/x-ndjson': { schema: { type: 'string', description: 'One JSON object a line.' } },
 };
 
+/** A source that takes events: its name and its UUID (Logflare's `source=`). */
+export interface IngestSourceRef {
+  name: string;
+  id: string;
+}
+
 /** The ingest routes for the sources the caller may send to (docs/ingest.md); none when the server takes no events. */
-function ingestPaths(sources: readonly string[]): Json {
+function ingestPaths(sources: readonly IngestSourceRef[]): Json {
   if (sources.length === 0) return {};
   const paths: Json = {};
   const encoding = { name: 'Content-Encoding', in: 'header', required: false, description: '`gzip` for a gzipped body.', schema: { type: 'string', enum: ['gzip', 'identity'] } };
-  for (const source of sources) {
-    paths[`${SOURCES_PATH}${source}/events`] = {
+  for (const { name, id } of sources) {
+    paths[`${SOURCES_PATH}${name}/events`] = {
       post: {
-        operationId: `ingest_${source.replace(/[^A-Za-z0-9_]/g, '_')}`,
-        summary: `Events into ${source}: NDJSON or a JSON array, checked against its declared columns; answered once committed.`,
+        operationId: `ingest_${name.replace(/[^A-Za-z0-9_]/g, '_')}`,
+        summary: `Events into ${name} (id ${id}): NDJSON or a JSON array, checked against its declared columns; answered once committed.`,
         tags: ['ingest'],
         parameters: [encoding],
         requestBody: { required: true, content: EVENTS_BODY },
@@ -242,7 +248,11 @@ function ingestPaths(sources: readonly string[]): Json {
       operationId,
       summary: "Logflare's ingest: one event or `{\"batch\": [...]}`; `message` is event_message, `metadata` the metadata record, a missing timestamp the time received, a missing id a new UUID.",
       tags: ['ingest'],
-      parameters: [{ name: 'source_name', in: 'query', required: true, schema: { type: 'string', enum: [...sources] } }, encoding],
+      parameters: [
+        { name: 'source_name', in: 'query', required: false, description: 'The source by name; this or `source`.', schema: { type: 'string', enum: sources.map((source) => source.name) } },
+        { name: 'source', in: 'query', required: false, description: "The source by its UUID, as Logflare's clients name it; this or `source_name`.", schema: { type: 'string', format: 'uuid', enum: sources.map((source) => source.id) } },
+        encoding,
+      ],
       requestBody: { required: true, content: { 'application/json': { schema: { type: 'object' } } } },
       responses: ingestResponses(),
     },
@@ -261,7 +271,7 @@ export function openApiDocument(
   version: string,
   contracts?: ReadonlyMap<CompiledEndpoint, ContractOutcome>,
   fixed: FixedValues = () => undefined,
-  ingestSources: readonly string[] = [],
+  ingestSources: readonly IngestSourceRef[] = [],
 ): Json {
   const rowSchemas: Json = {};
   const paths: Json = {

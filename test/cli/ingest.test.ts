@@ -3,14 +3,15 @@
  * DuckDB file: each answer of the ingest routes, Logflare's request shape as Supabase's Vector
  * pipeline sends it, the bounded queue, and a SIGKILL while senders run.
  */
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keyDigest } from '../../src/access/keys.js';
 import { signToken } from '../../src/access/tokens.js';
-import { cannery } from '../support/cannery-cli.js';
+import { cannery, CLI } from '../support/cannery-cli.js';
 import { loadFixtures } from '../support/service.js';
 import { startServe, type ServeProcess } from '../support/serve-process.js';
 
@@ -206,6 +207,49 @@ describe('POST /api/sources/<name>/events', () => {
   });
 });
 
+describe("Vector's http sink and Fluent Bit's http output, as their sources send a batch (neither is packaged for Debian)", () => {
+  // Each request as the shipper builds it for docs/ingest.md's configuration: Vector's http sink
+  // (src/sinks/http/config.rs: codec json with newline_delimited framing is application/x-ndjson,
+  // the default comma framing a JSON array as application/json; compression gzip sets
+  // Content-Encoding; its timestamps carry nanoseconds) and Fluent Bit's out_http (http.c:
+  // json_lines is application/x-ndjson, json application/json, User-Agent Fluent-Bit,
+  // Json_date_key naming the time field, iso8601 or double seconds).
+  const event = (id: string, timestamp: string | number) => ({ timestamp, event_message: id, project: 'shipped', metadata: { level: 'info' }, id });
+  const lines = (events: object[]) => events.map((one) => `${JSON.stringify(one)}\n`).join('');
+  const shipped: { who: string; headers: Record<string, string>; body: string | Buffer; micros: number }[] = [
+    {
+      who: 'Vector, NDJSON framing, gzip',
+      headers: { 'content-type': 'application/x-ndjson', 'content-encoding': 'gzip', 'user-agent': 'Vector/0.43.0 (x86_64-unknown-linux-gnu)', 'x-api-key': SHIPPER },
+      body: gzipSync(lines([event('vector-ndjson-1', '2026-11-28T12:10:00.123456789Z'), event('vector-ndjson-2', '2026-11-28T12:10:01Z')])),
+      micros: Date.parse('2026-11-28T12:10:00Z') * 1000 + 123456,
+    },
+    {
+      who: 'Vector, default JSON array framing, no compression',
+      headers: { 'content-type': 'application/json', 'user-agent': 'Vector/0.43.0 (x86_64-unknown-linux-gnu)', 'x-api-key': SHIPPER },
+      body: JSON.stringify([event('vector-array-1', '2026-11-28T12:11:00.5Z')]),
+      micros: Date.parse('2026-11-28T12:11:00.5Z') * 1000,
+    },
+    {
+      who: 'Fluent Bit, Format json_lines, Json_date_format iso8601, compress gzip',
+      headers: { 'Content-Type': 'application/x-ndjson', 'Content-Encoding': 'gzip', 'User-Agent': 'Fluent-Bit', 'X-API-KEY': SHIPPER },
+      body: gzipSync(lines([event('fluent-lines-1', '2026-11-28T12:12:00.654321Z')])),
+      micros: Date.parse('2026-11-28T12:12:00Z') * 1000 + 654321,
+    },
+    {
+      who: 'Fluent Bit, Format json, Json_date_format double',
+      headers: { 'Content-Type': 'application/json', 'User-Agent': 'Fluent-Bit', 'X-API-KEY': SHIPPER },
+      body: JSON.stringify([event('fluent-json-1', 1764331980.25)]),
+      micros: 1764331980250000,
+    },
+  ];
+  it.each(shipped)('$who: 200, and the events read back with their times', async ({ who, headers, body, micros }) => {
+    const response = await fetch(`${serve.url}/api/sources/gotrue.logs.prod/events`, { method: 'POST', headers, body });
+    expect(response.status, `${who}: ${await response.clone().text()}`).toBe(200);
+    const first = JSON.parse((typeof body === 'string' ? body : gunzipSync(body).toString()).split('\n')[0]!.replace(/^\[/, '').replace(/\]$/, '')) as { id: string };
+    expect((await query('auth.recent')).find((row) => row.id === first.id)).toMatchObject({ timestamp: micros, project: 'shipped', level: 'info' });
+  });
+});
+
 describe('POST /api/logs (Logflare)', () => {
   it("Supabase's Vector sink: a JSON array of events with X-API-KEY; pino-logflare's /logs with {batch: [...]}, ms timestamps; no timestamp or id", async () => {
     // As Supabase's docker vector.yml sends it: http sink, codec json, the key in x-api-key,
@@ -242,6 +286,37 @@ describe('POST /api/logs (Logflare)', () => {
     expect(typeof bare!.timestamp).toBe('number');
   });
 
+  it('source=<uuid>: a shipped source by its fixed UUID, a declared one by the UUID of its name, as `cannery sources list` prints them; the same answers as source_name=', async () => {
+    const listed = await cannery(['sources', 'list', '--sources', join(dir, 'sources')], { env: { CANNERY_COMPILE_CACHE: 'off' } });
+    expect(listed.code).toBe(0);
+    const ids = new Map(listed.stdout.trim().split('\n').map((line) => line.split(/\s+/).slice(0, 2).reverse() as [string, string]));
+    expect(ids.get('gotrue.logs.prod')).toBe('7dbf360d-809b-4065-9581-d9fc6b8eb093');
+    expect(ids.get('shop.orders')).toBe('2381fbc6-e9bf-5cbd-b980-1bb04530ec62');
+    const logflare = (query: string, body: object, key = SHIPPER) =>
+      fetch(`${serve.url}/api/logs?${query}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body: JSON.stringify(body) });
+    const byId = await logflare(`source=${ids.get('gotrue.logs.prod')!.toUpperCase()}`, { message: 'by uuid', id: 'by-uuid-1' });
+    expect(byId.status, await byId.clone().text()).toBe(200);
+    expect(await byId.json()).toMatchObject({ accepted: 1, batch: expect.stringMatching(UUID) });
+    expect((await query('auth.recent')).find((row) => row.id === 'by-uuid-1')).toMatchObject({ event_message: 'by uuid' });
+    const declared = await logflare(`source=${ids.get('shop.orders')}`, { order_id: 'by-uuid', request: 'by-uuid', amount: 3 });
+    expect(declared.status).toBe(200);
+    expect(await query('orders.by-request')).toContainEqual({ request: 'by-uuid', n: 1, total: 3 });
+    // The answers source_name= gives: a bad event, a scope that does not name the source, no such source.
+    const bad = await logflare(`source=${ids.get('shop.orders')}`, { order_id: 'by-uuid-2', amount: 'three' });
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { error: { message: string } }).error.message).toContain('event 0, field amount');
+    const sender = await signToken(JWT_SECRET, { scopes: [], ingest: ['shop.orders'], ttlSeconds: 60, name: 'app' });
+    expect((await logflare(`source=${ids.get('gotrue.logs.prod')}`, { message: 'x' }, sender)).status).toBe(403);
+    const unknown = await logflare('source=00000000-0000-4000-8000-000000000000', { message: 'x' });
+    expect(unknown.status).toBe(404);
+    expect(((await unknown.json()) as { error: { message: string } }).error.message).toContain('shop.orders (2381fbc6-e9bf-5cbd-b980-1bb04530ec62)');
+    const both = await logflare(`source=${ids.get('shop.orders')}&source_name=shop.orders`, { order_id: 'x' });
+    expect(both.status).toBe(400);
+    const described = (await (await fetch(`${serve.url}/openapi.json`, { headers: { 'x-api-key': SHIPPER } })).json()) as { paths: Record<string, { post: { parameters: { name: string; schema: { enum?: string[] } }[] } }> };
+    const sourceParameter = described.paths['/api/logs']!.post.parameters.find((parameter) => parameter.name === 'source');
+    expect(sourceParameter?.schema.enum?.sort()).toEqual([ids.get('gotrue.logs.prod'), ids.get('shop.orders')].sort());
+  });
+
   it('the older api_key query parameter, and a missing source_name', async () => {
     const response = await fetch(`${serve.url}/api/logs?source_name=gotrue.logs.prod&api_key=${SHIPPER}`, {
       method: 'POST',
@@ -267,6 +342,30 @@ describe('cannery import beside the running serve', () => {
     expect(logs.code).toBe(0);
     expect(await query('orders.by-request')).toContainEqual({ request: 'import-file', n: 2, total: 12 });
     expect(await query('auth.recent')).toContainEqual(expect.objectContaining({ id: 'imported-1', level: 'error' }));
+  });
+
+  it('standard input too (`-`, from a pipe): spooled to an owner-only file the server loads, then removed; the same input again is already in', async () => {
+    const spool = await mkdtemp(join(tmpdir(), 'cannery-ingest-spool-'));
+    const piped = (text: string) =>
+      new Promise<{ code: number | null; stderr: string }>((resolve, reject) => {
+        // TMPDIR: where the input is spooled, to find it gone after.
+        const child = spawn(process.execPath, [CLI, 'import', '--db', db, '--source', 'gotrue.logs.prod', '-'], { env: { PATH: process.env.PATH ?? '', CANNERY_COMPILE_CACHE: 'off', TMPDIR: spool }, stdio: ['pipe', 'ignore', 'pipe'] });
+        let stderr = '';
+        child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+        child.once('error', reject);
+        child.once('close', (code) => resolve({ code, stderr }));
+        child.stdin.end(text);
+      });
+    const text = `${JSON.stringify({ id: 'stdin-1', timestamp: '2026-11-28T13:30:00Z', event_message: 'from stdin', metadata: { level: 'warn' } })}\n`;
+    const first = await piped(text);
+    expect(first.stderr).toMatch(/import \S+: standard input -> gotrue.logs.prod in .*, handed to the `cannery serve` that holds it/);
+    expect(first.stderr).toMatch(/committed import \S+: 1 row\(s\)/);
+    expect(first.code).toBe(0);
+    expect(await readdir(spool)).toEqual([]);
+    const again = await piped(text);
+    expect(again.stderr).toContain('already imported');
+    expect((await query('auth.recent')).filter((row) => row.id === 'stdin-1')).toEqual([expect.objectContaining({ event_message: 'from stdin', level: 'warn' })]);
+    await rm(spool, { recursive: true, force: true });
   });
 
   it('another command that must open the file says the server takes events, and how to serve it read-only', async () => {

@@ -86,7 +86,7 @@ colums: []
     ).toEqual([
       'shop.yaml:1: missing required field "columns"',
       'shop.yaml:1: name must be letters, digits and _ in segments joined by . or - (e.g. shop.orders) (got "shop orders")',
-      'shop.yaml:2: unknown field "colums" (did you mean "columns"? allowed: name, description, time_column, columns, bigquery)',
+      'shop.yaml:2: unknown field "colums" (did you mean "columns"? allowed: id, name, description, time_column, columns, bigquery)',
     ]);
     expect(
       problems(`name: shop.orders

@@ -5,17 +5,26 @@
  * every answer is checked against the document: its status is one the operation lists, below
  * 500, and its body has a listed content type and validates (ajv) against the listed schema.
  *
+ * The ingest routes are described only by a `serve` that takes events, to a key that may send:
+ * the second run starts one (CANNERY_INGEST=true) and sends its operations' requests the same way.
+ *
  * This is what schemathesis does; it does not install from the registries this project reaches,
  * so the generation is fast-check's. The run is bounded and seeded (FUZZ_SEED replays another
  * seed); fast-check prints the seed and the smallest failing request. Sandbox SQL here is SQL a
  * client writes, right or wrong: hostile SQL against the translator is test/robustness/fuzz.
  */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { keyDigest } from '../../src/access/keys.js';
 import { FIXTURES } from '../sql/sandbox/fixtures.js';
 import { send, type RawRequest, type RawResponse } from '../robustness/raw-http.js';
-import { startTestService, TEST_KEY, type TestService } from '../support/service.js';
+import { startServe, type ServeProcess } from '../support/serve-process.js';
+import { loadFixtures, SHIPPED_ENDPOINTS, startTestService, TEST_KEY, type TestService } from '../support/service.js';
 
 type Json = Record<string, any>;
 
@@ -39,8 +48,8 @@ afterAll(() => svc?.close());
  * `node` with every `$ref` into the document replaced by what it names. A schema that contains
  * itself (a field's nested fields) is cut at its second appearance, where anything is allowed.
  */
-function resolved(node: any, within: ReadonlySet<string> = new Set()): any {
-  if (Array.isArray(node)) return node.map((item) => resolved(item, within));
+function resolved(node: any, within: ReadonlySet<string> = new Set(), from: Json = document): any {
+  if (Array.isArray(node)) return node.map((item) => resolved(item, within, from));
   if (node === null || typeof node !== 'object') return node;
   if (typeof node.$ref === 'string') {
     const ref = node.$ref as string;
@@ -48,10 +57,10 @@ function resolved(node: any, within: ReadonlySet<string> = new Set()): any {
     const target = ref
       .slice(2)
       .split('/')
-      .reduce((at: any, key) => at[key], document);
-    return resolved(target, new Set([...within, ref]));
+      .reduce((at: any, key) => at[key], from);
+    return resolved(target, new Set([...within, ref]), from);
   }
-  return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, resolved(value, within)]));
+  return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, resolved(value, within, from)]));
 }
 
 interface Operation {
@@ -277,7 +286,7 @@ function validatorOf(schema: object): ValidateFunction {
 }
 
 /** The answer is one the document lists for the operation, with a body it describes. */
-function expectDocumented(op: Operation, request: RawRequest, response: RawResponse): void {
+function expectDocumented(op: Pick<Operation, 'responses'>, request: RawRequest, response: RawResponse): void {
   const context = `${request.method} ${request.path.slice(0, 200)}\nheaders ${JSON.stringify(request.headers).slice(0, 200)}\nbody ${String(request.body).slice(0, 200)}\n-> ${response.status} ${response.contentType} ${response.text.slice(0, 300)}`;
   expect(response.status, context).toBeLessThan(500);
   const listed = op.responses[String(response.status)] ?? op.responses.default;
@@ -321,4 +330,179 @@ describe('the service against its OpenAPI document', () => {
       for (const status of [200, 304, 400, 401, 404, 405, 406, 413, 414, 431]) expect(statuses.get(status) ?? 0, `no ${status} in ${JSON.stringify([...statuses])}`).toBeGreaterThan(0);
     }
   });
+});
+
+// --- the ingest routes ----------------------------------------------------------------------
+
+/**
+ * The ingest routes, as a `serve` that takes events (CANNERY_INGEST=true) describes them to a key
+ * that may send: requests generated from those operations (their sources, both ways of naming one
+ * on Logflare's route) with the mistakes shippers make (bodies that are not events or not JSON,
+ * events of the wrong types, wrong content types and encodings, gzip that is not, more events than
+ * the queue holds, a body past the bound, keys without the scope), each answered as the document
+ * says and below 500; the server answers /health and takes a good request after.
+ */
+describe('the ingest routes against their OpenAPI document', () => {
+  const SHIPPER = 'fuzz-shipper-key';
+  const READER = 'fuzz-reader-key';
+  const UNSCOPED = 'fuzz-unscoped-key';
+  let dir: string;
+  let serve: ServeProcess;
+  let ingestDocument: Json;
+
+  const MAX_BYTES = 64 * 1024;
+  /** Each request may commit: fewer than the read-only run's. */
+  const INGEST_RUNS = 200;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'cannery-ingest-fuzz-'));
+    await writeFile(
+      join(dir, 'keys.yaml'),
+      `keys:\n  - { name: reader, sha256: ${keyDigest(READER)} }\n  - { name: shipper, sha256: ${keyDigest(SHIPPER)}, endpoints: [], ingest: [gotrue.logs.prod, postgres.logs] }\n`,
+    );
+    await loadFixtures(join(dir, 'data.duckdb'), { 'gotrue.logs.prod': [{ id: 'seed', timestamp: '2026-11-27T10:00:00Z', event_message: 'seeded', metadata: { level: 'info' } }] });
+    serve = await startServe(['--db', join(dir, 'data.duckdb'), '--endpoints', SHIPPED_ENDPOINTS], {
+      CANNERY_API_KEYS: UNSCOPED,
+      CANNERY_KEYS_FILE: join(dir, 'keys.yaml'),
+      CANNERY_COMPILE_CACHE: 'off',
+      CANNERY_CONSOLE: 'false',
+      CANNERY_LOG_LEVEL: 'error',
+      CANNERY_INGEST: 'true',
+      CANNERY_INGEST_MAX_BYTES: String(MAX_BYTES),
+      CANNERY_INGEST_QUEUE_EVENTS: '500',
+    });
+    const response = await fetch(`${serve.url}/openapi.json`, { headers: { 'x-api-key': SHIPPER } });
+    expect(response.status).toBe(200);
+    ingestDocument = (await response.json()) as Json;
+  }, 60_000);
+  afterAll(async () => {
+    await serve?.stop();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('answers every generated request to an ingest route as the document says, and stays healthy', async () => {
+    const ops = Object.entries(ingestDocument.paths as Json).flatMap(([path, item]) =>
+      Object.entries(item as Json)
+        .filter(([, operation]) => (operation as Json).tags?.includes('ingest'))
+        .map(([method, operation]) => {
+          const op = resolved(operation, new Set(), ingestDocument);
+          return { path, method: method.toUpperCase(), parameters: (op.parameters ?? []) as Json[], responses: op.responses as Json };
+        }),
+    );
+    expect(ops.map((op) => `${op.method} ${op.path}`).sort()).toEqual([
+      'POST /api/logs',
+      'POST /api/sources/gotrue.logs.prod/events',
+      'POST /api/sources/postgres.logs/events',
+      'POST /logs',
+    ]);
+    const logflareIds = ops.find((op) => op.path === '/api/logs')!.parameters.find((parameter) => parameter.name === 'source')!.schema.enum as string[];
+    expect(logflareIds).toHaveLength(2);
+    const statuses = new Map<number, number>();
+    const generated = fc.oneof(...ops.map((op, index) => ingestRequest(op, logflareIds).map((request) => ({ op: index, request }))));
+    await fc.assert(
+      fc.asyncProperty(generated, async ({ op, request }) => {
+        const response = await send(serve.url, request);
+        statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
+        expectDocumented(ops[op]!, request, response);
+      }),
+      { seed: SEED, numRuns: INGEST_RUNS },
+    );
+    if (process.env.FUZZ_SEED === undefined) {
+      for (const status of [200, 400, 401, 403, 404, 405, 413, 415]) expect(statuses.get(status) ?? 0, `no ${status} in ${JSON.stringify([...statuses])}`).toBeGreaterThan(0);
+    }
+    expect((await fetch(`${serve.url}/health`)).status).toBe(200);
+    const after = await fetch(`${serve.url}/api/sources/gotrue.logs.prod/events`, {
+      method: 'POST',
+      headers: { 'x-api-key': SHIPPER, 'content-type': 'application/x-ndjson' },
+      body: JSON.stringify({ id: 'after-fuzz', timestamp: '2026-11-28T12:00:00Z', event_message: 'still taking events' }),
+    });
+    expect(after.status, await after.clone().text()).toBe(200);
+    expect(serve.child.exitCode).toBeNull();
+  }, 300_000);
+
+  const event = fc.record(
+    {
+      id: fc.uuid(),
+      timestamp: fc.oneof(timestamps(), fc.constant(1764331200123), fc.constant(1764331200123456)),
+      event_message: fc.string({ minLength: 1, maxLength: 40 }),
+      project: fc.constantFrom('alpha', 'beta'),
+      metadata: fc.record({ level: fc.constantFrom('info', 'warn', 'error'), path: fc.constantFrom('/token', '/user') }, { requiredKeys: [] }),
+    },
+    { requiredKeys: ['timestamp'] },
+  );
+  /** An event a source refuses: a value of another type, a timestamp that is none, metadata that is not a record. */
+  const badEvent = fc.oneof(
+    event.map((one) => ({ ...one, timestamp: 'yesterday' })),
+    event.map((one) => ({ ...one, event_message: 42 })),
+    event.map((one) => ({ ...one, metadata: 'flat' })),
+    event.map((one) => ({ ...one, metadata: { level: { nested: [1, [2]] } } })),
+    fc.constantFrom<unknown>(null, 7, 'text', [], [{}]),
+  );
+  const events = fc.oneof(
+    { weight: 6, arbitrary: fc.array(event, { maxLength: 20 }) },
+    { weight: 2, arbitrary: fc.tuple(fc.array(event, { maxLength: 5 }), badEvent).map(([good, bad]) => [...good, bad]) },
+    // More than the queue holds (500), under the byte bound: taken whole when nothing waits, else a 429.
+    { weight: 1, arbitrary: fc.integer({ min: 501, max: 1200 }).map((count) => Array.from({ length: count }, (_, index) => ({ timestamp: '2026-11-28T12:00:00Z', event_message: `n${index}` }))) },
+  );
+  const bodyText = fc.oneof(
+    { weight: 4, arbitrary: events.map((list) => ({ text: JSON.stringify(list), kind: 'json' })) },
+    { weight: 3, arbitrary: events.map((list) => ({ text: list.map((one) => JSON.stringify(one)).join('\n'), kind: 'ndjson' })) },
+    { weight: 2, arbitrary: events.map((list) => ({ text: JSON.stringify({ batch: list }), kind: 'json' })) },
+    { weight: 2, arbitrary: event.map((one) => ({ text: JSON.stringify(one), kind: 'json' })) },
+    {
+      weight: 2,
+      arbitrary: fc
+        .constantFrom('', 'not json', '{"batch": ', '{"batch": 7}', '[1, 2', '\u0000\u0001', 'null', '"event"', '{}\n{', JSON.stringify({ pad: 'x'.repeat(MAX_BYTES) }))
+        .map((text) => ({ text, kind: 'json' })),
+    },
+  );
+  const gzipGarbage = fc.oneof(
+    fc.uint8Array({ maxLength: 64 }).map((bytes) => Buffer.from(bytes)),
+    fc.uint8Array({ maxLength: 64 }).map((bytes) => Buffer.concat([Buffer.from([0x1f, 0x8b, 0x08, 0x00]), Buffer.from(bytes)])),
+    fc.constant(gzipSync(Buffer.alloc(4 << 20, ' '))),
+  );
+  const ingestRequest = (op: { path: string; method: string; parameters: Json[] }, ids: string[]): fc.Arbitrary<RawRequest> => {
+    const logflare = op.path === '/api/logs' || op.path === '/logs';
+    const names = op.parameters.find((parameter) => parameter.name === 'source_name')?.schema.enum as string[] | undefined;
+    const query = logflare
+      ? fc.oneof(
+          { weight: 4, arbitrary: fc.constantFrom(...names!).map((name) => `?source_name=${encodeURIComponent(name)}`) },
+          { weight: 4, arbitrary: fc.constantFrom(...ids).map((id) => `?source=${id}`) },
+          {
+            weight: 2,
+            arbitrary: fc.constantFrom(
+              '',
+              '?source=00000000-0000-4000-8000-000000000000',
+              '?source=not-a-uuid',
+              '?source_name=cloudflare.logs.prod',
+              '?source_name=no.such.source',
+              `?source=${ids[0]}&source_name=${names![0]}`,
+              `?source_name=${names![0]}&api_key=${SHIPPER}`,
+              '?source_name=',
+            ),
+          },
+        )
+      : fc.constant('');
+    const path = logflare
+      ? fc.constant(op.path)
+      : fc.oneof({ weight: 10, arbitrary: fc.constant(op.path) }, { weight: 1, arbitrary: fc.constantFrom('/api/sources/no.such/events', '/api/sources/cloudflare.logs.prod/events', '/api/sources/%zz/events') });
+    const key = fc.oneof(
+      { weight: 10, arbitrary: fc.constant<Record<string, string>>({ 'x-api-key': SHIPPER }) },
+      { weight: 1, arbitrary: fc.constantFrom<Record<string, string>>({ 'x-api-key': READER }, { 'x-api-key': UNSCOPED }, {}, { 'x-api-key': 'wrong' }, { authorization: `Bearer ${SHIPPER}` }) },
+    );
+    const type = fc.oneof(
+      { weight: 8, arbitrary: fc.constant<string | undefined>(undefined) },
+      { weight: 1, arbitrary: fc.constantFrom<string | undefined>('text/plain', 'multipart/form-data; boundary=x', 'application/json; charset=utf-8', 'application/ndjson', 'garbage', '') },
+    );
+    const encoding = fc.oneof({ weight: 6, arbitrary: fc.constant('identity') }, { weight: 3, arbitrary: fc.constant('gzip') }, { weight: 1, arbitrary: fc.constantFrom('br', 'deflate', 'gzip, gzip', 'x-gzip') });
+    const method = fc.oneof({ weight: 15, arbitrary: fc.constant('POST') }, { weight: 1, arbitrary: fc.constantFrom('GET', 'PUT', 'DELETE') });
+    return fc
+      .tuple(method, path, query, key, type, encoding, bodyText, fc.option(gzipGarbage, { freq: 3 }))
+      .map(([verb, at, search, keyHeaders, contentType, coding, { text, kind }, garbled]) => {
+        const body = coding === 'identity' ? text : (garbled ?? gzipSync(text));
+        const headers: Record<string, string> = { ...keyHeaders, 'content-type': contentType ?? (kind === 'ndjson' ? 'application/x-ndjson' : 'application/json') };
+        if (coding !== 'identity') headers['content-encoding'] = coding;
+        return verb === 'GET' ? { method: verb, path: `${at}${search}`, headers: keyHeaders } : { method: verb, path: `${at}${search}`, headers, body };
+      });
+  };
 });

@@ -11,7 +11,8 @@ export interface RawRequest {
   /** Path and query string as sent: only characters node allows in a request target (0x21-0xff). */
   path: string;
   headers: Record<string, string>;
-  body?: string;
+  /** Bytes as sent: a gzipped (or gzip-garbled) body is a Buffer. */
+  body?: string | Buffer;
 }
 
 export interface RawResponse {
