@@ -51,6 +51,8 @@
 //     (a `grouping_spec` node among the GROUP BY items).
 // 26. HAVING MAX | MIN in any aggregate call, after IGNORE | RESPECT NULLS (`having` in its args).
 // 27. INTERSECT ALL and EXCEPT ALL (`set_op` 'intersect all', 'except all').
+// 28. PIVOT's aggregates and values each take an alias, and any aggregate call (a `pivot_operator`
+//     node on the FROM item, where stock made a `pivot` that dropped the aliases).
 
 {
   const reservedMap = {
@@ -1944,16 +1946,39 @@ from_clause
     return l
   }
 
+// cannery: each aggregate and each value may have an alias, which name the pivot's columns (stock
+// dropped an aggregate's and could not read a value's); any aggregate call, COUNTIF and BIT_AND as
+// well as SUM. A node of its own (`pivot_operator`), so that nothing reads it as the stock `pivot`.
 pivot_operator
-  = KW_PIVOT __ LPAREN __ a:aggr_func_list __ 'FOR'i __ c:column_ref __ i:in_op_right __ RPAREN __ as:alias_clause? {
-    i.operator = '='
+  = KW_PIVOT __ LPAREN __ a:pivot_aggregate_list __ 'FOR'i __ c:column_ref __ KW_IN __ LPAREN __ v:pivot_value_list __ RPAREN __ RPAREN __ as:alias_clause? {
     return {
-      'type': 'pivot',
-      'expr': a,
+      type: 'pivot_operator',
+      aggregates: a,
       column: c,
-      in_expr: i,
+      values: v,
       as,
+      ...getLocationObject(),
     }
+  }
+
+pivot_aggregate_list
+  = head:pivot_aliased_aggregate tail:(__ COMMA __ pivot_aliased_aggregate)* {
+    return createList(head, tail)
+  }
+
+pivot_aliased_aggregate
+  = e:(aggr_func / func_call) __ as:alias_clause? {
+    return { expr: e, as }
+  }
+
+pivot_value_list
+  = head:pivot_aliased_value tail:(__ COMMA __ pivot_aliased_value)* {
+    return createList(head, tail)
+  }
+
+pivot_aliased_value
+  = e:expr __ as:alias_clause? {
+    return { expr: e, as }
   }
 
 with_offset
