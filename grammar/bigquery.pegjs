@@ -53,6 +53,7 @@
 // 27. INTERSECT ALL and EXCEPT ALL (`set_op` 'intersect all', 'except all').
 // 28. PIVOT's aggregates and values each take an alias, and any aggregate call (a `pivot_operator`
 //     node on the FROM item, where stock made a `pivot` that dropped the aliases).
+// 29. GROUP BY (): the empty grouping set as a GROUP BY item (an `expr_list` with no value).
 
 {
   const reservedMap = {
@@ -2142,8 +2143,11 @@ group_by_clause
     }
   }
 
+// cannery: `GROUP BY ()`, the one group of every row (patch 29), an empty `expr_list`.
 group_by_item
-  = grouping_spec / expr
+  = grouping_spec
+  / LPAREN __ RPAREN { return { type: 'expr_list', value: [], parentheses: true } }
+  / expr
 
 grouping_spec
   = k:('ROLLUP'i / 'CUBE'i) !ident_start __ LPAREN __ head:expr tail:(__ COMMA __ expr)* __ RPAREN {

@@ -907,6 +907,7 @@ export const CONSTRUCTS: Readonly<Record<string, string>> = {
   'group by ordinal': 'GROUP BY 1',
   'group by rollup': 'GROUP BY ROLLUP(a, (b, c)): NULL for the columns a total row aggregates over',
   'group by cube': 'GROUP BY CUBE(a, b)',
+  'group by ()': 'GROUP BY (): one group of every row, so one row even of none',
   'grouping sets': 'GROUP BY GROUPING SETS(a, (b, c), (), ROLLUP(d)); a set given twice gives its rows twice',
   having: 'HAVING count(*) > 1',
   'having alias': 'SELECT count(*) AS n ... HAVING n > 1',

@@ -293,6 +293,12 @@ function readSelectHere(select: AstNode): Select {
  * anything else is its error, so it is refused rather than answered.
  */
 function readGroupBy(items: unknown[], select: AstNode): Pick<Select, 'groupBy' | 'grouping'> {
+  // `GROUP BY ()` (grammar patch 29): one group of every row, even of none, as GROUPING SETS (()) is.
+  const empty = (item: unknown) => isNode(item) && item.type === 'expr_list' && Array.isArray(item.value) && item.value.length === 0;
+  if (items.some(empty)) {
+    if (items.length > 1) return { groupBy: [unknown('GROUP BY () beside other items', select)] };
+    return { groupBy: [], grouping: { kind: 'grouping sets', items: [[]] } };
+  }
   const specs = items.filter((item) => isNode(item) && item.type === 'grouping_spec');
   if (specs.length === 0) return { groupBy: items.map(readExpr) };
   if (items.length > 1) return { groupBy: [unknown('GROUP BY mixing ROLLUP, CUBE or GROUPING SETS with other items', select)] };
