@@ -54,6 +54,8 @@
 // 28. PIVOT's aggregates and values each take an alias, and any aggregate call (a `pivot_operator`
 //     node on the FROM item, where stock made a `pivot` that dropped the aliases).
 // 29. GROUP BY (): the empty grouping set as a GROUP BY item (an `expr_list` with no value).
+// 30. UNPIVOT [INCLUDE | EXCLUDE NULLS] (v FOR n IN (col [AS 'name'], ...)) (an `unpivot_operator`
+//     on the FROM item, as PIVOT's); UNPIVOT is reserved, as PIVOT was, so never an alias.
 
 {
   const reservedMap = {
@@ -125,6 +127,8 @@
 
     'PARTITION': true,
     'PIVOT': true,
+    // cannery: as PIVOT, never a table's implicit alias (patch 30).
+    'UNPIVOT': true,
     'QUALIFY': true, // cannery: reserved in BigQuery, so `from t qualify ...` is no table alias
 
     'RECURSIVE': true,
@@ -1942,7 +1946,7 @@ from_unnest_item
   }
 
 from_clause
-  = KW_FROM __ l:table_ref_list __ op:pivot_operator? {
+  = KW_FROM __ l:table_ref_list __ op:(pivot_operator / unpivot_operator)? {
     if (l[0]) l[0].operator = op
     return l
   }
@@ -1960,6 +1964,25 @@ pivot_operator
       as,
       ...getLocationObject(),
     }
+  }
+
+// cannery: UNPIVOT of one values column (patch 30); several (`(a, b) FOR ...`) do not parse.
+unpivot_operator
+  = 'UNPIVOT'i !ident_start __ n:(k:('INCLUDE'i / 'EXCLUDE'i) __ 'NULLS'i { return k.toLowerCase() })? __ LPAREN __ v:ident_name __ 'FOR'i __ c:ident_name __ KW_IN __ LPAREN __ head:unpivot_column tail:(__ COMMA __ unpivot_column)* __ RPAREN __ RPAREN __ as:alias_clause? {
+    return {
+      type: 'unpivot_operator',
+      nulls: n,
+      value_column: v,
+      name_column: c,
+      columns: createList(head, tail),
+      as,
+      ...getLocationObject(),
+    }
+  }
+
+unpivot_column
+  = c:column_ref __ a:(KW_AS __ s:literal_string { return s })? {
+    return { expr: c, as: a }
   }
 
 pivot_aggregate_list

@@ -94,6 +94,7 @@ export const READ_KEYS: Readonly<Record<string, readonly string[]>> = {
 /** Kinds the grammar makes that the reader refuses whole, with the name the refusal gives. */
 export const REFUSED_KINDS: Readonly<Record<string, string>> = {
   pivot_operator: 'PIVOT',
+  unpivot_operator: 'UNPIVOT',
   collate: 'COLLATE',
   var: 'variable',
   'on update': 'ON UPDATE',

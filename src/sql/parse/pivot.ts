@@ -171,3 +171,55 @@ function valueName(expr: Expr): { alone: string; after: string | undefined } | u
   }
   return undefined;
 }
+
+export interface UnpivotParts {
+  /** `INCLUDE NULLS`: keep the rows whose value is NULL (EXCLUDE NULLS, the default, drops them). */
+  includeNulls: boolean;
+  valueColumn: string;
+  nameColumn: string;
+  columns: { expr: Expr; name: Expr | undefined }[];
+  alias: string | undefined;
+}
+
+/**
+ * UNPIVOT (grammar patch 30) read as the query it stands for: one UNION ALL member per unpivoted
+ * column, each the input's other columns (in its order), that column's value under the values
+ * column's name and its name (or the row value alias) under the name column's, without the rows
+ * whose value is NULL unless INCLUDE NULLS says so. The input's columns must be listed, as for PIVOT.
+ */
+export function unpivotTable(input: FromItem, parts: UnpivotParts, ctes: ReadonlyMap<string, Query>): DerivedTable | string {
+  if (input.kind !== 'derived' && input.kind !== 'table') return `UNPIVOT over ${input.kind === 'unnest' ? 'UNNEST' : 'a parenthesised join'} (unpivot a subquery of it)`;
+  const columns = inputColumns(input, ctes);
+  if (typeof columns === 'string') return columns.replace(/^PIVOT/, 'UNPIVOT').replace('pivot a', 'unpivot a');
+  const unpivoted: string[] = [];
+  for (const { expr, name } of parts.columns) {
+    if (expr.kind !== 'column' || expr.table !== undefined || expr.fields.length > 0) return 'UNPIVOT of a qualified name or an expression (GoogleSQL takes column names)';
+    const column = columns.find((known) => known.toLowerCase() === expr.name.toLowerCase());
+    if (column === undefined) return `UNPIVOT of ${expr.name}, which its input does not have`;
+    if (name !== undefined && (name.kind !== 'literal' || name.type !== 'string')) return 'UNPIVOT row value alias other than a string';
+    unpivoted.push(column.toLowerCase());
+  }
+  const kept = columns.filter((name) => !unpivoted.includes(name.toLowerCase()));
+  const loc = input.loc;
+  const members: QueryBody[] = parts.columns.map(({ expr, name }) => {
+    const value = expr as ColumnRef;
+    const label: Expr = name ?? { kind: 'literal', type: 'string', value: value.name, loc };
+    return {
+      kind: 'select',
+      distinct: false,
+      items: [
+        ...kept.map((column): SelectItem => ({ kind: 'item', expr: { kind: 'column', name: column, fields: [], loc }, loc })),
+        { kind: 'item', expr: value, alias: parts.valueColumn, loc },
+        { kind: 'item', expr: label, alias: parts.nameColumn, loc },
+      ],
+      // Each member reads the input afresh; a copy, since later passes may rewrite a member's tree.
+      from: [structuredClone(input)],
+      where: parts.includeNulls ? undefined : { kind: 'binary', operator: 'IS NOT', left: value, right: { kind: 'literal', type: 'null', value: null, loc }, loc },
+      groupBy: [],
+      windows: [],
+      loc,
+    };
+  });
+  const body: QueryBody = members.length === 1 ? members[0]! : { kind: 'set', members, operators: members.slice(1).map(() => 'UNION ALL'), loc };
+  return { kind: 'derived', query: { kind: 'query', with: [], body, orderBy: [], loc }, alias: parts.alias, loc };
+}

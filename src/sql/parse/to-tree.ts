@@ -12,7 +12,7 @@ import { resolveFunction } from '../language.js';
 import { decodeBigQueryString, IllegalEscape } from './literals.js';
 import { LocatedSqlError, SqlSyntaxError, type SqlLocation } from './errors.js';
 import { parseBigQuery, type AstNode } from './parse.js';
-import { pivotTable } from './pivot.js';
+import { pivotTable, unpivotTable } from './pivot.js';
 import type {
   BinaryOperator,
   Call,
@@ -266,8 +266,8 @@ function readSelectHere(select: AstNode): Select {
   // The grammar reads AS STRUCT before DISTINCT, where GoogleSQL writes it after: not written either way.
   if (as !== '' && distinct !== '') return unknownSelect(`SELECT ${distinct} ${as.toUpperCase()}`, select);
   const fromItems = Array.isArray(select.from) ? select.from.filter(isNode) : [];
-  // The grammar hangs a PIVOT after several FROM items on the first (patch 28): which it pivots is not written down.
-  if (fromItems.length > 1 && isNode(fromItems[0]!.operator)) return unknownSelect('PIVOT after a join (pivot a subquery of the join)', fromItems[0]!.operator);
+  // The grammar hangs a PIVOT or UNPIVOT after several FROM items on the first (patches 28, 30): which it turns is not written down.
+  if (fromItems.length > 1 && isNode(fromItems[0]!.operator)) return unknownSelect('PIVOT or UNPIVOT after a join (turn a subquery of the join)', fromItems[0]!.operator);
   const from = fromItems.map(readFromItem);
   const windows = isNode(select.window) && Array.isArray(select.window.expr)
     ? select.window.expr.filter(isNode).map((window) => ({ name: identifierText(window.name) ?? '', spec: readWindow(window, '<window>') }))
@@ -375,6 +375,7 @@ function readFromItem(item: AstNode, index: number): FromItem {
 
 function readFromItemHere(item: AstNode, index: number): FromItem {
   if (isNode(item.operator) && item.operator.type === 'pivot_operator') return readPivot(item, index, item.operator);
+  if (isNode(item.operator) && item.operator.type === 'unpivot_operator') return readUnpivot(item, index, item.operator);
   const loc = here(item);
   const alias = identifierText(item.as) ?? undefined;
   const join = index === 0 ? undefined : readJoin(item);
@@ -413,6 +414,21 @@ function readPivot(item: AstNode, index: number, pivot: AstNode): FromItem {
   const aliased = (list: unknown) => (Array.isArray(list) ? list.filter(isNode) : []).map((entry) => ({ expr: readExpr(entry.expr), alias: identifierText(entry.as) ?? undefined }));
   const table = pivotTable(input, { aggregates: aliased(pivot.aggregates), column: readExpr(pivot.column), values: aliased(pivot.values), alias: identifierText(pivot.as) ?? undefined }, visibleCtes);
   return typeof table === 'string' ? unknown(table, pivot) : table;
+}
+
+/** `input UNPIVOT (...)` (grammar patch 30): the query it stands for (pivot.ts), or refused by name. */
+function readUnpivot(item: AstNode, index: number, unpivot: AstNode): FromItem {
+  const input = readFromItemHere({ ...item, operator: null }, index);
+  if (input.kind === 'unknown') return input;
+  const columns = (Array.isArray(unpivot.columns) ? unpivot.columns.filter(isNode) : []).map((entry) => ({ expr: readExpr(entry.expr), name: isNode(entry.as) ? readExpr(entry.as) : undefined }));
+  const table = unpivotTable(input, {
+    includeNulls: unpivot.nulls === 'include',
+    valueColumn: String(unpivot.value_column),
+    nameColumn: String(unpivot.name_column),
+    columns,
+    alias: identifierText(unpivot.as) ?? undefined,
+  }, visibleCtes);
+  return typeof table === 'string' ? unknown(table, unpivot) : table;
 }
 
 function readOrder(items: unknown): OrderItem[] {
