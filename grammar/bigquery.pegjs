@@ -51,6 +51,11 @@
 //     (a `grouping_spec` node among the GROUP BY items).
 // 26. HAVING MAX | MIN in any aggregate call, after IGNORE | RESPECT NULLS (`having` in its args).
 // 27. INTERSECT ALL and EXCEPT ALL (`set_op` 'intersect all', 'except all').
+// 28. PIVOT's aggregates and values each take an alias, and any aggregate call (a `pivot_operator`
+//     node on the FROM item, where stock made a `pivot` that dropped the aliases).
+// 29. GROUP BY (): the empty grouping set as a GROUP BY item (an `expr_list` with no value).
+// 30. UNPIVOT [INCLUDE | EXCLUDE NULLS] (v FOR n IN (col [AS 'name'], ...)) (an `unpivot_operator`
+//     on the FROM item, as PIVOT's); UNPIVOT is reserved, as PIVOT was, so never an alias.
 
 {
   const reservedMap = {
@@ -122,6 +127,8 @@
 
     'PARTITION': true,
     'PIVOT': true,
+    // cannery: as PIVOT, never a table's implicit alias (patch 30).
+    'UNPIVOT': true,
     'QUALIFY': true, // cannery: reserved in BigQuery, so `from t qualify ...` is no table alias
 
     'RECURSIVE': true,
@@ -1939,21 +1946,63 @@ from_unnest_item
   }
 
 from_clause
-  = KW_FROM __ l:table_ref_list __ op:pivot_operator? {
+  = KW_FROM __ l:table_ref_list __ op:(pivot_operator / unpivot_operator)? {
     if (l[0]) l[0].operator = op
     return l
   }
 
+// cannery: each aggregate and each value may have an alias, which name the pivot's columns (stock
+// dropped an aggregate's and could not read a value's); any aggregate call, COUNTIF and BIT_AND as
+// well as SUM. A node of its own (`pivot_operator`), so that nothing reads it as the stock `pivot`.
 pivot_operator
-  = KW_PIVOT __ LPAREN __ a:aggr_func_list __ 'FOR'i __ c:column_ref __ i:in_op_right __ RPAREN __ as:alias_clause? {
-    i.operator = '='
+  = KW_PIVOT __ LPAREN __ a:pivot_aggregate_list __ 'FOR'i __ c:column_ref __ KW_IN __ LPAREN __ v:pivot_value_list __ RPAREN __ RPAREN __ as:alias_clause? {
     return {
-      'type': 'pivot',
-      'expr': a,
+      type: 'pivot_operator',
+      aggregates: a,
       column: c,
-      in_expr: i,
+      values: v,
       as,
+      ...getLocationObject(),
     }
+  }
+
+// cannery: UNPIVOT of one values column (patch 30); several (`(a, b) FOR ...`) do not parse.
+unpivot_operator
+  = 'UNPIVOT'i !ident_start __ n:(k:('INCLUDE'i / 'EXCLUDE'i) __ 'NULLS'i { return k.toLowerCase() })? __ LPAREN __ v:ident_name __ 'FOR'i __ c:ident_name __ KW_IN __ LPAREN __ head:unpivot_column tail:(__ COMMA __ unpivot_column)* __ RPAREN __ RPAREN __ as:alias_clause? {
+    return {
+      type: 'unpivot_operator',
+      nulls: n,
+      value_column: v,
+      name_column: c,
+      columns: createList(head, tail),
+      as,
+      ...getLocationObject(),
+    }
+  }
+
+unpivot_column
+  = c:column_ref __ a:(KW_AS __ s:literal_string { return s })? {
+    return { expr: c, as: a }
+  }
+
+pivot_aggregate_list
+  = head:pivot_aliased_aggregate tail:(__ COMMA __ pivot_aliased_aggregate)* {
+    return createList(head, tail)
+  }
+
+pivot_aliased_aggregate
+  = e:(aggr_func / func_call) __ as:alias_clause? {
+    return { expr: e, as }
+  }
+
+pivot_value_list
+  = head:pivot_aliased_value tail:(__ COMMA __ pivot_aliased_value)* {
+    return createList(head, tail)
+  }
+
+pivot_aliased_value
+  = e:expr __ as:alias_clause? {
+    return { expr: e, as }
   }
 
 with_offset
@@ -2117,8 +2166,11 @@ group_by_clause
     }
   }
 
+// cannery: `GROUP BY ()`, the one group of every row (patch 29), an empty `expr_list`.
 group_by_item
-  = grouping_spec / expr
+  = grouping_spec
+  / LPAREN __ RPAREN { return { type: 'expr_list', value: [], parentheses: true } }
+  / expr
 
 grouping_spec
   = k:('ROLLUP'i / 'CUBE'i) !ident_start __ LPAREN __ head:expr tail:(__ COMMA __ expr)* __ RPAREN {

@@ -26,7 +26,7 @@ export const READ_KEYS: Readonly<Record<string, readonly string[]>> = {
   '<select item>': ['expr', 'as'],
   except: ['expr', 'expr_list'],
   replace: ['expr', 'expr_list'],
-  '<from item>': ['db', 'schema', 'table', 'as', 'join', 'on', 'using', 'expr'],
+  '<from item>': ['db', 'schema', 'table', 'as', 'join', 'on', 'using', 'expr', 'operator'],
   unnest: ['expr', 'as', 'join', 'on', 'using', 'with_offset'],
   '<with offset>': ['keyword', 'as'],
   parenthesized_join: ['from', 'join', 'on', 'using'],
@@ -93,7 +93,8 @@ export const READ_KEYS: Readonly<Record<string, readonly string[]>> = {
 
 /** Kinds the grammar makes that the reader refuses whole, with the name the refusal gives. */
 export const REFUSED_KINDS: Readonly<Record<string, string>> = {
-  pivot: 'PIVOT',
+  pivot_operator: 'PIVOT',
+  unpivot_operator: 'UNPIVOT',
   collate: 'COLLATE',
   var: 'variable',
   'on update': 'ON UPDATE',

@@ -12,6 +12,7 @@ import { resolveFunction } from '../language.js';
 import { decodeBigQueryString, IllegalEscape } from './literals.js';
 import { LocatedSqlError, SqlSyntaxError, type SqlLocation } from './errors.js';
 import { parseBigQuery, type AstNode } from './parse.js';
+import { pivotTable, unpivotTable } from './pivot.js';
 import type {
   BinaryOperator,
   Call,
@@ -185,6 +186,21 @@ function readQueryHere(select: AstNode): Query {
   // `(WITH a AS (...) SELECT ...) UNION ALL (...)`: a parenthesised member's WITH is its own.
   const ownsWith = (member: AstNode) => members.length > 1 && (member !== select || Boolean(member.parentheses_symbol));
   const ctes = ownsWith(select) ? [] : readCtes(select);
+  // The CTEs the body sees, for a PIVOT over one of them (pivot.ts lists its columns).
+  const outerCtes = visibleCtes;
+  if (ctes.length > 0) visibleCtes = new Map([...outerCtes, ...ctes.map((cte): [string, Query] => [cte.name.toLowerCase(), cte.query])]);
+  try {
+    return readQueryBody(select, members, last, ctes, ownsWith);
+  } finally {
+    visibleCtes = outerCtes;
+  }
+}
+
+/** The CTEs a FROM item being read can name, by lower-case name. */
+let visibleCtes: ReadonlyMap<string, Query> = new Map();
+
+function readQueryBody(select: AstNode, members: AstNode[], last: AstNode, ctes: Query['with'], ownsWith: (member: AstNode) => boolean): Query {
+  const readCtes = (member: AstNode) => withClauses(member).map((cte) => ({ name: cte.name, query: readQuery(cte.stmt), loc: here(cte.node) }));
   const readMember = (member: AstNode): QueryBody => {
     // `(a UNION ALL b) EXCEPT DISTINCT c`: a set operation in parentheses is a query of its own.
     if (member.type === 'set_query' && isNode(member.ast)) return readQuery(member.ast);
@@ -249,7 +265,10 @@ function readSelectHere(select: AstNode): Select {
   const as = String(select.as_struct_val ?? '').toLowerCase();
   // The grammar reads AS STRUCT before DISTINCT, where GoogleSQL writes it after: not written either way.
   if (as !== '' && distinct !== '') return unknownSelect(`SELECT ${distinct} ${as.toUpperCase()}`, select);
-  const from = Array.isArray(select.from) ? select.from.filter(isNode).map(readFromItem) : [];
+  const fromItems = Array.isArray(select.from) ? select.from.filter(isNode) : [];
+  // The grammar hangs a PIVOT or UNPIVOT after several FROM items on the first (patches 28, 30): which it turns is not written down.
+  if (fromItems.length > 1 && isNode(fromItems[0]!.operator)) return unknownSelect('PIVOT or UNPIVOT after a join (turn a subquery of the join)', fromItems[0]!.operator);
+  const from = fromItems.map(readFromItem);
   const windows = isNode(select.window) && Array.isArray(select.window.expr)
     ? select.window.expr.filter(isNode).map((window) => ({ name: identifierText(window.name) ?? '', spec: readWindow(window, '<window>') }))
     : [];
@@ -274,6 +293,12 @@ function readSelectHere(select: AstNode): Select {
  * anything else is its error, so it is refused rather than answered.
  */
 function readGroupBy(items: unknown[], select: AstNode): Pick<Select, 'groupBy' | 'grouping'> {
+  // `GROUP BY ()` (grammar patch 29): one group of every row, even of none, as GROUPING SETS (()) is.
+  const empty = (item: unknown) => isNode(item) && item.type === 'expr_list' && Array.isArray(item.value) && item.value.length === 0;
+  if (items.some(empty)) {
+    if (items.length > 1) return { groupBy: [unknown('GROUP BY () beside other items', select)] };
+    return { groupBy: [], grouping: { kind: 'grouping sets', items: [[]] } };
+  }
   const specs = items.filter((item) => isNode(item) && item.type === 'grouping_spec');
   if (specs.length === 0) return { groupBy: items.map(readExpr) };
   if (items.length > 1) return { groupBy: [unknown('GROUP BY mixing ROLLUP, CUBE or GROUPING SETS with other items', select)] };
@@ -349,6 +374,8 @@ function readFromItem(item: AstNode, index: number): FromItem {
 }
 
 function readFromItemHere(item: AstNode, index: number): FromItem {
+  if (isNode(item.operator) && item.operator.type === 'pivot_operator') return readPivot(item, index, item.operator);
+  if (isNode(item.operator) && item.operator.type === 'unpivot_operator') return readUnpivot(item, index, item.operator);
   const loc = here(item);
   const alias = identifierText(item.as) ?? undefined;
   const join = index === 0 ? undefined : readJoin(item);
@@ -378,6 +405,30 @@ function readFromItemHere(item: AstNode, index: number): FromItem {
   if (table === undefined) return unknown('FROM item', item);
   const prefix = [identifierText(item.db), identifierText(item.schema)].filter((part): part is string => Boolean(part));
   return { kind: 'table', name: [...prefix, table].join('.'), qualified: prefix.length > 0, alias, join, loc };
+}
+
+/** `input PIVOT (...)` (grammar patch 28): the query it stands for (pivot.ts), or refused by name. */
+function readPivot(item: AstNode, index: number, pivot: AstNode): FromItem {
+  const input = readFromItemHere({ ...item, operator: null }, index);
+  if (input.kind === 'unknown') return input;
+  const aliased = (list: unknown) => (Array.isArray(list) ? list.filter(isNode) : []).map((entry) => ({ expr: readExpr(entry.expr), alias: identifierText(entry.as) ?? undefined }));
+  const table = pivotTable(input, { aggregates: aliased(pivot.aggregates), column: readExpr(pivot.column), values: aliased(pivot.values), alias: identifierText(pivot.as) ?? undefined }, visibleCtes);
+  return typeof table === 'string' ? unknown(table, pivot) : table;
+}
+
+/** `input UNPIVOT (...)` (grammar patch 30): the query it stands for (pivot.ts), or refused by name. */
+function readUnpivot(item: AstNode, index: number, unpivot: AstNode): FromItem {
+  const input = readFromItemHere({ ...item, operator: null }, index);
+  if (input.kind === 'unknown') return input;
+  const columns = (Array.isArray(unpivot.columns) ? unpivot.columns.filter(isNode) : []).map((entry) => ({ expr: readExpr(entry.expr), name: isNode(entry.as) ? readExpr(entry.as) : undefined }));
+  const table = unpivotTable(input, {
+    includeNulls: unpivot.nulls === 'include',
+    valueColumn: String(unpivot.value_column),
+    nameColumn: String(unpivot.name_column),
+    columns,
+    alias: identifierText(unpivot.as) ?? undefined,
+  }, visibleCtes);
+  return typeof table === 'string' ? unknown(table, unpivot) : table;
 }
 
 function readOrder(items: unknown): OrderItem[] {

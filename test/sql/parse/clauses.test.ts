@@ -184,9 +184,27 @@ describe('ROLLUP, CUBE and GROUPING SETS', () => {
     expect(groupBy('select a from t group by `rollup`')).toMatchObject([{ type: 'column_ref', column: { expr: { type: 'backticks_quote_string', value: 'rollup' } } }]);
   });
 
-  it('refuse `()` outside GROUPING SETS', () => {
+  it('refuse `()` inside ROLLUP', () => {
     refused('select a from t group by rollup((), a)');
-    refused('select a from t group by ()');
+  });
+});
+
+describe('GROUP BY ()', () => {
+  it('is the empty `expr_list` as a GROUP BY item', () => {
+    expect(groupBy('select count(*) from t group by ()')).toEqual([{ type: 'expr_list', value: [], parentheses: true }]);
+  });
+});
+
+describe('PIVOT', () => {
+  it('is a `pivot_operator` on the FROM item, each aggregate and value with its alias', () => {
+    const from = statement("select * from t pivot(sum(v) as s, countif(v > 1) for k in (1, 'a' as b)) as p").from as AstNode[];
+    expect(from[0]!.operator).toMatchObject({
+      type: 'pivot_operator',
+      aggregates: [{ expr: { type: 'aggr_func', name: 'SUM' }, as: 's' }, { expr: { type: 'function' }, as: null }],
+      column: column('k'),
+      values: [{ expr: { type: 'number', value: 1 }, as: null }, { expr: { value: 'a' }, as: 'b' }],
+      as: 'p',
+    });
   });
 });
 

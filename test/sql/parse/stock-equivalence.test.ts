@@ -119,10 +119,15 @@ function argumentsReadIntoJson(value: unknown): boolean {
   return Object.values(node).some(argumentsReadIntoJson);
 }
 
+/** Whether the stock parser read a PIVOT (dropping its aggregates' aliases): patch 28 reads a `pivot_operator`. */
+function pivotReadByStock(ast: unknown): boolean {
+  return /"type":"pivot"/.test(JSON.stringify(ast));
+}
+
 const corpus = sqlCorpus(root, SHIPPED_ENDPOINTS);
 const parsedByStock = corpus.flatMap((entry) => {
   const ast = stockParse(entry.sql);
-  return ast && !setOperatorReadAsJoin(ast) && !aliasTakenByInUnnest(ast) && !stringTakenForName(ast) && !groupingReadAsCall(ast) && !argumentsReadIntoJson(ast) ? [{ ...entry, ast }] : [];
+  return ast && !setOperatorReadAsJoin(ast) && !aliasTakenByInUnnest(ast) && !stringTakenForName(ast) && !groupingReadAsCall(ast) && !argumentsReadIntoJson(ast) && !pivotReadByStock(ast) ? [{ ...entry, ast }] : [];
 });
 
 describe('statements node-sql-parser 5.4.0 reads parse to the same AST', () => {

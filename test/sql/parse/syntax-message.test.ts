@@ -28,9 +28,9 @@ describe('a SQL syntax error', () => {
     expect(message('select x, all from unnest([1]) as x')).toMatch(/^SQL syntax error at line 1, column 15: found "from"/);
   });
 
-  it('says UNPIVOT is not supported where the grammar read it as an alias', () => {
-    expect(message('select * from (select 1 as q1, 2 as q2) unpivot (sales for quarter in (q1, q2))')).toBe(
-      'SQL syntax error at line 1, column 50: found "sales", expected "(", WITH or SELECT (UNPIVOT is not supported; docs/sql.md lists what is)',
+  it('says UNPIVOT of several values columns is not supported', () => {
+    expect(message('select * from (select 1 as q1, 2 as q2) unpivot ((a, b) for quarter in ((q1, q2)))')).toBe(
+      'SQL syntax error at line 1, column 50: found "(", expected a name (UNPIVOT of several values columns is not supported; docs/sql.md lists what is)',
     );
   });
 
