@@ -945,7 +945,7 @@ export const CONSTRUCTS: Readonly<Record<string, string>> = {
   'unnest without alias': 'CROSS JOIN UNNEST(t.metadata)',
   'struct field through unnest alias': 'UNNEST(m.request) AS r WHERE path = ...',
   'fields of an unnest of struct literals': "SELECT LPAD(t, len) FROM UNNEST([STRUCT('abc' AS t, 5 AS len)])",
-  'select * over an unnest': "SELECT * FROM UNNEST([STRUCT('a' AS x, 1 AS y)]): the fields x, y; UNNEST([1, 2]): f0_",
+  'select * over an unnest': "SELECT * FROM UNNEST([STRUCT('a' AS x, 1 AS y)]): the fields x, y; UNNEST([1, 2]): f0_; over an UNNEST of a record read from a column (t, UNNEST(t.metadata) AS m): refused on DuckDB, select its fields by name",
   struct: "STRUCT(1 AS a, 'x' AS b)",
   'typed struct': "STRUCT<a INT64, b STRING>(1, 'x')",
   'struct field named after its path': 'STRUCT(r.method).method',
