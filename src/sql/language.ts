@@ -949,7 +949,7 @@ export const CONSTRUCTS: Readonly<Record<string, string>> = {
   struct: "STRUCT(1 AS a, 'x' AS b)",
   'typed struct': "STRUCT<a INT64, b STRING>(1, 'x')",
   'struct field named after its path': 'STRUCT(r.method).method',
-  tuple: '(a, b) = (1, 2)',
+  tuple: "(a, b) = (1, 2); a STRUCT's unnamed fields are _field_1, _field_2, ... in results, as BigQuery names them",
   'array literal': '[1, 2, 3], ARRAY[x], []',
   'typed array literal': 'ARRAY<INT64>[], ARRAY<STRING>[x]',
   'array subquery': 'ARRAY(SELECT x FROM ...)',
