@@ -207,4 +207,20 @@ describe('a declared source\'s FLOAT64 and RECORD columns', () => {
       { id: 'y', eq: true, lt: true, same: true, low: 'NaN' },
     ]);
   });
+
+  it('refuse * over an UNNEST of a repeated record by name, since the layouts store it as a STRUCT or as a list', () => {
+    const declaration = {
+      name: 'shop.baskets',
+      columns: [
+        { name: 'id', type: 'STRING', mode: 'NULLABLE' },
+        { name: 'items', type: 'RECORD', mode: 'REPEATED', fields: [{ name: 'sku', type: 'STRING', mode: 'NULLABLE' }, { name: 'qty', type: 'INT64', mode: 'NULLABLE' }] },
+      ],
+    } as Pick<SourceDeclaration, 'name' | 'columns'> as SourceDeclaration;
+    const declared = duckDbDialect(['shop.baskets'], { sourceColumns: sourceColumnsLookup([], [declaration]) });
+    const compile = (sql: string) => () => generate(parseQuery(sql), declared);
+    expect(compile('SELECT * FROM `shop.baskets` AS b CROSS JOIN UNNEST(b.items) AS i')).toThrow('SELECT * over an UNNEST of a record or an array of STRUCTs read from a column (shop.baskets.items)');
+    expect(compile('SELECT i.* FROM `shop.baskets` AS b, UNNEST(b.items) AS i')).toThrow('SELECT i.* over an UNNEST of a record');
+    // Its fields by name, and the table's own columns by *, are answered.
+    expect(generate(parseQuery('SELECT b.*, i.sku, qty FROM `shop.baskets` AS b CROSS JOIN UNNEST(b.items) AS i'), declared).sql).toContain('"sku"');
+  });
 });

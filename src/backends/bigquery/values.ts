@@ -2,7 +2,8 @@
  * BigQuery's REST result form (`schema` + `rows` of `{f: [{v}]}`, every scalar a string) ->
  * the wire format of DESIGN.md: TIMESTAMP -> integer Unix microseconds, DATETIME ->
  * "YYYY-MM-DDTHH:MM:SS[.ffffff]", DATE -> "YYYY-MM-DD", INT64 / FLOAT64 / NUMERIC -> number
- * (an INT64 or TIMESTAMP beyond 2^53 the string of its integer, core/wire-integer.ts; a FLOAT64
+ * (an INT64 or TIMESTAMP beyond 2^53 the string of its integer, core/wire-integer.ts; a NUMERIC
+ * a double would not read back the decimal string BigQuery wrote, core/wire-decimal.ts; a FLOAT64
  * NaN or infinity the string BigQuery wrote, `"NaN"`, `"Infinity"`, `"-Infinity"`, as DuckDB's
  * values give it, core/wire-float.ts),
  * records -> objects, repeated fields -> arrays, NULL -> null.
@@ -12,6 +13,7 @@
  */
 import { CanneryError } from '../../core/errors.js';
 import type { WireRow, WireValue } from '../../core/types.js';
+import { wireDecimal } from '../../core/wire-decimal.js';
 import { isNonFiniteText } from '../../core/wire-float.js';
 import { wireInteger } from '../../core/wire-integer.js';
 import { resultBudget, type ResultBudget } from '../../engine/serve/result-budget.js';
@@ -81,9 +83,10 @@ function decodeValue(field: SchemaField, value: unknown, path: string): WireValu
       return wireInteger(BigInt(value));
     case 'FLOAT':
     case 'FLOAT64':
+      return number(value, type, path);
     case 'NUMERIC':
     case 'BIGNUMERIC':
-      return number(value, type, path);
+      return decimal(value, type, path);
     case 'BOOLEAN':
     case 'BOOL':
       if (value !== 'true' && value !== 'false') throw malformed(`BOOL value "${value}" for ${path}`);
@@ -101,14 +104,18 @@ function decodeValue(field: SchemaField, value: unknown, path: string): WireValu
 }
 
 function number(text: string, type: string, path: string): number | string {
-  // NaN and the infinities are FLOAT64 values; they stay the strings BigQuery wrote (JSON has no
-  // such number), as DuckDB's values are written.
-  if (isNonFiniteText(text)) {
-    if (type === 'FLOAT' || type === 'FLOAT64') return text;
-    throw malformed(`${type} value "${text}" for ${path}`);
-  }
+  // NaN and the infinities stay the strings BigQuery wrote (JSON has no such number), as DuckDB's
+  // values are written.
+  if (isNonFiniteText(text)) return text;
   const value = Number(text);
   if (!Number.isFinite(value) || text.trim() === '') throw malformed(`${type} value "${text}" for ${path}`);
+  return value;
+}
+
+/** A NUMERIC as DuckDB's is written: read from its decimal text, never through a double alone. */
+function decimal(text: string, type: string, path: string): number | string {
+  const value = wireDecimal(text);
+  if (value === undefined) throw malformed(`${type} value "${text}" for ${path}`);
   return value;
 }
 

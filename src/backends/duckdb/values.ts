@@ -1,7 +1,8 @@
 /**
  * DuckDB values -> the wire format of DESIGN.md (Logflare-compatible, docs/http.md):
  * TIMESTAMP (DuckDB TIMESTAMPTZ) -> integer Unix microseconds, DATETIME (DuckDB TIMESTAMP)
- * -> "YYYY-MM-DDTHH:MM:SS[.ffffff]", DATE -> "YYYY-MM-DD", INT64 -> number, INTERVAL -> its
+ * -> "YYYY-MM-DDTHH:MM:SS[.ffffff]", DATE -> "YYYY-MM-DD", INT64 -> number, NUMERIC -> number or, where
+ * a double would not read back its decimal, the decimal string (core/wire-decimal.ts), INTERVAL -> its
  * canonical text (`0-0 396 0:0:0`), repeated records -> arrays of objects. An INT64 or a
  * TIMESTAMP's microseconds beyond 2^53, which a JSON number cannot hold exactly, is the decimal
  * string of the integer. As BigQuery answers: a NULL array is `[]`, an array holding a NULL
@@ -27,10 +28,10 @@ import {
   booleanFromValue,
   numberFromValue,
   stringFromValue,
-  doubleFromDecimalValue,
   nullConverter,
 } from '#duckdb-api';
 import type { WireValue } from '../../core/types.js';
+import { wireDecimal } from '../../core/wire-decimal.js';
 import { wireFloat } from '../../core/wire-float.js';
 import { wireInteger } from '../../core/wire-integer.js';
 
@@ -95,7 +96,7 @@ const wireConverters = {
   [DuckDBTypeId.UBIGINT]: integerNumber,
   [DuckDBTypeId.HUGEINT]: integerNumber,
   [DuckDBTypeId.UHUGEINT]: integerNumber,
-  [DuckDBTypeId.DECIMAL]: (value: unknown) => doubleFromDecimalValue(withinNumericRange(value as DuckDBDecimalValue)),
+  [DuckDBTypeId.DECIMAL]: (value: unknown) => decimalOnWire(withinNumericRange(value as DuckDBDecimalValue)),
   [DuckDBTypeId.VARCHAR]: stringFromValue,
   [DuckDBTypeId.UUID]: stringFromValue,
   [DuckDBTypeId.ENUM]: stringFromValue,
@@ -122,6 +123,12 @@ function withinNumericRange(value: DuckDBDecimalValue): DuckDBDecimalValue {
   const limit = 10n ** BigInt(29 + value.scale);
   if (value.value >= limit || value.value <= -limit) throw new Error(`${NUMERIC_OVERFLOW_ERROR}: ${value.toString()} is past NUMERIC's range (29 integer digits; an aggregate of NUMERICs that large is an error in BigQuery too)`);
   return value;
+}
+
+/** A DECIMAL's exact text, never through a double: a double reads 20 or more digits as another value. */
+function decimalOnWire(value: DuckDBDecimalValue): number | string {
+  const text = value.toString();
+  return wireDecimal(text) ?? text;
 }
 
 /** What an answer holding an array with a NULL element fails with: the query's mistake, as BigQuery's 400 says. */

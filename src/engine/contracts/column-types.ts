@@ -25,7 +25,8 @@ const SCALAR_WIRE: Record<ScalarTypeName, Json> = {
   INT64: { type: 'integer' },
   // JSON has no number for them: the strings BigQuery's REST API writes (core/wire-float.ts).
   FLOAT64: { type: ['number', 'string'], description: 'FLOAT64: NaN and the infinities as the strings "NaN", "Infinity", "-Infinity"' },
-  NUMERIC: { type: 'number' },
+  // A decimal a double would round is its exact string, as BigQuery's REST API writes it (core/wire-decimal.ts).
+  NUMERIC: { type: ['number', 'string'], description: 'NUMERIC: a number, or the exact decimal string where a double would not read back the same value' },
   BOOL: { type: 'boolean' },
   TIMESTAMP: { type: 'integer', description: 'TIMESTAMP: Unix microseconds' },
   DATETIME: { type: 'string', description: 'DATETIME: YYYY-MM-DDTHH:MM:SS[.ffffff]' },

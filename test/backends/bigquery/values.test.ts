@@ -33,6 +33,11 @@ describe('scalars', () => {
     ['INT64 (standard SQL name)', 'INT64', '-7', -7],
     ['FLOAT64', 'FLOAT', '1.5', 1.5],
     ['NUMERIC', 'NUMERIC', '12.25', 12.25],
+    // A double would read these as 12345678901234567000 and 1e+38: the exact decimal, as a string.
+    ['NUMERIC past a double\'s digits', 'NUMERIC', '12345678901234567890.123456789', '12345678901234567890.123456789'],
+    ['BIGNUMERIC past a double\'s digits', 'BIGNUMERIC', '-99999999999999999999999999999999999999.5', '-99999999999999999999999999999999999999.5'],
+    ['NUMERIC of nine decimals', 'NUMERIC', '-0.000000001', -0.000000001],
+    ['NUMERIC with trailing zeros', 'NUMERIC', '100.500000000', 100.5],
     ['BOOL true', 'BOOLEAN', 'true', true],
     ['BOOL false', 'BOOL', 'false', false],
     ['STRING', 'STRING', 'héllo "x"', 'héllo "x"'],
@@ -139,6 +144,7 @@ describe('a response it cannot read is a query failure, not a wrong answer', () 
     ['a BOOL that is neither', { fields: [{ name: 'b', type: 'BOOL' }] }, [row('yes')]],
     ['an INT64 that is no number', { fields: [{ name: 'i', type: 'INTEGER' }] }, [row('twelve')]],
     ['a NUMERIC that is NaN (only FLOAT64 has one)', { fields: [{ name: 'n', type: 'NUMERIC' }] }, [row('NaN')]],
+    ['a NUMERIC in exponent form', { fields: [{ name: 'n', type: 'NUMERIC' }] }, [row('1E-9')]],
     ['a FLOAT64 beyond a double', { fields: [{ name: 'f', type: 'FLOAT64' }] }, [row('1e400')]],
   ])('%s', async (_what, schema, rows) => {
     let caught: unknown;

@@ -21,11 +21,12 @@
  */
 import { didYouMean } from '../../../../config/spelling.js';
 import type { Rewrite } from '../../../generator/dialect.js';
+import { UnsupportedConstruct } from '../../../generator/unsupported.js';
 import { InvalidQuery } from '../../../parse/errors.js';
 import { impliedName } from '../../../analyse/item-names.js';
 import { FUNCTIONS } from '../../../language.js';
 import { elementOf, fieldOf, SCALAR, structShape, UNKNOWN, type Columns, type Shape } from '../../../analyse/shapes.js';
-import type { ColumnRef, Expr, FromItem, Query, QueryBody, Select, SelectItem } from '../../../parse/tree.js';
+import type { ColumnRef, Expr, FromItem, Query, QueryBody, Select, SelectItem, UnnestRef } from '../../../parse/tree.js';
 import { namedStructElements } from '../struct-arrays.js';
 import { mapExprChildren, mapFromItem, mapSelectItem, type ChildMap } from '../../../parse/walk.js';
 
@@ -111,6 +112,11 @@ function structArrayShape(array: Extract<Expr, { kind: 'array' }>): Shape {
   const fits = (element: Expr) => element.kind === 'struct' && element.type === undefined && element.fields.length === names.length;
   if (!array.elements.every(fits)) return UNKNOWN;
   return { kind: 'array', element: structShape(names.map((name) => [name, UNKNOWN])) };
+}
+
+/** FROM items with a parenthesised join's items in its place. */
+function flattenFrom(items: readonly FromItem[]): FromItem[] {
+  return items.flatMap((item) => (item.kind === 'join_group' ? flattenFrom(item.items) : [item]));
 }
 
 export function resolveNames(options: ResolveOptions = {}): Rewrite {
@@ -434,9 +440,28 @@ export function resolveNames(options: ResolveOptions = {}): Rewrite {
     return resolveExpr(expr, scope);
   }
 
+  /**
+   * BigQuery's `*` (and `m.*`) over an UNNEST of STRUCTs shows the STRUCT's fields as columns, as
+   * over any value table; DuckDB's shows the element as one column. A record read from a column
+   * (a source's repeated record, a CTE's array of STRUCTs) is stored as one STRUCT or as a list by
+   * the database's layout (docs/storage.md), so no one expansion holds on every layout: refused by
+   * name rather than answered in another shape. An UNNEST of STRUCT literals is expanded, or
+   * refused, by unnest-projections.ts.
+   */
+  function refuseStarOverRecords(items: readonly SelectItem[], from: readonly FromItem[], scope: Scope): void {
+    const stars = items.filter((item) => item.kind === 'star');
+    if (stars.length === 0) return;
+    const records = flattenFrom(from).filter((item): item is UnnestRef => item.kind === 'unnest' && item.array.kind !== 'array' && item.alias !== undefined && scope.unnests.get(key(item.alias))?.element.kind === 'struct');
+    for (const star of stars) {
+      const record = records.find((unnest) => star.table === undefined || key(star.table) === key(unnest.alias!));
+      if (record) throw new UnsupportedConstruct(`SELECT ${star.table === undefined ? '*' : `${star.table}.*`} over an UNNEST of a record or an array of STRUCTs read from a column (${scope.unnests.get(key(record.alias!))!.origin}): select its fields by name`, 'duckdb', star.loc);
+    }
+  }
+
   function rewriteSelect(select: Select, parent: Scope | undefined): { select: Select; scope: Scope; aliases: Aliases } {
     const from = rewriteFrom(select.from, [], parent, { count: 0 });
     const scope = scopeOf(from, parent);
+    refuseStarOverRecords(select.items, from, scope);
     const map = childMap(scope);
     const items = select.items.map((item) => mapSelectItem(item, map));
     const aliases = aliasesOf(items);

@@ -13,11 +13,13 @@
  *
  * A column of a source table, or of anything else the text does not type, is left as written:
  * the shipped endpoints' comparisons and orders are written as before. An ORDER BY key that names
- * a SELECT item's alias takes the item's type; over a set operation, keys are left as written.
+ * a SELECT item's alias takes the item's type; a set operation ordered by a FLOAT64 column is
+ * ordered over it as a derived table (DuckDB orders a UNION by its columns only).
  */
 import type { Columns as SourceColumns, Shape } from '../../../analyse/shapes.js';
 import { staticType, type StaticType } from '../../../analyse/static-type.js';
 import type { Rewrite } from '../../../generator/dialect.js';
+import { UnsupportedConstruct } from '../../../generator/unsupported.js';
 import { TYPE_LOOKUP } from '../../../language.js';
 import type { ColumnRef, Expr, FromItem, OrderItem, Query, QueryBody, Select, TypeName } from '../../../parse/tree.js';
 import { mapExprChildren, mapSelectChildren, type ChildMap } from '../../../parse/walk.js';
@@ -291,12 +293,41 @@ function rewriteQuery(query: Query, outer: Ctes, parent: Scope | undefined): Que
     return rewritten;
   });
   const body = rewriteBody(query.body, ctes, parent);
-  // ORDER BY reads the SELECT's items by alias, then its FROM columns. Over a set operation it is
-  // left as written: DuckDB orders a UNION by its columns alone, not by an expression of them.
+  if (body.kind === 'set' && query.orderBy.length > 0) return setOrdered({ ...query, with: withs, body }, bodyColumns(query.body, ctes));
+  // ORDER BY reads the SELECT's items by alias, then its FROM columns.
   const select = query.body.kind === 'select' ? query.body : undefined;
   const aliases = new Map(select?.items.flatMap((item): [string, Expr][] => (item.kind === 'item' && item.alias !== undefined ? [[key(item.alias), item.expr]] : [])));
   const orderBy = select ? orderItems(query.orderBy, scopeOf(select, ctes, parent), aliases) : query.orderBy;
   return { ...query, with: withs, body, orderBy };
+}
+
+/**
+ * A set operation ordered by a FLOAT64 column: DuckDB orders a UNION by its columns alone, not by
+ * an expression of them (the NaN-aware key of nan.ts is one), so the set operation becomes a
+ * derived table that a `SELECT *` orders, the key cast as a SELECT's is. A key by ordinal is read
+ * as its column's name; an unnamed FLOAT64 column, which no key could name, is refused by name. A
+ * set operation ordered by other columns is written as before.
+ */
+function setOrdered(query: Query, columns: Columns): Query {
+  const floatAt = (index: number) => scalarOf(columns?.[index]?.type) === 'float64';
+  const position = (expr: Expr): number | undefined => {
+    if (expr.kind === 'literal' && expr.type === 'int64' && /^\d+$/.test(String(expr.value))) return Number(expr.value) - 1;
+    if (expr.kind !== 'column' || expr.table !== undefined || expr.fields.length !== 0) return undefined;
+    const index = columns?.findIndex((column) => column.name !== undefined && key(column.name) === key(expr.name)) ?? -1;
+    return index < 0 ? undefined : index;
+  };
+  if (!query.orderBy.some((item) => floatAt(position(item.expr) ?? -1))) return query;
+  const orderBy = query.orderBy.map((item): OrderItem => {
+    const index = position(item.expr);
+    if (index === undefined || !floatAt(index)) return item;
+    const name = columns?.[index]?.name;
+    if (name === undefined) throw new UnsupportedConstruct('ORDER BY an unnamed FLOAT64 column of a set operation (NaN could not be ordered as BigQuery orders it; name the column)', 'duckdb', item.expr.loc);
+    const column: ColumnRef = { kind: 'column', name, fields: [], loc: item.expr.loc };
+    return { ...item, expr: { kind: 'cast', safe: false, operand: column, type: { name: 'FLOAT64' }, loc: item.expr.loc } };
+  });
+  const inner: Query = { kind: 'query', with: [], body: query.body, orderBy: [], loc: query.loc };
+  const select: Select = { kind: 'select', distinct: false, items: [{ kind: 'star', except: [], replace: [] }], from: [{ kind: 'derived', query: inner }], groupBy: [], windows: [], loc: query.loc };
+  return { ...query, body: select, orderBy };
 }
 
 
