@@ -193,6 +193,21 @@ describe('POST /api/sources/<name>/events', () => {
     expect(await response.json()).toMatchObject({ accepted: 1 });
   });
 
+  it("a log source's event without an id or an event_message: 400 naming its index and field before the writer, as `cannery import` refuses it", async () => {
+    const good = { id: 'g-1', timestamp: '2026-11-28T12:32:00Z', event_message: 'ok', metadata: { level: 'info' } };
+    const noId = { timestamp: '2026-11-28T12:32:00Z', event_message: 'no id' };
+    const noMessage = { id: 'g-2', timestamp: '2026-11-28T12:32:00Z', event_message: 42 };
+    const cases: [object[], string][] = [
+      [[good, noId], 'event 1, field id: missing'],
+      [[noMessage], 'event 0, field event_message: 42 is not a string'],
+    ];
+    for (const [events, field] of cases) {
+      const response = await send('/api/sources/gotrue.logs.prod/events', ndjson(events));
+      expect(response.status).toBe(400);
+      expect(((await response.json()) as { error: { message: string } }).error.message).toContain(field);
+    }
+  });
+
   it('a request DuckDB refuses (a metadata field an object in one, text in another) fails alone; the requests committed with it do not', async () => {
     const event = (id: string, extra: unknown) => ({ id, timestamp: '2026-11-28T12:30:00Z', event_message: id, metadata: { level: 'info', conflicted: extra } });
     const answers = await Promise.all(

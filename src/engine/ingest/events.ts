@@ -15,7 +15,7 @@ import { microsText, normaliseTimestamp } from '../serve/timestamp.js';
 
 export interface IngestSource {
   declaration: SourceDeclaration;
-  /** A shipped log source: metadata takes undeclared fields, id and timestamp are filled in when absent. */
+  /** A shipped log source: metadata takes undeclared fields; its events need an id and an event_message (Logflare's get an id made when absent). */
   log: boolean;
 }
 
@@ -80,9 +80,20 @@ export function stageEvents(source: IngestSource, events: readonly unknown[], di
   return events.map((event, index) => {
     if (!isObject(event)) throw invalid(index, undefined, `${preview(event)} is not a JSON object`);
     const shaped = dialect === 'logflare' ? logflareShape(event, index, source, now) : event;
+    if (source.log) requireLogFields(shaped, index);
     const logflare = dialect === 'logflare';
     return JSON.stringify(checkRecord(shaped, source.declaration.columns, '', index, { lenient: false, wrap: logflare, log: source.log, epochByMagnitude: logflare || source.log }));
   });
+}
+
+/**
+ * What the import refuses of a log source's event, refused here by its index: found only when the
+ * group is written, it would fail every request committed with it, each then written again alone.
+ */
+function requireLogFields(event: JsonObject, index: number): void {
+  const refuse = (field: string, what: string) => invalid(index, field, event[field] === undefined ? `missing; a log source's event needs ${what}` : `${preview(event[field])} is not ${what}, which a log source's event needs`);
+  if (typeof event.id !== 'string' || event.id === '') throw refuse('id', 'a non-empty string');
+  if (typeof event.event_message !== 'string') throw refuse('event_message', 'a string');
 }
 
 /**
