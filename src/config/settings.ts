@@ -124,7 +124,12 @@ export const DEFAULTS = {
   // Compiling a real client's query takes milliseconds, and the budget is far above any real query,
   // far below a stall anyone would wait out.
   sandboxThreads: BESIDE_THE_EVENT_LOOP,
-  duckdbThreads: BESIDE_THE_EVENT_LOOP,
+  // Every core: DuckDB's threads run at nice 10 once serve listens, below the event loop, and on 2
+  // quiet cores /health p99 under 300 callers stayed under 100 ms with both (62.7 and 68.0 ms,
+  // against 113 and 70.7 ms with one) and under a result bomb (30 ms), while a scan on two threads
+  // takes about half the time (issue 40: the daily count at 10M 1,970 -> 1,022 ms; benchmarks.md).
+  // The compile threads stay beside the event loop: a second one made /health worse.
+  duckdbThreads: availableParallelism(),
   sandboxCompileMs: 2_000,
   // Enough to keep a backend busy; more at once only queue inside it, and each costs memory.
   maxConcurrentQueries: 16,

@@ -8,9 +8,9 @@ describe('operations settings', () => {
     expect(readSettings({})).toMatchObject({ maxConcurrentQueries: 16, maxQueuedQueries: 64, logLevel: 'info', metricsPublic: false, corsOrigins: [], console: true, demoLive: true, ingest: false });
   });
 
-  it("defaults: DuckDB and the sandbox compiles on every core but the event loop's (one at the least), a 1 GB memory limit", () => {
+  it("defaults: DuckDB on every core (below the event loop), the sandbox compiles on every core but the event loop's (one at the least), a 1 GB memory limit", () => {
     const beside = Math.max(1, availableParallelism() - 1);
-    expect(readSettings({})).toMatchObject({ duckdbThreads: beside, sandboxThreads: beside, duckdbMemoryLimit: '1GB' });
+    expect(readSettings({})).toMatchObject({ duckdbThreads: availableParallelism(), sandboxThreads: beside, duckdbMemoryLimit: '1GB' });
     expect(readSettings({ CANNERY_DUCKDB_THREADS: '3', CANNERY_SANDBOX_THREADS: '5' })).toMatchObject({ duckdbThreads: 3, sandboxThreads: 5 });
     expect(() => readSettings({ CANNERY_DUCKDB_THREADS: '0' })).toThrow('CANNERY_DUCKDB_THREADS must be a whole number from 1 to 1024 (got "0")');
   });
