@@ -2,7 +2,8 @@
 /** `cannery <command>`: the commands of cli/command-table.ts. A thin shell over config, engine and backends. */
 import { parseArgs } from 'node:util';
 import { DatabaseBusy } from './backends/duckdb/lock.js';
-import { commandHelpText, findCommand, usageText } from './cli/command-table.js';
+import { UsageError } from './cli/command.js';
+import { commandHelpText, commandLine, findCommand, usageText } from './cli/command-table.js';
 
 /**
  * A reader that stops early (`cannery run ... | head -1`) closes the pipe, and node reports the
@@ -44,7 +45,10 @@ main(process.argv.slice(2)).then(
     if (code !== -1) process.exitCode = code;
   },
   async (error: unknown) => {
-    if (error instanceof DatabaseBusy) {
+    if (error instanceof UsageError) {
+      const line = commandLine(findCommand(process.argv[2]!)!);
+      console.error(`cannery: usage: ${line}${error.note === undefined ? '' : ` (${error.note})`}`);
+    } else if (error instanceof DatabaseBusy) {
       const { databaseBusyText } = await import('./cli/database-busy.js');
       console.error(`cannery: ${databaseBusyText(error, process.argv[2]!)}`);
     } else {

@@ -1,7 +1,8 @@
 /**
  * The CLI's command table (command.ts says what a command is): each command's synopsis and what
- * it does, which `cannery --help`, `cannery <command> --help` and docs/settings.md's command list
- * (written by `npm run docs:update`) all print, and its module.
+ * it does, which `cannery --help`, `cannery <command> --help`, a command's usage error and
+ * docs/settings.md's command list (written by `npm run docs:update`) all print, and its module.
+ * test/cli/help.test.ts holds each synopsis to the flags its command parses.
  */
 import type { Command } from './command.js';
 
@@ -27,7 +28,7 @@ export const commandTable: readonly CommandRow[] = [
   },
   {
     name: 'check',
-    synopsis: '[--endpoints DIR] [--backend all|duckdb|bigquery] [--format text|json|github] [--dry-run]',
+    synopsis: '[--endpoints DIR] [--sources DIR] [--backend all|duckdb|bigquery] [--format text|json|github] [--dry-run]',
     summary: [
       'validate every endpoint file and compile its SQL for each backend, and the endpoint',
       'tests; exit 1 on any problem',
@@ -38,7 +39,7 @@ export const commandTable: readonly CommandRow[] = [
   },
   {
     name: 'test',
-    synopsis: '[--endpoints DIR] [--filter TEXT] [--format text|github] [--junit FILE] [--update]',
+    synopsis: '[--endpoints DIR] [--sources DIR] [--filter TEXT] [--format text|github] [--junit FILE] [--update]',
     summary: [
       'run the endpoint tests in DIR/tests, each on a fresh in-memory DuckDB; exit 1 on any failure',
       '(--update: rewrite what each failing test expects from what its endpoint answers now)',
@@ -56,7 +57,7 @@ export const commandTable: readonly CommandRow[] = [
   },
   {
     name: 'describe',
-    synopsis: 'NAME [--endpoints DIR] [--format text|json]',
+    synopsis: 'NAME [--endpoints DIR] [--sources DIR] [--format text|json]',
     summary: ["an endpoint's parameters and result columns, with their types"],
     load: async () => (await import('./describe.js')).describeCommand,
   },
@@ -99,7 +100,7 @@ export const commandTable: readonly CommandRow[] = [
   },
   {
     name: 'sources',
-    synopsis: 'infer FILE [--name NAME] [--format F] | pull PROJECT.DATASET.TABLE [--name NAME] | drop NAME --db FILE | list [--sources DIR]',
+    synopsis: 'infer FILE [--name NAME] [--format F] | pull PROJECT.DATASET.TABLE [--name NAME] | drop NAME [--db FILE] | list [--endpoints DIR] [--sources DIR]',
     summary: [
       'infer: print a source file (sources/*.yaml) for a sample CSV, NDJSON or Parquet file;',
       "pull: print one for a BigQuery table, from its schema;",
@@ -110,7 +111,7 @@ export const commandTable: readonly CommandRow[] = [
   },
   {
     name: 'compact',
-    synopsis: '--db FILE [--sources DIR]',
+    synopsis: '[--db FILE] [--sources DIR]',
     summary: [
       'rewrite every log source table in the current storage layout, in time order, and every',
       "declared source's table with a time_column in that column's order (server stopped)",
@@ -119,7 +120,7 @@ export const commandTable: readonly CommandRow[] = [
   },
   {
     name: 'seed',
-    synopsis: '--db FILE [--events N] [--now TIME] [--memory-limit SIZE]',
+    synopsis: '[--db FILE] [--events N] [--now TIME] [--memory-limit SIZE]',
     summary: [
       'write realistic demo data for all nine sources (N edge events, default 50000, over',
       'the week before TIME, default now)',
@@ -128,7 +129,7 @@ export const commandTable: readonly CommandRow[] = [
   },
   {
     name: 'openapi',
-    synopsis: '[--endpoints DIR]',
+    synopsis: '[--endpoints DIR] [--sources DIR]',
     summary: ['print the OpenAPI 3.1 description of the endpoints'],
     load: async () => (await import('./openapi.js')).openapiCommand,
   },
@@ -158,9 +159,14 @@ export function usageText(): string {
   return `usage: cannery <command> [options]\n\ncommands:\n${rows.join('\n')}\n\n${SEE_SETTINGS}`;
 }
 
+/** `cannery NAME SYNOPSIS`: the command's line in its help, its usage error and docs/settings.md. */
+export function commandLine(row: CommandRow): string {
+  return `cannery ${row.name} ${row.synopsis}`.trimEnd();
+}
+
 /** `cannery <command> --help`. */
 export function commandHelpText(row: CommandRow): string {
-  return `usage: cannery ${row.name} ${row.synopsis}`.trimEnd() + `\n\n${row.summary.join('\n')}\n\n${SEE_SETTINGS}`;
+  return `usage: ${commandLine(row)}\n\n${row.summary.join('\n')}\n\n${SEE_SETTINGS}`;
 }
 
 /** docs/settings.md's command list: one line per command. */

@@ -1,5 +1,5 @@
 /**
- * `cannery compact --db FILE`: every log source's table rewritten in the current storage layout, in
+ * `cannery compact [--db FILE]`: every log source's table rewritten in the current storage layout, in
  * time order; every declared source's with a time_column, in that column's order.
  */
 import { existsSync } from 'node:fs';

@@ -10,7 +10,7 @@ import type { ColumnField, EndpointContract } from '../core/types.js';
 import type { CompiledEndpoint } from '../engine/compiled-endpoint.js';
 import { typeText, wireSchema, wireText } from '../engine/contracts/column-types.js';
 import { createContractBook } from '../engine/contracts/contract.js';
-import type { Command } from './command.js';
+import { UsageError, type Command } from './command.js';
 import { loadOfflineRegistry } from './offline-registry.js';
 import { declaredSources } from './source-folder.js';
 import { paramText, settingsText } from './contract-text.js';
@@ -19,7 +19,7 @@ export const describeCommand: Command = {
   options: { endpoints: { type: 'string' }, sources: { type: 'string' }, format: { type: 'string' } },
   async run(flags, positionals) {
     const [name] = positionals;
-    if (!name) throw new Error('usage: cannery describe NAME [--endpoints DIR] [--format text|json]');
+    if (!name) throw new UsageError();
     const format = flags.format ?? 'text';
     if (format !== 'text' && format !== 'json') throw new Error(`--format must be text or json (got "${String(format)}")`);
     const dir = typeof flags.endpoints === 'string' ? flags.endpoints : readSettings().endpointsDir;

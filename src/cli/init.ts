@@ -12,7 +12,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { isYamlFileName } from '../config/endpoint-folder.js';
 import { TESTS_FOLDER } from '../config/endpoint-tests-file.js';
-import type { Command } from './command.js';
+import { UsageError, type Command } from './command.js';
 import { EXAMPLE_SOURCE, EXAMPLE_SOURCE_ENDPOINT, exampleSourceEndpointTemplate, exampleSourceTemplate, exampleSourceTestTemplate } from './example-source.js';
 import { endpointTemplate, testTemplate } from './new.js';
 
@@ -27,7 +27,7 @@ const WORKFLOW = join('.github', 'workflows', 'cannery.yml');
 export const initCommand: Command = {
   options: {},
   async run(_flags, positionals) {
-    if (positionals.length > 0) throw new Error('usage: cannery init (in the folder that is to hold endpoints/)');
+    if (positionals.length > 0) throw new UsageError('in the folder that is to hold endpoints/');
     const files: [string, string][] = [];
     if (hasEndpoints(ENDPOINTS)) console.log(`kept ${ENDPOINTS}/: it holds endpoints already, so no example is written`);
     else {

@@ -7,16 +7,14 @@ import { randomBytes } from 'node:crypto';
 import { stringify } from '#yaml';
 import { keyDigest } from '../access/keys.js';
 import { parseKeysFile, zonedTimeMs } from '../config/keys-file.js';
-import type { Command } from './command.js';
+import { UsageError, type Command } from './command.js';
 import { checkName, durationSeconds, SCOPE_OPTIONS, scopeFlags } from './scope-flags.js';
-
-const USAGE = 'usage: cannery keys new NAME [--endpoint E]... [--param name=value]... [--expires 2027-01-01T00:00:00Z | 30d] [--rate N] [--ingest SOURCE]...';
 
 export const keysCommand: Command = {
   options: { ...SCOPE_OPTIONS, expires: { type: 'string' } },
   async run(flags, positionals) {
     const [action, name, ...rest] = positionals;
-    if (action !== 'new' || !name || rest.length > 0) throw new Error(USAGE);
+    if (action !== 'new' || !name || rest.length > 0) throw new UsageError();
     checkName(name);
     const scope = scopeFlags(flags);
     const key = randomBytes(32).toString('base64url');

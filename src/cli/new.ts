@@ -16,7 +16,7 @@ import { readSettings } from '../config/settings.js';
 import type { SourceDeclaration } from '../config/source-declaration.js';
 import { BUILT_IN_SOURCES, sourceNames } from '../config/sources.js';
 import { didYouMean } from '../config/spelling.js';
-import type { Command, Flags } from './command.js';
+import { UsageError, type Command, type Flags } from './command.js';
 import { declaredEndpointTemplate, declaredTestTemplate } from './new-over-declared.js';
 import { endpointTemplateHead } from './endpoint-template-head.js';
 import { schemaReference } from './schema-reference.js';
@@ -29,7 +29,7 @@ export const newCommand: Command = {
   options: { endpoints: { type: 'string' }, sources: { type: 'string' }, source: { type: 'string' } },
   async run(flags, positionals) {
     const [name] = positionals;
-    if (!name || positionals.length > 1) throw new Error('usage: cannery new NAME [--endpoints DIR] [--sources DIR] [--source NAME]');
+    if (!name || positionals.length > 1) throw new UsageError();
     const dir = typeof flags.endpoints === 'string' ? flags.endpoints : readSettings().endpointsDir;
     const { source, offered, declared } = await chosenSource(flags, dir);
     const id = randomUUID();

@@ -2,7 +2,7 @@
 import { DatabaseBusy } from '../backends/duckdb/lock.js';
 import { isCanneryError } from '../core/errors.js';
 import { openService } from './open-service.js';
-import type { Command } from './command.js';
+import { UsageError, type Command } from './command.js';
 import { settingsWithFlags } from './flags.js';
 import { findHoldingServer } from './server-record.js';
 import { runThroughServer } from './run-through-server.js';
@@ -11,7 +11,7 @@ export const runCommand: Command = {
   options: { endpoints: { type: 'string' }, db: { type: 'string' }, 'redact-pii': { type: 'boolean' }, key: { type: 'string' } },
   async run(flags, positionals) {
     const [name, ...assignments] = positionals;
-    if (!name) throw new Error('usage: cannery run NAME [key=value ...] [--redact-pii] [--key KEY]');
+    if (!name) throw new UsageError();
     const params = assignments.map((assignment): [string, string] => {
       const equals = assignment.indexOf('=');
       if (equals < 1) throw new Error(`expected key=value, got "${assignment}"`);

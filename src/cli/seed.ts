@@ -1,5 +1,5 @@
 /**
- * `cannery seed --db FILE [--events N] [--now ISO] [--memory-limit SIZE]`: realistic demo data for
+ * `cannery seed [--db FILE] [--events N] [--now ISO] [--memory-limit SIZE]`: realistic demo data for
  * all nine sources, and the marker that lets `serve --demo` keep it current (src/demo/marker.ts).
  */
 import { openDuckDb } from '../backends/duckdb/backend.js';

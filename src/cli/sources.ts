@@ -1,9 +1,9 @@
 /**
  * `cannery sources infer FILE [--name NAME] [--format F]`: a source file for a sample file, on stdout.
  * `cannery sources pull PROJECT.DATASET.TABLE [--name NAME]`: a source file for a BigQuery table, from its schema.
- * `cannery sources drop NAME --db FILE`: a declared source's table and its imports gone, so a
+ * `cannery sources drop NAME [--db FILE]`: a declared source's table and its imports gone, so a
  * declaration whose change would lose stored values (declared-tables.ts refuses it) can start afresh.
- * `cannery sources list [--sources DIR]`: every source's UUID and name, the shipped ones first: the
+ * `cannery sources list [--endpoints DIR] [--sources DIR]`: every source's UUID and name, the shipped ones first: the
  * UUID is what a Logflare client sends as `source=` (docs/ingest.md).
  */
 import { basename } from 'node:path';
@@ -18,12 +18,10 @@ import { SOURCE_SCHEMA_URL, parseSourceFile } from '../config/source-files.js';
 import { sourceFileText } from '../config/source-text.js';
 import { BUILT_IN_DECLARATIONS, BUILT_IN_SOURCES, sourceId, sourceNames } from '../config/sources.js';
 import { tablePathText } from '../sql/dialects/bigquery/tables.js';
-import type { Command, Flags } from './command.js';
+import { UsageError, type Command, type Flags } from './command.js';
 import { settingsWithFlags } from './flags.js';
 import { schemaReference } from './schema-reference.js';
 import { declaredSources } from './source-folder.js';
-
-const SUBCOMMANDS = 'infer FILE [--name NAME] [--format ndjson|csv|parquet], pull PROJECT.DATASET.TABLE [--name NAME], drop NAME --db FILE, or list [--sources DIR]';
 
 export const sourcesCommand: Command = {
   options: {
@@ -35,13 +33,13 @@ export const sourcesCommand: Command = {
   },
   async run(flags, positionals) {
     const [subcommand, argument, ...rest] = positionals;
+    if (subcommand !== undefined && !['infer', 'pull', 'drop', 'list'].includes(subcommand)) throw new UsageError(`unknown subcommand "${subcommand}"`);
     if (subcommand === 'list' && argument === undefined) return list(flags);
-    if (argument === undefined || rest.length > 0) throw new Error(`usage: cannery sources ${SUBCOMMANDS}`);
+    if (subcommand === undefined || subcommand === 'list' || argument === undefined || rest.length > 0) throw new UsageError();
     const name = typeof flags.name === 'string' ? flags.name : undefined;
     if (subcommand === 'infer') return infer(argument, name, flags.format);
     if (subcommand === 'pull') return pull(argument, name);
-    if (subcommand === 'drop') return drop(argument, settingsWithFlags(flags).dbPath);
-    throw new Error(`unknown subcommand "${subcommand}": cannery sources ${SUBCOMMANDS}`);
+    return drop(argument, settingsWithFlags(flags).dbPath);
   },
 };
 

@@ -6,13 +6,13 @@
 import { signToken } from '../access/tokens.js';
 import { durationText } from '../config/durations.js';
 import { readSettings } from '../config/settings.js';
-import type { Command } from './command.js';
+import { UsageError, type Command } from './command.js';
 import { checkName, durationSeconds, SCOPE_OPTIONS, scopeFlags } from './scope-flags.js';
 
 export const tokenCommand: Command = {
   options: { ...SCOPE_OPTIONS, ttl: { type: 'string' }, name: { type: 'string' } },
   async run(flags, positionals) {
-    if (positionals.length > 0) throw new Error('usage: cannery token [--endpoint E]... [--param name=value]... [--ttl 1h] [--name N] [--rate N] [--ingest SOURCE]...');
+    if (positionals.length > 0) throw new UsageError();
     const { jwtSecret, jwtMaxTtlSeconds } = readSettings();
     if (jwtSecret === undefined) throw new Error('CANNERY_JWT_SECRET is not set: tokens are signed with it (and the service verifies them with it)');
     const ttl = typeof flags.ttl === 'string' ? flags.ttl : '1h';

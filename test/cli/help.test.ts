@@ -1,11 +1,12 @@
 /**
- * Help from one table: `cannery --help`, `cannery <command> --help` and docs/settings.md's command
- * list all come from cli/command-table.ts. `npm run docs:update` (DOCS_UPDATE=1) writes the list.
+ * Help from one table: `cannery --help`, `cannery <command> --help`, a command's usage error and
+ * docs/settings.md's command list all come from cli/command-table.ts, whose synopses name exactly
+ * the flags each command parses. `npm run docs:update` (DOCS_UPDATE=1) writes the list.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { commandListText, commandTable, usageText } from '../../src/cli/command-table.js';
+import { commandLine, commandListText, commandTable, findCommand, usageText } from '../../src/cli/command-table.js';
 import { cannery } from '../support/cannery-cli.js';
 
 const SETTINGS = fileURLToPath(new URL('../../docs/settings.md', import.meta.url));
@@ -37,6 +38,38 @@ describe('help from the command table', () => {
       const row = commandTable[index]!;
       expect(run.code, row.name).toBe(0);
       expect(run.stdout).toBe(`${`usage: cannery ${row.name} ${row.synopsis}`.trimEnd()}\n\n${row.summary.join('\n')}\n\nsettings come from the environment too; see docs/settings.md.\n`);
+    });
+  });
+
+  // The flags are the command's own (its parseArgs options); the table says them again for help,
+  // and --sources on check, test, describe and openapi, and sources list's --endpoints, were
+  // accepted and never shown.
+  it("each synopsis names exactly the flags its command parses, and brackets the ones it can do without", async () => {
+    for (const row of commandTable) {
+      const { options } = await row.load();
+      const shown = [...row.synopsis.matchAll(/--([a-z0-9-]+)/g)].map((match) => match[1]);
+      expect([...new Set(shown)].sort(), row.name).toEqual(Object.keys(options).sort());
+    }
+    // --db defaults to ./data/cannery.duckdb (CANNERY_DB) for every command that takes it.
+    for (const row of commandTable) expect(row.synopsis, row.name).not.toMatch(/(^|[^[])--db\b/);
+  });
+
+  it('a command called wrongly answers with its line of the table, and exits 1', async () => {
+    const calls: [string[], string][] = [
+      [['describe'], ''],
+      [['run'], ''],
+      [['new'], ''],
+      [['init', 'extra'], ' (in the folder that is to hold endpoints/)'],
+      [['token', 'extra'], ''],
+      [['keys', 'old', 'x'], ''],
+      [['sources', 'list', 'extra'], ''],
+      [['sources', 'rename', 'a'], ' (unknown subcommand "rename")'],
+    ];
+    const runs = await Promise.all(calls.map(([args]) => cannery(args)));
+    runs.forEach((run, index) => {
+      const [args, note] = calls[index]!;
+      expect(run.stderr, args.join(' ')).toBe(`cannery: usage: ${commandLine(findCommand(args[0]!)!)}${note}\n`);
+      expect(run.code).toBe(1);
     });
   });
 });
