@@ -95,7 +95,7 @@ export async function openDuckDb(options: DuckDbOptions): Promise<DuckDBInstance
   try {
     instance = await DuckDBInstance.create(options.path, config);
   } catch (error) {
-    throw databaseBusy(error, options.path, !options.readOnly) ?? new Error(`cannot open DuckDB database ${options.path}: ${(error as Error).message}`, { cause: error });
+    throw databaseBusy(error, options.path, !options.readOnly) ?? new Error(`cannot open DuckDB database ${options.path}: ${withoutServerPaths((error as Error).message)}`, { cause: error });
   }
   try {
     await withConnection(instance, async (connection) => {

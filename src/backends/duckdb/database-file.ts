@@ -18,6 +18,7 @@
  */
 import { stat } from 'node:fs/promises';
 import type { DuckDBConnection } from '#duckdb-api';
+import { withoutServerPaths } from '../../core/server-paths.js';
 import { quoteIdentifier } from '../../sql/dialects/duckdb/quote.js';
 
 /** DuckDB's main header and its two database headers, before the first block. */
@@ -40,7 +41,7 @@ export async function checkFileLength(connection: DuckDBConnection, path: string
     if (!/^IO Error/.test((error as Error).message)) throw error;
     // Where its blocks are is itself kept in blocks: those are what is missing or damaged.
     throw new Error(
-      `the DuckDB database ${path} is cut short or damaged: ${size} bytes, in which DuckDB cannot read where its blocks are (${(error as Error).message.split('\n')[0]}); ${ADVICE}`,
+      `the DuckDB database ${path} is cut short or damaged: ${size} bytes, in which DuckDB cannot read where its blocks are (${duckDbSays(error)}); ${ADVICE}`,
       { cause: error },
     );
   }
@@ -85,7 +86,15 @@ export async function readEveryTable(connection: DuckDBConnection, path: string,
     try {
       await connection.run(`SELECT * FROM ${quoteIdentifier(table)} LIMIT 1`);
     } catch (error) {
-      throw new Error(`the DuckDB database ${path} cannot be read (table "${table}"): ${(error as Error).message.split('\n')[0]}`, { cause: error });
+      throw new Error(`the DuckDB database ${path} cannot be read (table "${table}"): ${duckDbSays(error)}`, { cause: error });
     }
   }
+}
+
+/**
+ * The first line of DuckDB's error, its absolute paths cut to file names (server-paths.ts): the
+ * message names the file as the operator gave it, and no error of ours names the server's folders.
+ */
+function duckDbSays(error: unknown): string {
+  return withoutServerPaths((error as Error).message.split('\n')[0]!);
 }

@@ -90,4 +90,17 @@ describe('a database file at start-up', () => {
     await truncate(copy, HEADER_BYTES + 256 * 1024 * 2);
     await expect(open(copy)).rejects.toThrow(copy);
   });
+
+  // DuckDB's IO errors quote the file by its absolute path: the refusal names it once, as given.
+  it("names the file as given, and in DuckDB's own message only by its name", async () => {
+    const copy = join(dir, 'headers-only.duckdb');
+    // Its headers alone: DuckDB cannot open it, and says which file it could not read.
+    await writeFile(copy, (await readFile(healthy)).subarray(0, HEADER_BYTES));
+    const message = await open(copy).then(
+      () => '',
+      (error: Error) => error.message,
+    );
+    expect(message).toMatch(/^cannot open DuckDB database .*IO Error: .*"headers-only\.duckdb"/);
+    expect(message.split(dir)).toHaveLength(2);
+  });
 });
