@@ -20,7 +20,13 @@
  * of 600 million, a REPEAT and an LPAD to gigabytes, FORMAT to 500 MB (a host function), thirty
  * doubling WITH tables (DuckDB's planner), STRING_AGG over 70 million rows, regular expressions
  * whose nested repetitions RE2 refuses (the literal analysis once built them), and a REPEAT of
- * 90 kB on every row (under the bound where an argument varies by row).
+ * 90 kB on every row (under the bound where an argument varies by row);
+ *
+ * and issue 38's stalls, functions the embedded engine runs in JavaScript on the event loop:
+ * EDIT_DISTANCE of two 20,000-character strings over 9 rows (34 s before its bound), INSTR over
+ * 60,000 characters, JSON_QUERY_ARRAY of 5 million elements, and INITCAP over every row, each
+ * block within its bound (with `--events` past one row group, 122,880 rows, and more than one
+ * DuckDB thread, the threads' blocks reach the event loop back to back: docs/operations.md).
  *
  *   npm run bench:hostile [-- --events 20000 --queries 3 --baseline DIST/cli.js --kinds a,b --ceiling-mib 4096]
  *
@@ -44,6 +50,7 @@ const QUERY_WAIT_MS = 60_000;
 const HEALTH_TIMEOUT_MS = 10_000;
 
 const WIDENED = "replace(replace(event_message, ' ', event_message), ' ', replace(event_message, ' ', event_message))";
+/** Each kind's name and SQL; a name holds no comma, since `--kinds` is a list split at commas. */
 const KINDS: Record<string, string> = {
   'rows of 73 kB': "select replace(replace(event_message, ' ', event_message), ' ', event_message) as x from edge_logs",
   'rows of 1.5 MB': `select ${WIDENED} as m from edge_logs`,
@@ -53,7 +60,7 @@ const KINDS: Record<string, string> = {
     'select m from b',
   ].join(' '),
   'GENERATE_ARRAY of 1e9': 'select array_length(generate_array(1, 1000000000)) as n',
-  'GENERATE_TIMESTAMP_ARRAY, 10 min by 1 us': "select array_length(generate_timestamp_array(timestamp '2024-01-01', timestamp '2024-01-01 00:10:00', interval 1 microsecond)) as n",
+  'GENERATE_TIMESTAMP_ARRAY of 10 min by 1 us': "select array_length(generate_timestamp_array(timestamp '2024-01-01', timestamp '2024-01-01 00:10:00', interval 1 microsecond)) as n",
   'REPEAT to 3 GB': 'select repeat("abc", 1000000000) as s',
   'LPAD to 1e9': "select lpad('x', 1000000000) as s",
   'FORMAT to 500 MB': "select length(format('%500000000d', 1)) as s",
@@ -63,6 +70,11 @@ const KINDS: Record<string, string> = {
   'regex (a{1000}) nested 4 deep': "select regexp_contains('a', '((((a{1000}){1000}){1000}){1000})') as m",
   'regex ((a{1000}){1000}){500}': "select regexp_contains('a', '((a{1000}){1000}){500}') as m",
   'REPEAT of 90 kB a row': 'select max(length(repeat(id, 2500))) as n from edge_logs',
+  'EDIT_DISTANCE of 20000 x 20000 over 9 rows': "select edit_distance(repeat(substr(id, 1, 1), 20000), repeat('b', 20000)) as d from (select id from edge_logs limit 9)",
+  'INSTR over 60000 characters': "select instr(repeat('a', 60000), concat(repeat('a', 30000), 'b')) as i",
+  'JSON_QUERY_ARRAY of 5M elements':
+    "select array_length(json_query_array((select concat('[', string_agg('1', ','), ']') from unnest(generate_array(1, 5000)) as a, unnest(generate_array(1, 1000)) as b))) as n",
+  'INITCAP over every row': 'select max(initcap(event_message)) as m from edge_logs',
 };
 
 interface Run {

@@ -69,6 +69,19 @@ describe('errors in the caller’s terms', () => {
     expect(message.length).toBeLessThan(400);
   });
 
+  it('an error BigQuery raises at run time is its message alone, not the cast the embedded engine raises it with', async () => {
+    for (const [sql, raised] of [
+      ['select 1 / 0 as x', 'division by zero'],
+      ["select numeric '1' / numeric '0' as x", 'division by zero'],
+      ["select cast('x' as int64) as x", 'Bad int64 value: x'],
+      ['select [1, 2][offset(5)] as x', 'Array index out of bounds: OFFSET'],
+    ]) {
+      const { status, message } = await refusal(sql!);
+      expect(status, sql).toBe(400);
+      expect(message, sql).toBe(`sql cannot run: logs.all: the query failed: ${raised}`);
+    }
+  });
+
   it('a helper of a rendering, which the caller never wrote, is not named', async () => {
     // UPPER checks its argument with DuckDB's strlen first; TIMESTAMP_DIFF with epoch_us.
     for (const sql of ['select upper(1) as u', "select timestamp_diff(timestamp '2024-01-01', 1, day) as d"]) {

@@ -14,6 +14,8 @@ import { withoutServerPaths } from '../../core/server-paths.js';
 import { EXECUTION_TIME_PARAM } from '../../sql/language.js';
 import { OUTPUT_BOUND_ERROR } from '../../sql/functions/output-bounds.js';
 import { OVERFLOW_ERROR } from '../../sql/functions/overflow.js';
+import { raisedMessage } from '../../sql/dialects/duckdb/semantics.js';
+import { sqlMacroStatements } from '../../sql/dialects/duckdb/sql-macros.js';
 import type { Dialect } from '../../sql/generator/dialect.js';
 import { duckDbDialect } from '../../sql/dialects/duckdb/dialect.js';
 import { quoteIdentifier, quoteString } from '../../sql/dialects/duckdb/quote.js';
@@ -353,6 +355,9 @@ export function runDuckDbQuery(connections: Connections, request: QueryRequest, 
       // An overflow the generated SQL checks is BigQuery's error, in its words alone: not the cast that raised it.
       const overflow = OVERFLOW_ERROR.exec(message)?.[1];
       if (overflow !== undefined) throw new CanneryError('query_failed', `${request.endpointName}: the query failed: ${overflow}`, { cause: error, queryRejected: true });
+      // So is any other error BigQuery raises at run time that the generated SQL or a macro raises (division by zero, a bad cast, an index past the array).
+      const raised = raisedMessage(message, request.sql, macroDefinitions());
+      if (raised !== undefined) throw new CanneryError('query_failed', `${request.endpointName}: the query failed: ${raised}`, { cause: error, queryRejected: true });
       const outOfMemory = OUT_OF_MEMORY.test(message);
       throw new CanneryError('query_failed', `${request.endpointName}: the query failed: ${inCallerTerms(message)}${outOfMemory ? OUT_OF_MEMORY_ADVICE : ''}`, {
         cause: error,
@@ -366,6 +371,13 @@ export function runDuckDbQuery(connections: Connections, request: QueryRequest, 
       connection.interrupt();
     }
   });
+}
+
+let macros: string | undefined;
+
+/** The SQL of every macro defined on a connection, where an error they raise is written. */
+function macroDefinitions(): string {
+  return (macros ??= sqlMacroStatements().join('\n'));
 }
 
 /** A host function's bound, or a bound the generated SQL checks (REPEAT's output, GENERATE_ARRAY's elements), passed: the caller's query asks for more than the engine builds at once. */

@@ -47,6 +47,22 @@ export function raise(message: string, duckType = 'BIGINT'): string {
   return duckType === 'BIGINT' ? failing : `CAST(${failing} AS ${duckType})`;
 }
 
+const RAISED = /^Conversion Error: Could not convert string '(.*)' to INT64$/;
+
+/**
+ * The message of an error `raise` wrote, from DuckDB's words for the cast that raised it
+ * (`Could not convert string 'division by zero' to INT64`), where that cast is written in one of
+ * `written` (the query's SQL, the macros' definitions): the caller reads BigQuery's error alone,
+ * not a conversion it never asked for. A value of the caller's that DuckDB fails to convert is no
+ * such cast, and keeps DuckDB's words.
+ */
+export function raisedMessage(error: string, ...written: string[]): string | undefined {
+  const message = RAISED.exec(error)?.[1];
+  if (message === undefined) return undefined;
+  const cast = `CAST(${quoteString(message)} AS BIGINT)`;
+  return written.some((sql) => sql.includes(cast)) ? message : undefined;
+}
+
 /** DuckDB's `typeof()` names of the types a BigQuery value can have on the embedded engine. */
 const DUCK_TYPE_NAMES: Readonly<Record<StaticType, readonly string[]>> = {
   int64: ['BIGINT', 'INTEGER', 'HUGEINT', 'SMALLINT', 'TINYINT', 'UBIGINT', 'UINTEGER'],
