@@ -13,6 +13,7 @@
  * away from zero to an integer, sign and magnitude.
  */
 import { parseNumberFormat, type NumberFormat } from '../../../sql/dialects/duckdb/number-formats.js';
+import { HostFunctionError } from './errors.js';
 
 /** The number written with the model's digits after the point, as the reference's printf step gives it. */
 interface Written {
@@ -61,11 +62,18 @@ function writeExact(negative: boolean, magnitude: bigint, scale: number, digits:
   return { negative, integer: text[0] === '0' ? '' : text[0]!, fraction: text.slice(1), exponent: exponentText };
 }
 
-/** An INT64's or NUMERIC's text (`-12`, `3.140000000`) as an integer count of 10^-9. */
+const DECIMAL_TEXT = /^([+-]?)([0-9]*)(?:\.([0-9]*))?(?:[eE]([+-]?[0-9]+))?$/;
+
+/**
+ * An INT64's or NUMERIC's text (`-12`, `3.140000000`) as an integer count of 10^-9, rounded half
+ * away from zero as NUMERIC rounds where DuckDB wrote more decimals (or an exponent).
+ */
 function scaledDecimal(text: string): { negative: boolean; magnitude: bigint } {
-  const negative = text.startsWith('-');
-  const [whole = '0', fraction = ''] = text.replace(/^[+-]/, '').split('.');
-  return { negative, magnitude: BigInt(whole + fraction.padEnd(NUMERIC_SCALE, '0').slice(0, NUMERIC_SCALE)) };
+  const match = DECIMAL_TEXT.exec(text.trim());
+  if (!match) throw new HostFunctionError(`CAST ... FORMAT of a value that is not a number: ${text}`);
+  const [, sign = '', whole = '', fraction = '', exponent = '0'] = match;
+  const digits = BigInt(`${whole}${fraction}` || '0');
+  return { negative: sign === '-', magnitude: roundDivide(digits, fraction.length - Number(exponent) - NUMERIC_SCALE, false) };
 }
 
 /** A finite double's exact value as magnitude / 10^scale. */
