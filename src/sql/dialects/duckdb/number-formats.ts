@@ -42,7 +42,9 @@ export interface NumberFormat {
 /** A format model BigQuery rejects: the message is BigQuery's. */
 export class NumberFormatError extends Error {}
 
-type Token = PlacedElement | 'D' | 'G' | 'S' | 'MI' | 'PR' | 'RN' | 'TM' | 'B' | 'FM' | '$' | 'C' | 'c' | 'L';
+type Token = PlacedElement | 'D' | 'G' | 'S' | 'MI' | 'PR' | 'RN' | 'TM' | 'TM9' | 'TME' | 'B' | 'FM' | '$' | 'C' | 'c' | 'L';
+
+const TEXT_MINIMAL: readonly Token[] = ['TM', 'TM9', 'TME'];
 
 /** What an element is called in BigQuery's messages, upper case whatever case it was written in. */
 function called(token: Token): string {
@@ -73,7 +75,7 @@ function tokenAt(text: string): [Token, number, string] | undefined {
   const upper = first.toUpperCase();
   if (upper === 'D' || upper === 'G' || upper === 'S' || upper === 'B' || upper === 'V' || upper === 'L') return [upper as Token, 1, first];
   for (const name of ['MI', 'PR', 'RN', 'FM', 'TM9', 'TME', 'TM'] as const) {
-    if (starts(name)) return [name === 'TM9' || name === 'TME' ? 'TM' : name, name.length, text.slice(0, name.length)];
+    if (starts(name)) return [name, name.length, text.slice(0, name.length)];
   }
   if (starts('EEEE')) return [first === 'e' ? 'e' : 'E', 4, text.slice(0, 4)];
   return undefined;
@@ -174,7 +176,7 @@ export function parseNumberFormat(format: string): NumberFormat {
           roman = written;
           state = 'roman';
         } else if (token === '.' || token === 'D' || token === 'V') startPoint(token);
-        else if (token === 'TM') {
+        else if (TEXT_MINIMAL.includes(token)) {
           textMinimal = written;
           state = 'text minimal';
         } else fail(`Unexpected '${called(token)}'`);
@@ -194,7 +196,7 @@ export function parseNumberFormat(format: string): NumberFormat {
           // a leading zero
         } else if (token === ',' || token === 'G') hasGroup = true;
         else if (token === '.' || token === 'D' || token === 'V') startPoint(token);
-        else if (token === 'TM') fail("'TM', 'TM9' or 'TME' cannot be combined with other format elements");
+        else if (TEXT_MINIMAL.includes(token)) fail("'TM', 'TM9' or 'TME' cannot be combined with other format elements");
         else fail(`Unexpected '${called(token)}'`);
         break;
       case 'fraction':
