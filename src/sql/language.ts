@@ -937,7 +937,7 @@ export const CONSTRUCTS: Readonly<Record<string, string>> = {
   'case with subject': 'CASE x WHEN 1 THEN a END',
   cast: 'CAST(x AS INT64)',
   safe_cast: 'SAFE_CAST(x AS INT64)',
-  'cast format': "CAST(d AS STRING FORMAT 'Day, DD Mon YYYY'), CAST(b AS STRING FORMAT 'HEX')",
+  'cast format': "CAST(d AS STRING FORMAT 'Day, DD Mon YYYY'), CAST(n AS STRING FORMAT '$999,999.99'), CAST(b AS STRING FORMAT 'HEX')",
   'safe. prefix': "SAFE.PARSE_TIMESTAMP('%F', s)",
   interval: 'INTERVAL 7 DAY',
   extract: 'EXTRACT(HOUR FROM t)',

@@ -1,13 +1,18 @@
 /**
  * `CAST(x AS STRING FORMAT '...' [AT TIME ZONE z])` and `CAST(s AS BYTES FORMAT '...')`, the
  * format clause of CAST. BigQuery writes it as written. DuckDB writes a DATE, DATETIME, TIME or
- * TIMESTAMP with its format model (dialects/duckdb/cast-formats.ts), BYTES as text in HEX, BASE16,
- * BASE64, UTF-8 or ASCII, and a STRING as BYTES in UTF-8 or ASCII. Refused by name: a format that
- * is not a literal, the other encodings (BASE2, BASE8, BASE32, BASE64M, and decoding from HEX or
- * BASE64), numbers' format models, and casts from STRING to a date or time with a format.
+ * TIMESTAMP with its format model (dialects/duckdb/cast-formats.ts), an INT64, NUMERIC or FLOAT64
+ * with its numeric format model (read here, dialects/duckdb/number-formats.ts, and written by a
+ * host function), BYTES as text in HEX, BASE16, BASE64, UTF-8 or ASCII, and a STRING as BYTES in
+ * UTF-8 or ASCII. Refused by name: a format that is not a literal, the other encodings (BASE2,
+ * BASE8, BASE32, BASE64M, and decoding from HEX or BASE64), the numeric elements RN and TM, and
+ * casts from STRING to a date, a time or a number with a format.
  */
 import type { StaticType } from '../analyse/static-type.js';
 import { castFormatSql, type CastFormatValue } from '../dialects/duckdb/cast-formats.js';
+import { hostCall } from '../dialects/duckdb/host-functions.js';
+import { NumberFormatError, parseNumberFormat } from '../dialects/duckdb/number-formats.js';
+import { quoteString } from '../dialects/duckdb/quote.js';
 import { byType, raise, repeatable } from '../dialects/duckdb/semantics.js';
 import { UnsupportedFormat, type TimeKind } from '../dialects/duckdb/time-formats.js';
 import type { Expr, TypeName } from '../parse/tree.js';
@@ -30,6 +35,12 @@ export interface CastFormatContext {
 }
 
 const TIME_KINDS: readonly StaticType[] = ['date', 'datetime', 'time', 'timestamp'];
+const NUMBER_KINDS: readonly StaticType[] = ['int64', 'numeric', 'float64'];
+/**
+ * The longest numeric format model written: its digits are computed exactly, so a row's work grows
+ * with the model (BigQuery's own bound is 1 MiB of output).
+ */
+const NUMBER_FORMAT_LIMIT = 128;
 /** Any byte past 0x7F, read in the decoded text: what ASCII refuses. */
 const NOT_ASCII = "'[^\\x00-\\x7F]'";
 
@@ -57,6 +68,19 @@ function timeToString(cast: CastFormatContext, kind: TimeKind, format: string): 
 function asciiOnly(cast: CastFormatContext, text: string, then: (text: string) => string, type: string): string {
   const value = repeatable(text, cast.refuse);
   return `(CASE WHEN regexp_matches(${value}, ${NOT_ASCII}) THEN ${fail(cast, 'CAST ... FORMAT \'ASCII\' of a value that is not ASCII', type)} ELSE ${then(value)} END)`;
+}
+
+/** An INT64, NUMERIC or FLOAT64 as text in a numeric format model, written by a host function. */
+function numberToString(cast: CastFormatContext, from: StaticType, format: string): string {
+  if (format.length > NUMBER_FORMAT_LIMIT) throw new UnsupportedFormat(`a numeric format model of more than ${NUMBER_FORMAT_LIMIT} characters`);
+  try {
+    parseNumberFormat(format);
+  } catch (error) {
+    if (error instanceof NumberFormatError) throw new UnsupportedFormat(`'${format}' of ${from === 'int64' ? 'an' : 'a'} ${from.toUpperCase()} (an error in BigQuery: ${error.message})`);
+    throw error;
+  }
+  if (from === 'float64') return hostCall('cast_format_float', quoteString(format), cast.operand);
+  return hostCall('cast_format_decimal', quoteString(format), `CAST(${cast.operand} AS VARCHAR)`);
 }
 
 function bytesToString(cast: CastFormatContext, format: string): string {
@@ -94,6 +118,7 @@ function toString(cast: CastFormatContext, from: StaticType, format: string): st
   if (TIME_KINDS.includes(from)) return timeToString(cast, from as TimeKind, format);
   if (cast.timeZone !== undefined) throw new UnsupportedFormat(`AT TIME ZONE of a ${from.toUpperCase()}`);
   if (from === 'bytes') return bytesToString(cast, format);
+  if (NUMBER_KINDS.includes(from)) return numberToString(cast, from, format);
   throw new UnsupportedFormat(`of a ${from.toUpperCase()} to STRING`);
 }
 
@@ -113,7 +138,7 @@ function untypedToString(cast: CastFormatContext, format: string): string {
       return raise(`CAST ... FORMAT with ${error.message}`, 'VARCHAR');
     }
   };
-  const kinds: StaticType[] = [...TIME_KINDS, 'bytes'];
+  const kinds: StaticType[] = [...TIME_KINDS, 'bytes', ...NUMBER_KINDS];
   const sql = byType(cast.operand, undefined, { ...Object.fromEntries(kinds.map((kind) => [kind, branch(kind)])), otherwise: () => raise('CAST ... FORMAT of this type to STRING is not supported on the embedded engine', 'VARCHAR') }, cast.refuse);
   // A TIMESTAMP takes every element, so its reason names the element when none can be written.
   return unsupported.size === kinds.length ? cast.refuse(`CAST ... FORMAT with ${unsupported.get('timestamp')!}`) : sql;

@@ -34,7 +34,7 @@ export interface Work {
 
 /** JavaScript's own string and byte work (case mapping of ASCII, hashing, an address's bytes). */
 const NATIVE: Work = { grows: 'length', bound: 16_000_000 };
-/** Work a character at a time in JavaScript (INITCAP, NORMALIZE, FORMAT, base32). */
+/** Work a character at a time in JavaScript (INITCAP, NORMALIZE, FORMAT, CAST ... FORMAT of a number, base32). */
 const TEXT: Work = { grows: 'length', bound: 8_000_000 };
 /** Reading and writing JSON values: a character at a time, and a value at a time. */
 const JSON_WORK: Work = { grows: 'json', bound: 32_000_000 };
@@ -109,6 +109,8 @@ export const HOST_FUNCTION_BOUNDS: { readonly [K in HostFunctionName]: HostFunct
   ip_net_mask: { called: 'NET.IP_NET_MASK', work: NATIVE },
   ip_trunc: { called: 'NET.IP_TRUNC', work: NATIVE },
   parse_numeric: { called: 'PARSE_NUMERIC', work: NATIVE },
+  cast_format_decimal: { called: 'CAST', work: TEXT },
+  cast_format_float: { called: 'CAST', work: TEXT },
 };
 
 /** A bound passed: the query fails with this message, whatever SAFE. would make of an error. */

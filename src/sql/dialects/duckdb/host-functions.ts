@@ -66,6 +66,8 @@ export const HOST_FUNCTIONS = {
   ip_net_mask: { parameters: ['BIGINT', 'BIGINT'], returns: 'BLOB' },
   ip_trunc: { parameters: ['BLOB', 'BIGINT'], returns: 'BLOB' },
   parse_numeric: { parameters: ['VARCHAR'], returns: 'VARCHAR' },
+  cast_format_decimal: { parameters: ['VARCHAR', 'VARCHAR'], returns: 'VARCHAR' },
+  cast_format_float: { parameters: ['VARCHAR', 'DOUBLE'], returns: 'VARCHAR' },
 } as const satisfies Record<string, HostFunctionSignature>;
 
 export type HostFunctionName = keyof typeof HOST_FUNCTIONS;
@@ -97,6 +99,8 @@ const CALLED_AS: Partial<Record<HostFunctionName, string>> = {
   ipv4_to_int64: 'NET.IPV4_TO_INT64',
   ip_net_mask: 'NET.IP_NET_MASK',
   ip_trunc: 'NET.IP_TRUNC',
+  cast_format_decimal: 'CAST',
+  cast_format_float: 'CAST',
 };
 
 /** The BigQuery function(s) a host function renders, as a caller wrote them. */
