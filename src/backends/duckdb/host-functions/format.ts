@@ -8,6 +8,7 @@
 import { writeJson } from '../../../sql/functions/json-value.js';
 import { checkOutput, FORMAT_OUTPUT_BOUND } from '../../../sql/dialects/duckdb/host-function-bounds.js';
 import { HostFunctionError } from './errors.js';
+import { printfExponent, printfFixed } from './exact-double.js';
 import type { SqlValue } from './sql-values.js';
 
 const SPECIFIER = /%([-+ #'0]*)(\*|[0-9]*)(\.(?:\*|[0-9]*))?(.)/y;
@@ -19,29 +20,30 @@ interface Spec {
   conversion: string;
 }
 
-/** A C-style `%g` of a double: the shorter of %e and %f at `precision` significant digits. */
+/** A C-style `%g` of a double's magnitude: the shorter of %e and %f at `precision` significant digits. */
 function generalNumber(value: number, precision: number, alternate: boolean): string {
   const digits = Math.max(precision, 1);
   if (value === 0) return alternate ? `0.${'0'.repeat(digits - 1)}` : '0';
-  const exponent = Number(value.toExponential(digits - 1).split('e')[1]);
-  let text = exponent < -4 || exponent >= digits ? exponential(value, digits - 1) : value.toFixed(digits - 1 - exponent);
+  const { exponent } = printfExponent(value, digits - 1);
+  let text = exponent < -4 || exponent >= digits ? exponential(value, digits - 1) : printfFixed(value, digits - 1 - exponent);
   if (!alternate) text = text.includes('e') ? text.replace(/\.?0+e/, 'e') : text.includes('.') ? text.replace(/\.?0+$/, '') : text;
   return text;
 }
 
-/** A C-style `%e`: at least two exponent digits. */
+/** A C-style `%e` of a double's magnitude: at least two exponent digits. */
 function exponential(value: number, precision: number): string {
-  const [mantissa, exponent] = value.toExponential(precision).split('e') as [string, string];
-  const sign = exponent.startsWith('-') ? '-' : '+';
-  return `${mantissa}e${sign}${exponent.replace(/^[+-]/, '').padStart(2, '0')}`;
+  const { mantissa, exponent } = printfExponent(value, precision);
+  const point = precision === 0 ? mantissa : `${mantissa[0]}.${mantissa.slice(1)}`;
+  return `${point}e${exponent < 0 ? '-' : '+'}${String(Math.abs(exponent)).padStart(2, '0')}`;
 }
 
 /** RoundTripDoubleToString: 15 significant digits when they read back as the value, else 17. */
 export function roundTripDouble(value: number): string {
   if (Number.isNaN(value)) return 'nan';
   if (!Number.isFinite(value)) return value > 0 ? 'inf' : '-inf';
-  const short = generalNumber(value, 15, false);
-  return Number(short) === value ? short : generalNumber(value, 17, false);
+  const sign = value < 0 ? '-' : '';
+  const short = sign + generalNumber(Math.abs(value), 15, false);
+  return Number(short) === value ? short : sign + generalNumber(Math.abs(value), 17, false);
 }
 
 function group(digits: string, size: number): string {
@@ -90,7 +92,7 @@ function formatDouble(value: number, spec: Spec): string {
   }
   const precision = spec.precision ?? 6;
   const conversion = spec.conversion.toLowerCase();
-  if (conversion === 'f') body = magnitude.toFixed(precision);
+  if (conversion === 'f') body = printfFixed(magnitude, precision);
   else if (conversion === 'e') body = exponential(magnitude, precision);
   else body = generalNumber(magnitude, precision === 0 ? 1 : precision, spec.flags.includes('#'));
   if (spec.flags.includes('#') && !body.includes('.') && conversion !== 'g') body = body.replace(/^(\d+)/, '$1.');

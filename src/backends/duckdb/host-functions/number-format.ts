@@ -14,6 +14,7 @@
  */
 import { parseNumberFormat, type NumberFormat } from '../../../sql/dialects/duckdb/number-formats.js';
 import { HostFunctionError } from './errors.js';
+import { exactDouble, roundDivide } from './exact-double.js';
 
 /** The number written with the model's digits after the point, as the reference's printf step gives it. */
 interface Written {
@@ -27,16 +28,6 @@ interface Written {
 }
 
 const NUMERIC_SCALE = 9;
-
-/** `value / 10^drop`, rounded: half away from zero, or half to even. */
-function roundDivide(value: bigint, drop: number, halfEven: boolean): bigint {
-  if (drop <= 0) return value * 10n ** BigInt(-drop);
-  const divisor = 10n ** BigInt(drop);
-  const quotient = value / divisor;
-  const twice = (value % divisor) * 2n;
-  if (twice > divisor || (twice === divisor && (!halfEven || quotient % 2n === 1n))) return quotient + 1n;
-  return quotient;
-}
 
 /**
  * `magnitude / 10^scale` (exact) written with `digits` after the point, or in e-notation with
@@ -74,20 +65,6 @@ function scaledDecimal(text: string): { negative: boolean; magnitude: bigint } {
   const [, sign = '', whole = '', fraction = '', exponent = '0'] = match;
   const digits = BigInt(`${whole}${fraction}` || '0');
   return { negative: sign === '-', magnitude: roundDivide(digits, fraction.length - Number(exponent) - NUMERIC_SCALE, false) };
-}
-
-/** A finite double's exact value as magnitude / 10^scale. */
-function exactDouble(value: number): { magnitude: bigint; scale: number } {
-  const view = new DataView(new ArrayBuffer(8));
-  view.setFloat64(0, Math.abs(value));
-  const bits = view.getBigUint64(0);
-  const biased = Number(bits >> 52n);
-  const fraction = bits & ((1n << 52n) - 1n);
-  const mantissa = biased === 0 ? fraction : fraction | (1n << 52n);
-  const power = (biased === 0 ? 1 : biased) - 1075;
-  if (power >= 0) return { magnitude: mantissa << BigInt(power), scale: 0 };
-  // m / 2^k is m * 5^k / 10^k.
-  return { magnitude: mantissa * 5n ** BigInt(-power), scale: -power };
 }
 
 function writeDecimal(text: string, digits: number, exponentForm: boolean): Written {
