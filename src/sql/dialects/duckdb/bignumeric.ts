@@ -229,6 +229,20 @@ function misplaced(child: Expr, parent: Parent | undefined, allowed: ReadonlySet
   }
 }
 
+/** Where a BIGNUMERIC comes from: every other BIGNUMERIC (a sum, a SUM) is made of one of these. */
+function isOrigin(node: { kind?: unknown; type?: unknown; name?: unknown }): boolean {
+  if (node.kind === 'literal') return node.type === 'bignumeric';
+  if (node.kind === 'cast') return TO_BIGNUMERIC.has(String((node.type as { name?: unknown } | undefined)?.name).toUpperCase());
+  return node.kind === 'call' && node.name === 'parse_bignumeric';
+}
+
+function holdsBignumeric(value: unknown): boolean {
+  if (Array.isArray(value)) return value.some(holdsBignumeric);
+  if (value === null || typeof value !== 'object') return false;
+  if (isOrigin(value as { kind?: unknown })) return true;
+  return Object.entries(value).some(([key, child]) => key !== 'loc' && holdsBignumeric(child));
+}
+
 /** The names of the outermost SELECT's BIGNUMERIC items. */
 function bignumericAliases(query: Query): Set<string> {
   const body = query.body;
@@ -244,6 +258,8 @@ function bignumericAliases(query: Query): Set<string> {
  * ORDER BY or GROUP BY key (`HAVING s > 1` would compare its units).
  */
 export const bignumericContexts: Rewrite = (query) => {
+  // Most queries hold none: one walk without types, and the tree as it was.
+  if (!holdsBignumeric(query)) return query;
   const body = query.body;
   const allowed = new Set<object>();
   const keys = new Set<object>();

@@ -109,6 +109,7 @@ export const HOST_FUNCTION_BOUNDS: { readonly [K in HostFunctionName]: HostFunct
   ip_net_mask: { called: 'NET.IP_NET_MASK', work: NATIVE },
   ip_trunc: { called: 'NET.IP_TRUNC', work: NATIVE },
   parse_numeric: { called: 'PARSE_NUMERIC', work: NATIVE },
+  parse_bignumeric: { called: 'PARSE_BIGNUMERIC', work: NATIVE },
 };
 
 /** A bound passed: the query fails with this message, whatever SAFE. would make of an error. */

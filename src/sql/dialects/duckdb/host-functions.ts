@@ -66,6 +66,7 @@ export const HOST_FUNCTIONS = {
   ip_net_mask: { parameters: ['BIGINT', 'BIGINT'], returns: 'BLOB' },
   ip_trunc: { parameters: ['BLOB', 'BIGINT'], returns: 'BLOB' },
   parse_numeric: { parameters: ['VARCHAR'], returns: 'VARCHAR' },
+  parse_bignumeric: { parameters: ['VARCHAR'], returns: 'VARCHAR' },
 } as const satisfies Record<string, HostFunctionSignature>;
 
 export type HostFunctionName = keyof typeof HOST_FUNCTIONS;
