@@ -40,18 +40,20 @@ export function bignumericUnits(text: string): bigint | undefined {
   if (!match) return undefined;
   const [, sign = '', whole = '', fraction = '', exponentText = '0'] = match;
   if (whole === '' && fraction === '') return undefined;
-  const exponent = Number(exponentText);
-  // Past this the value is zero or far past the range whatever the digits: no need for a huge power of ten.
-  if (!Number.isSafeInteger(exponent) || Math.abs(exponent) > 200) {
-    return exponent < 0 && /^0*$/.test(whole + fraction) ? 0n : exponent < 0 ? 0n : /^0*$/.test(whole + fraction) ? 0n : undefined;
-  }
-  const digits = BigInt(whole + fraction || '0');
-  // value = digits * 10^(exponent - fraction.length); units = value * 10^38.
-  const shift = exponent - fraction.length + BIGNUMERIC_SCALE;
+  const significant = (whole + fraction).replace(/^0+/, '');
+  if (significant === '') return 0n;
+  // The value is digits * 10^-scale: below 10^-39 it rounds to 0, past 10^100 it is past the range,
+  // so no huge power of ten is ever built (`1e-999999999`).
+  const scale = fraction.length - Number(exponentText);
+  if (scale - significant.length > BIGNUMERIC_SCALE + 1) return 0n;
+  if (significant.length - scale > 100) return undefined;
+  const digits = BigInt(significant);
+  const shift = BIGNUMERIC_SCALE - scale;
   let units: bigint;
   if (shift >= 0) {
     units = digits * 10n ** BigInt(shift);
   } else {
+    // Half away from zero: on the magnitude, before the sign.
     const divisor = 10n ** BigInt(-shift);
     units = digits / divisor;
     if ((digits % divisor) * 2n >= divisor) units += 1n;
