@@ -529,6 +529,7 @@ function castToCivil(kind: 'date' | 'datetime' | 'timestamp', duckType: string):
  */
 const INT64_CAST: CastSpec = { bigquery: 'INT64', duckdb: 'BIGINT', type: 'int64', convert: { duckdb: castToInt64 } };
 const NUMERIC_CAST: CastSpec = { bigquery: 'NUMERIC', duckdb: 'DECIMAL(38, 9)', type: 'numeric', convert: { duckdb: castToNumeric } };
+const BIGNUMERIC_CAST: CastSpec = { bigquery: 'BIGNUMERIC', duckdb: 'BIGNUM', type: 'bignumeric' };
 const BOOL_CAST: CastSpec = { bigquery: 'BOOL', duckdb: 'BOOLEAN', type: 'bool', convert: { duckdb: castToBool } };
 
 export const CAST_TYPES: Readonly<Record<string, CastSpec>> = {
@@ -544,6 +545,9 @@ export const CAST_TYPES: Readonly<Record<string, CastSpec>> = {
   FLOAT64: { bigquery: 'FLOAT64', duckdb: 'DOUBLE', type: 'float64' },
   NUMERIC: NUMERIC_CAST,
   DECIMAL: NUMERIC_CAST,
+  // On DuckDB its units of 10^-38 (dialects/duckdb/bignumeric.ts writes every cast to or from it).
+  BIGNUMERIC: BIGNUMERIC_CAST,
+  BIGDECIMAL: BIGNUMERIC_CAST,
   BOOL: BOOL_CAST,
   BOOLEAN: BOOL_CAST,
   BYTES: { bigquery: 'BYTES', duckdb: 'BLOB', type: 'bytes', convert: { duckdb: castToBytes } },

@@ -37,6 +37,9 @@ export function bigQueryTypeOf(type: DuckDBType): string {
       return 'FLOAT64';
     case DuckDBTypeId.DECIMAL:
       return 'NUMERIC';
+    // A BIGNUMERIC's units (sql/dialects/duckdb/bignumeric.ts).
+    case DuckDBTypeId.BIGNUM:
+      return 'BIGNUMERIC';
     case DuckDBTypeId.VARCHAR:
     case DuckDBTypeId.UUID:
       return 'STRING';
@@ -60,7 +63,7 @@ export function bigQueryTypeOf(type: DuckDBType): string {
 /** Whether the reference's type (`ARRAY`, `ARRAY<STRUCT>`, `BIGNUMERIC`) admits DuckDB's. */
 export function typeMatches(expected: string, actual: string): boolean {
   const normalised = expected.replace(/\s+/g, '').replace(/^BIGNUMERIC$/, 'NUMERIC');
-  if (normalised === actual) return true;
+  if (normalised === actual || expected.replace(/\s+/g, '') === actual) return true;
   if (normalised === 'ARRAY') return actual.startsWith('ARRAY<');
   if (normalised === 'ARRAY<STRUCT>') return actual === 'ARRAY<STRUCT>';
   return false;

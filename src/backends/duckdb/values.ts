@@ -32,6 +32,8 @@ import {
 } from '#duckdb-api';
 import type { WireValue } from '../../core/types.js';
 import { wireDecimal } from '../../core/wire-decimal.js';
+import { bignumericText } from '../../sql/dialects/duckdb/bignumeric.js';
+import { BIGNUMERIC_MAX_UNITS, BIGNUMERIC_MIN_UNITS, BIGNUMERIC_OVERFLOW } from '../../sql/dialects/duckdb/sql-macros.js';
 import { wireFloat } from '../../core/wire-float.js';
 import { wireInteger } from '../../core/wire-integer.js';
 
@@ -97,6 +99,7 @@ const wireConverters = {
   [DuckDBTypeId.HUGEINT]: integerNumber,
   [DuckDBTypeId.UHUGEINT]: integerNumber,
   [DuckDBTypeId.DECIMAL]: (value: unknown) => decimalOnWire(withinNumericRange(value as DuckDBDecimalValue)),
+  [DuckDBTypeId.BIGNUM]: (value: unknown) => bignumericOnWire(BigInt(value as bigint)),
   [DuckDBTypeId.VARCHAR]: stringFromValue,
   [DuckDBTypeId.UUID]: stringFromValue,
   [DuckDBTypeId.ENUM]: stringFromValue,
@@ -128,6 +131,16 @@ function withinNumericRange(value: DuckDBDecimalValue): DuckDBDecimalValue {
 /** A DECIMAL's exact text, never through a double: a double reads 20 or more digits as another value. */
 function decimalOnWire(value: DuckDBDecimalValue): number | string {
   const text = value.toString();
+  return wireDecimal(text) ?? text;
+}
+
+/**
+ * A BIGNUM is a BIGNUMERIC's count of units of 10^-38 (sql/dialects/duckdb/bignumeric.ts): the only
+ * BIGNUMs a query makes. Past BIGNUMERIC's range (a SUM's is checked in the query too) BigQuery's error.
+ */
+function bignumericOnWire(units: bigint): number | string {
+  if (units > BIGNUMERIC_MAX_UNITS || units < BIGNUMERIC_MIN_UNITS) throw new Error(`${BIGNUMERIC_OVERFLOW}: a value past BIGNUMERIC's range`);
+  const text = bignumericText(units);
   return wireDecimal(text) ?? text;
 }
 

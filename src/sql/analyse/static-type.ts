@@ -6,7 +6,7 @@
  */
 import type { Call, ColumnRef, Expr } from '../parse/tree.js';
 
-export type StaticType = 'int64' | 'float64' | 'numeric' | 'string' | 'bytes' | 'bool' | 'date' | 'datetime' | 'timestamp' | 'time' | 'interval' | 'json';
+export type StaticType = 'int64' | 'float64' | 'numeric' | 'bignumeric' | 'string' | 'bytes' | 'bool' | 'date' | 'datetime' | 'timestamp' | 'time' | 'interval' | 'json';
 
 /**
  * A function's result type: fixed, or the type of one of its arguments (`COALESCE`, `MIN`), an
@@ -29,7 +29,7 @@ const LITERAL_TYPES: Readonly<Partial<Record<string, StaticType>>> = {
   int64: 'int64',
   float64: 'float64',
   numeric: 'numeric',
-  bignumeric: 'numeric',
+  bignumeric: 'bignumeric',
   bool: 'bool',
   date: 'date',
   datetime: 'datetime',
@@ -43,7 +43,7 @@ const BITWISE_OPERATORS: ReadonlySet<string> = new Set(['&', '|', '^', '<<', '>>
 const BOOLEAN_OPERATORS: ReadonlySet<string> = new Set(['AND', 'OR', '=', '!=', '<>', '<', '>', '<=', '>=', 'LIKE', 'NOT LIKE', 'IS', 'IS NOT', 'IS DISTINCT FROM', 'IS NOT DISTINCT FROM']);
 
 function isNumeric(type: StaticType | undefined): boolean {
-  return type === 'int64' || type === 'float64' || type === 'numeric';
+  return type === 'int64' || type === 'float64' || type === 'numeric' || type === 'bignumeric';
 }
 
 /**
@@ -67,6 +67,8 @@ function timeArithmetic(operator: string, left: StaticType | undefined, right: S
 function arithmetic(operator: string, left: StaticType | undefined, right: StaticType | undefined): StaticType | undefined {
   if (!isNumeric(left) || !isNumeric(right)) return timeArithmetic(operator, left, right);
   if (left === 'float64' || right === 'float64') return 'float64';
+  // An INT64 or NUMERIC is coerced to BIGNUMERIC beside one (GoogleSQL's supertypes).
+  if (left === 'bignumeric' || right === 'bignumeric') return 'bignumeric';
   if (left === 'numeric' || right === 'numeric') return 'numeric';
   // INT64 / INT64 is FLOAT64 in BigQuery.
   return operator === '/' ? 'float64' : 'int64';

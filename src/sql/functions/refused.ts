@@ -12,7 +12,6 @@ interface RefusedGroup {
 const GROUPS: readonly RefusedGroup[] = [
   { reason: 'it needs the public suffix list, which the embedded engine does not carry', names: ['net.reg_domain', 'net.public_suffix'] },
   { reason: 'collations change how comparisons, ORDER BY and GROUP BY order text; the embedded engine orders by code point', names: ['collate'] },
-  { reason: 'BIGNUMERIC holds 76 digits; the embedded engine\'s decimals hold 38', names: ['parse_bignumeric'] },
   { reason: 'it aggregates a measure, which cannery\'s sources have none of', names: ['agg'] },
   { reason: 'the embedded engine has no BigQuery user', names: ['session_user'] },
   { reason: 'the embedded engine does not normalise an INTERVAL\'s parts as BigQuery does', names: ['justify_days', 'justify_hours', 'justify_interval'] },

@@ -39,6 +39,8 @@ export const UTILITY_FUNCTIONS: ReadonlyMap<string, FunctionSpec> = new Map<stri
   ['net.ip_net_mask', scalar('a network mask of 4 or 16 BYTES with the first n bits set', [2, 2], (call) => hostCall('ip_net_mask', call.args[0]!, call.args[1]!), { returns: 'bytes' })],
   ['net.ip_trunc', scalar('an address in BYTES with the bits past the prefix length cleared', [2, 2], (call) => hostCall('ip_trunc', call.args[0]!, call.args[1]!), { returns: 'bytes' })],
   ['parse_numeric', scalar('the NUMERIC a string holds (commas, white space and a trailing sign allowed; rounded to 9 decimals)', [1, 1], (call) => `CAST(${hostCall('parse_numeric', call.args[0]!)} AS DECIMAL(38, 9))`, { returns: 'numeric' })],
+  // Its units of 10^-38, a BIGNUM on DuckDB (dialects/duckdb/bignumeric.ts).
+  ['parse_bignumeric', scalar('the BIGNUMERIC a string holds (commas, white space and a trailing sign allowed; rounded to 38 decimals)', [1, 1], (call) => `CAST(${hostCall('parse_bignumeric', call.args[0]!)} AS BIGNUM)`, { returns: 'bignumeric' })],
   ['error', scalar('raises an error with the message', [1, 1], error)],
   ['generate_uuid', scalar('a random version 4 UUID as lower-case text', [0, 0], () => 'CAST(uuid() AS VARCHAR)', { returns: 'string' })],
   ['typeof', scalar('the name of the argument\'s type', [1, 1], typeOf, { returns: 'string' })],

@@ -351,11 +351,10 @@ export function generate(query: Query, dialect: Dialect, options: GenerateOption
       case 'timestamp':
       case 'time':
       case 'numeric':
+      case 'bignumeric':
         return `${typeName({ name: node.type.toUpperCase() }, node)} ${dialect.quoteString(String(node.value))}`;
       case 'json':
         return `JSON ${dialect.quoteString(String(node.value))}`;
-      default:
-        return refuse(`${node.type.toUpperCase()} literal`, node);
     }
   }
 

@@ -1,32 +1,51 @@
 /**
- * PARSE_NUMERIC: a number in text as BigQuery reads one (white space anywhere but inside the
- * digits, commas in the integer part, one sign before or after, an exponent), rounded half away
- * from zero to 9 decimal places; an error beyond NUMERIC's 29 integer digits or for anything else.
+ * PARSE_NUMERIC and PARSE_BIGNUMERIC: a number in text as BigQuery reads one (white space anywhere
+ * but inside the digits, commas in the integer part, one sign before or after, an exponent),
+ * rounded half away from zero to the type's places (9; BIGNUMERIC's 38); an error past the type's
+ * range (NUMERIC's 29 integer digits; BIGNUMERIC's 256 bits of units) or for anything else.
  */
 import { HostFunctionError } from './errors.js';
 
 const SHAPE = /^\s*([+-]?)\s*([0-9,]*)(?:\.([0-9]*))?(?:[eE]([+-]?[0-9]+))?\s*([+-]?)\s*$/;
 
-export function parseNumeric(text: string): string {
+/** The text's value in units of 10^-places, signed; an error where BigQuery reads no number. */
+function parseUnits(text: string, places: number, type: string): bigint {
   const match = SHAPE.exec(text);
-  const invalid = () => new HostFunctionError(`Invalid NUMERIC value: ${text}`);
+  const invalid = () => new HostFunctionError(`Invalid ${type} value: ${text}`);
   if (!match) throw invalid();
   const [, before = '', whole = '', fraction = '', exponent = '0', after = ''] = match;
   // One sign at most; digits somewhere; an integer part of commas alone is none.
   if ((before && after) || !/\d/.test(whole + fraction) || (whole !== '' && !/\d/.test(whole))) throw invalid();
-  const digits = whole.replace(/,/g, '') + fraction;
+  const digits = (whole.replace(/,/g, '') + fraction).replace(/^0+/, '');
   const negative = (before || after) === '-';
   let scale = fraction.length - Number(exponent);
   let value = BigInt(digits === '' ? '0' : digits);
-  // To 9 decimal places, half away from zero.
-  if (scale > 9) {
-    const divisor = 10n ** BigInt(scale - 9);
+  if (value === 0n) return 0n;
+  // Below 10^-(places + 1) the value rounds to 0, past 10^100 it is past any range: no huge power of ten is built.
+  if (scale - digits.length > places + 1) return 0n;
+  if (digits.length - scale > 100) throw new HostFunctionError(`${type} value out of range: ${text}`);
+  // To the type's places, half away from zero.
+  if (scale > places) {
+    const divisor = 10n ** BigInt(scale - places);
     value = (value + divisor / 2n) / divisor;
-    scale = 9;
+    scale = places;
   }
-  const scaled = value * 10n ** BigInt(9 - scale);
-  if (scaled >= 10n ** 38n) throw new HostFunctionError(`NUMERIC value out of range: ${text}`);
-  const textValue = scaled.toString().padStart(10, '0');
+  const units = value * 10n ** BigInt(places - scale);
+  return negative ? -units : units;
+}
+
+export function parseNumeric(text: string): string {
+  const units = parseUnits(text, 9, 'NUMERIC');
+  const size = units < 0n ? -units : units;
+  if (size >= 10n ** 38n) throw new HostFunctionError(`NUMERIC value out of range: ${text}`);
+  const textValue = size.toString().padStart(10, '0');
   const result = `${textValue.slice(0, -9)}.${textValue.slice(-9)}`;
-  return negative && scaled !== 0n ? `-${result}` : result;
+  return units < 0n ? `-${result}` : result;
+}
+
+/** PARSE_BIGNUMERIC's value as its units of 10^-38, the text of the BIGNUM that holds it (sql/dialects/duckdb/bignumeric.ts). */
+export function parseBignumericUnits(text: string): string {
+  const units = parseUnits(text, 38, 'BIGNUMERIC');
+  if (units > 2n ** 255n - 1n || units < -(2n ** 255n)) throw new HostFunctionError(`BIGNUMERIC value out of range: ${text}`);
+  return units.toString();
 }

@@ -14,7 +14,7 @@ import { farmFingerprint, fromBase32, sha512, toBase32 } from './encoding.js';
 import { containsSubstr } from './contains.js';
 import { format } from './format.js';
 import { ipFromString, ipNetMask, ipToString, ipTrunc, ipv4FromInt64, ipv4ToInt64 } from './net.js';
-import { parseNumeric } from './numeric.js';
+import { parseBignumericUnits, parseNumeric } from './numeric.js';
 import { castFormatDecimal, castFormatFloat } from './number-format.js';
 import { jsonArray, jsonArrayAdd, jsonBool, jsonFlatten, jsonFloat64, jsonInt64, jsonKeys, jsonObject, jsonQuery, jsonQueryArray, jsonRemove, jsonSet, jsonString, jsonStripNulls, jsonType, jsonValue, jsonValueArray, laxBool, laxFloat64, laxInt64, laxString, parseJsonText, toJson } from './json.js';
 import { writeJson } from '../../../sql/functions/json-value.js';
@@ -77,6 +77,7 @@ const IMPLEMENTATIONS: { readonly [K in HostFunctionName]: Implementation } = {
   parse_numeric: parseNumeric,
   cast_format_decimal: castFormatDecimal,
   cast_format_float: castFormatFloat,
+  parse_bignumeric: parseBignumericUnits,
   contains_substr: (values: readonly (string | null)[], types: readonly string[], search: string, scope: string) => containsSubstr(readSqlValue(values[0]!, types[0]!), search, scope),
 };
 

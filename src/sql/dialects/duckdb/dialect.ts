@@ -42,6 +42,7 @@ import { isTimeText } from './time-formats.js';
 import { namedStructElements } from './struct-arrays.js';
 import { structCast, structEquality, structInUnnest, structShape } from './struct-equality.js';
 import { typedColumns } from './rewrites/typed-columns.js';
+import { bignumericBinary, bignumericCall, bignumericCast, bignumericContexts, bignumericLiteral, bignumericNegation } from './bignumeric.js';
 import { computedOnce, raise, repeatable } from './semantics.js';
 import { canonicalJson, InvalidJson } from '../../functions/json-value.js';
 import { intervalInRange } from '../../functions/overflow.js';
@@ -118,7 +119,9 @@ export function duckDbDialect(sources: readonly string[], options: DuckDbDialect
     parameter: (name) => `$${name}`,
     relation: (source) => (known.has(source) ? quoteIdentifier(source) : undefined),
     rewrites: [
-      // First: the passes after it read set operations by place only.
+      // Before any pass changes the tree: it refuses a BIGNUMERIC where the query's text places one.
+      bignumericContexts,
+      // First to change it: the passes after it read set operations by place only.
       setsByName(sourceColumns),
       // Before names are resolved: it follows the query's own scopes, as BigQuery reads them.
       typedColumns(sourceColumns),
@@ -150,6 +153,8 @@ export function duckDbDialect(sources: readonly string[], options: DuckDbDialect
         return `${star} EXCLUDE (${item.except.map(printer.identifier).join(', ')})${replace}`;
       },
       binary: (node, printer) => {
+        const bignumeric = bignumericBinary(node, printer);
+        if (bignumeric !== undefined) return bignumeric;
         if (STRUCT_COMPARISONS.has(node.operator)) {
           const shape = structShape(node.left) ?? structShape(node.right);
           if (shape !== undefined) {
@@ -187,7 +192,9 @@ export function duckDbDialect(sources: readonly string[], options: DuckDbDialect
         const found = `(${equalities.join(' OR ')})`;
         return node.not ? `(NOT ${found})` : found;
       },
-      cast: (node, printer) => structCast(printer.expr(node.operand), node.type, node.safe, printer.typeName, (what) => printer.refuse(what, node)),
+      unary: bignumericNegation,
+      call: bignumericCall,
+      cast: (node, printer) => bignumericCast(node, printer) ?? structCast(printer.expr(node.operand), node.type, node.safe, printer.typeName, (what) => printer.refuse(what, node)),
       between: (node, printer) => {
         if ([node.operand, node.low, node.high].some((side) => structShape(side) !== undefined)) {
           return printer.refuse('BETWEEN of STRUCTs (GoogleSQL compares STRUCTs for equality only)', node);
@@ -228,6 +235,7 @@ export function duckDbDialect(sources: readonly string[], options: DuckDbDialect
         if ((node.type === 'date' || node.type === 'time' || node.type === 'datetime' || node.type === 'timestamp') && !isTimeText(node.type, String(node.value))) {
           throw new InvalidQuery(`Invalid ${node.type.toUpperCase()} literal: ${String(node.value)}`, node.loc);
         }
+        if (node.type === 'bignumeric') return bignumericLiteral(node);
         if (node.type === 'numeric') return `CAST(${quoteString(String(node.value))} AS ${printer.typeName({ name: 'NUMERIC' })})`;
         // A JSON value is held as its canonical text; text that is no JSON is BigQuery's error too.
         if (node.type === 'json') return `CAST(${quoteString(jsonLiteralText(String(node.value), node))} AS JSON)`;
@@ -254,6 +262,8 @@ export function duckDbDialect(sources: readonly string[], options: DuckDbDialect
         return named.names === undefined ? undefined : `[${named.elements.map(printer.expr).join(', ')}]`;
       },
       typeName: (type, printer) => {
+        // A BIGNUMERIC held as its units (bignumeric.ts) is written there; one inside an ARRAY or STRUCT type would be read as ones.
+        if (type.name === 'BIGNUMERIC' || type.name === 'BIGDECIMAL') return printer.refuse(`BIGNUMERIC as the type of an ARRAY's elements or a STRUCT's fields`);
         if (type.name === 'ARRAY' && type.element) return `${printer.typeName(type.element)}[]`;
         if (type.name !== 'STRUCT' || !type.fields) return undefined;
         return `STRUCT(${type.fields.map((field, index) => `${printer.identifier(field.name ?? `_field_${index + 1}`)} ${printer.typeName(field.type)}`).join(', ')})`;

@@ -111,6 +111,7 @@ export const HOST_FUNCTION_BOUNDS: { readonly [K in HostFunctionName]: HostFunct
   parse_numeric: { called: 'PARSE_NUMERIC', work: NATIVE },
   cast_format_decimal: { called: 'CAST', work: TEXT },
   cast_format_float: { called: 'CAST', work: TEXT },
+  parse_bignumeric: { called: 'PARSE_BIGNUMERIC', work: NATIVE },
 };
 
 /** A bound passed: the query fails with this message, whatever SAFE. would make of an error. */

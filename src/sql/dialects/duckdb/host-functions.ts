@@ -68,6 +68,7 @@ export const HOST_FUNCTIONS = {
   parse_numeric: { parameters: ['VARCHAR'], returns: 'VARCHAR' },
   cast_format_decimal: { parameters: ['VARCHAR', 'VARCHAR'], returns: 'VARCHAR' },
   cast_format_float: { parameters: ['VARCHAR', 'DOUBLE'], returns: 'VARCHAR' },
+  parse_bignumeric: { parameters: ['VARCHAR'], returns: 'VARCHAR' },
 } as const satisfies Record<string, HostFunctionSignature>;
 
 export type HostFunctionName = keyof typeof HOST_FUNCTIONS;

@@ -68,6 +68,8 @@ const DUCK_TYPE_NAMES: Readonly<Record<StaticType, readonly string[]>> = {
   int64: ['BIGINT', 'INTEGER', 'HUGEINT', 'SMALLINT', 'TINYINT', 'UBIGINT', 'UINTEGER'],
   float64: ['DOUBLE', 'FLOAT'],
   numeric: ['DECIMAL(38,9)'],
+  // Its units of 10^-38 (dialects/duckdb/bignumeric.ts).
+  bignumeric: ['BIGNUM'],
   string: ['VARCHAR'],
   bytes: ['BLOB'],
   bool: ['BOOLEAN'],
@@ -84,6 +86,7 @@ const DUCK_TYPE: Readonly<Record<StaticType, string>> = {
   int64: 'BIGINT',
   float64: 'DOUBLE',
   numeric: 'DECIMAL(38, 9)',
+  bignumeric: 'BIGNUM',
   string: 'VARCHAR',
   bytes: 'BLOB',
   bool: 'BOOLEAN',

@@ -74,6 +74,28 @@ export function intervalQuotient(i: string, n: string): string {
   return `(to_months(${months} // ${n}) + to_days(${days} // ${n}) + to_microseconds(CAST(${micros} // ${n} AS BIGINT)))`;
 }
 
+/** BIGNUMERIC's scale: a value is held as its count of units of 10^-38, a BIGNUM (dialects/duckdb/bignumeric.ts). */
+export const BIGNUMERIC_SCALE = 38;
+/** BIGNUMERIC's range in units: 256 bits, two's complement. */
+export const BIGNUMERIC_MAX_UNITS = 2n ** 255n - 1n;
+export const BIGNUMERIC_MIN_UNITS = -(2n ** 255n);
+/** What BIGNUMERIC arithmetic past its range fails with, as BigQuery's message starts. */
+export const BIGNUMERIC_OVERFLOW = 'BIGNUMERIC overflow';
+
+/**
+ * Zero units, to negate a BIGNUM by subtraction: DuckDB 1.5's unary minus of a BIGNUM makes a value
+ * its comparisons misread (`-x < y` was TRUE for x = 2, y = -10^76), where its `-` of two is exact.
+ */
+export const ZERO_UNITS = "CAST('0' AS BIGNUM)";
+
+/** The units' digits without sign, at least 39 of them: the point goes before the last 38. */
+const BIGNUMERIC_DIGITS = `list_transform([CAST((CASE WHEN u < 0 THEN ${ZERO_UNITS} - u ELSE u END) AS VARCHAR)], t -> repeat('0', greatest(0, ${BIGNUMERIC_SCALE + 1} - length(t))) || t)[1]`;
+
+/** A BIGNUMERIC's text as BigQuery writes it: `1.5`, `-0.001`, `10`, no trailing zeros. */
+const BIGNUMERIC_TEXT =
+  `list_transform([${PREFIX}bignumeric_digits(u)], d -> (CASE WHEN u < 0 THEN '-' ELSE '' END) || left(d, length(d) - ${BIGNUMERIC_SCALE}) || ` +
+  `list_transform([rtrim(right(d, ${BIGNUMERIC_SCALE}), '0')], f -> (CASE WHEN f = '' THEN '' ELSE '.' || f END))[1])[1]`;
+
 /**
  * Each macro's overloads, (parameters) AS body. An operand of a type no overload takes (a STRING)
  * fails to bind, as BigQuery refuses it.
@@ -124,6 +146,16 @@ export const SQL_MACROS = {
     '(x DOUBLE) AS avg(x)',
     '(x INTERVAL) AS avg(x)',
   ],
+  /** A BIGNUMERIC's units, BigQuery's error past its range. */
+  bignumeric_checked: [
+    `(u) AS (CASE WHEN u > CAST('${BIGNUMERIC_MAX_UNITS}' AS BIGNUM) OR u < CAST('${BIGNUMERIC_MIN_UNITS}' AS BIGNUM) THEN ${raise(`${BIGNUMERIC_OVERFLOW}: a result past BIGNUMERIC's range`, 'BIGNUM')} ELSE u END)`,
+  ],
+  /** An INT64's units: its digits and 38 zeros (BIGNUM's `*` is a DOUBLE's). */
+  bignumeric_of_int64: [`(x BIGINT) AS CAST(CAST(x AS VARCHAR) || '${'0'.repeat(BIGNUMERIC_SCALE)}' AS BIGNUM)`],
+  /** A NUMERIC's units: its text always has 9 places (`-1.500000000`), so its digits and 29 zeros. */
+  bignumeric_of_numeric: [`(x DECIMAL(38, 9)) AS CAST(replace(CAST(x AS VARCHAR), '.', '') || '${'0'.repeat(BIGNUMERIC_SCALE - 9)}' AS BIGNUM)`],
+  bignumeric_digits: [`(u) AS ${BIGNUMERIC_DIGITS}`],
+  bignumeric_text: [`(u) AS ${BIGNUMERIC_TEXT}`],
   /**
    * HAVING MAX | MIN k (dialects/duckdb/rewrites/having-extreme.ts): of a group's rows, a list of
    * STRUCTs with each row's key as `k`, those whose `k` equals the largest (smallest) `k` by SQL

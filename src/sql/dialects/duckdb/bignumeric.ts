@@ -1,0 +1,301 @@
+/**
+ * BIGNUMERIC on DuckDB. BigQuery's BIGNUMERIC is a 256-bit two's complement count of units of
+ * 10^-38 (precision 76.76, scale 38); DuckDB's DECIMAL stops at 38 digits, so it is held as DuckDB's
+ * arbitrary-precision integer, BIGNUM, counting the same units. BIGNUM adds, subtracts, negates,
+ * compares, orders, groups, SUMs, MINs and MAXes exactly; its `*`, `/`, `//`, `%` and ABS are
+ * DOUBLEs, and a BIGNUM beside an INT64 is read as that many units, not as that many ones. So a
+ * BIGNUMERIC is answered only where the query's text says it is one and where this file writes what
+ * is done with it (`bignumericContexts` refuses the rest by name, before anything is written):
+ *
+ * - literals, and CAST to BIGNUMERIC of an INT64, a NUMERIC, a BIGNUMERIC or a STRING literal;
+ * - CAST of a BIGNUMERIC to STRING, NUMERIC, INT64 (both rounded half away from zero, an error past
+ *   their range) and FLOAT64 (the nearest double to the exact decimal);
+ * - `+`, `-` and unary minus (an INT64 or NUMERIC operand coerced), with BigQuery's overflow error;
+ *   the comparisons; ABS; SUM, MIN and MAX;
+ * - a SELECT item of the outermost query (on the wire as a decimal, backends/duckdb/values.ts), its
+ *   ORDER BY and GROUP BY keys.
+ *
+ * A BIGNUMERIC column of a subquery, CTE or set operation is not typed by the query's text here,
+ * so one is refused where it is made rather than read as units where it is used.
+ */
+import { staticType, type StaticType } from '../../analyse/static-type.js';
+import type { Rewrite } from '../../generator/dialect.js';
+import { UnsupportedConstruct } from '../../generator/unsupported.js';
+import { TYPE_LOOKUP } from '../../language.js';
+import { InvalidQuery } from '../../parse/errors.js';
+import type { Binary, Call, Cast, Expr, Literal, Query, Unary } from '../../parse/tree.js';
+import type { Printer } from '../../generator/dialect.js';
+import { byType, computedOnce, raise } from './semantics.js';
+import { BIGNUMERIC_MAX_UNITS, BIGNUMERIC_MIN_UNITS, BIGNUMERIC_SCALE, sqlMacroName, ZERO_UNITS } from './sql-macros.js';
+
+
+const TEXT = /^\s*([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?\s*$/;
+
+/**
+ * A decimal's text (`1.5`, `-.25`, `1e-40`) as BIGNUMERIC units, rounded half away from zero to 38
+ * places as BigQuery rounds a literal or a cast; undefined where it is no number or past the range.
+ */
+export function bignumericUnits(text: string): bigint | undefined {
+  const match = TEXT.exec(text);
+  if (!match) return undefined;
+  const [, sign = '', whole = '', fraction = '', exponentText = '0'] = match;
+  if (whole === '' && fraction === '') return undefined;
+  const significant = (whole + fraction).replace(/^0+/, '');
+  if (significant === '') return 0n;
+  // The value is digits * 10^-scale: below 10^-39 it rounds to 0, past 10^100 it is past the range,
+  // so no huge power of ten is ever built (`1e-999999999`).
+  const scale = fraction.length - Number(exponentText);
+  if (scale - significant.length > BIGNUMERIC_SCALE + 1) return 0n;
+  if (significant.length - scale > 100) return undefined;
+  const digits = BigInt(significant);
+  const shift = BIGNUMERIC_SCALE - scale;
+  let units: bigint;
+  if (shift >= 0) {
+    units = digits * 10n ** BigInt(shift);
+  } else {
+    // Half away from zero: on the magnitude, before the sign.
+    const divisor = 10n ** BigInt(-shift);
+    units = digits / divisor;
+    if ((digits % divisor) * 2n >= divisor) units += 1n;
+  }
+  const signed = sign === '-' ? -units : units;
+  return signed > BIGNUMERIC_MAX_UNITS || signed < BIGNUMERIC_MIN_UNITS ? undefined : signed;
+}
+
+/** BIGNUMERIC units as BigQuery writes the value (`1.5`, `-0.001`, `10`): no trailing zeros. */
+export function bignumericText(units: bigint): string {
+  const digits = (units < 0n ? -units : units).toString().padStart(BIGNUMERIC_SCALE + 1, '0');
+  const whole = digits.slice(0, -BIGNUMERIC_SCALE);
+  const fraction = digits.slice(-BIGNUMERIC_SCALE).replace(/0+$/, '');
+  return (units < 0n ? '-' : '') + whole + (fraction ? `.${fraction}` : '');
+}
+
+function unitsSql(units: bigint): string {
+  return `CAST('${units}' AS BIGNUM)`;
+}
+
+function typeOf(expr: Expr): StaticType | undefined {
+  return staticType(expr, TYPE_LOOKUP);
+}
+
+/** The types a BIGNUMERIC operand's partner may have: GoogleSQL coerces them to BIGNUMERIC. */
+const COERCED: ReadonlySet<StaticType | undefined> = new Set(['bignumeric', 'int64', 'numeric']);
+
+/** A value of a type COERCED holds, as BIGNUMERIC units. */
+function asUnits(sql: string, type: StaticType | undefined): string {
+  if (type === 'int64') return `${sqlMacroName('bignumeric_of_int64')}(${sql})`;
+  if (type === 'numeric') return `${sqlMacroName('bignumeric_of_numeric')}(${sql})`;
+  return sql;
+}
+
+/** A BIGNUMERIC's units, or BigQuery's overflow error where they are past its range. */
+function checked(sql: string): string {
+  return `${sqlMacroName('bignumeric_checked')}(${sql})`;
+}
+
+/** A BIGNUMERIC literal's units; past the range, BigQuery's error when the query is compiled. */
+export function bignumericLiteral(node: Literal): string {
+  const units = bignumericUnits(String(node.value));
+  if (units === undefined) throw new InvalidQuery(`Invalid BIGNUMERIC literal: ${String(node.value)}`, node.loc);
+  return unitsSql(units);
+}
+
+const ARITHMETIC: ReadonlySet<string> = new Set(['+', '-']);
+const COMPARISONS: ReadonlySet<string> = new Set(['=', '!=', '<>', '<', '>', '<=', '>=']);
+
+/** `a + b`, `a - b` or a comparison where one side is a BIGNUMERIC; undefined where neither is. */
+export function bignumericBinary(node: Binary, { expr }: Printer): string | undefined {
+  const left = typeOf(node.left);
+  const right = typeOf(node.right);
+  if (left !== 'bignumeric' && right !== 'bignumeric') return undefined;
+  const a = asUnits(expr(node.left), left);
+  const b = asUnits(expr(node.right), right);
+  if (ARITHMETIC.has(node.operator)) return checked(`(${a} ${node.operator} ${b})`);
+  return `(${a} ${node.operator} ${b})`;
+}
+
+/** Unary minus of a BIGNUMERIC: the smallest value's negation is past the range. */
+export function bignumericNegation(node: Unary, { expr }: Printer): string | undefined {
+  if (node.operator !== '-' || typeOf(node.operand) !== 'bignumeric') return undefined;
+  return checked(`(${ZERO_UNITS} - ${expr(node.operand)})`);
+}
+
+const AGGREGATES: ReadonlySet<string> = new Set(['sum', 'min', 'max']);
+
+/** SUM, MIN, MAX and ABS of a BIGNUMERIC; undefined for any other call. */
+export function bignumericCall(node: Call, { expr }: Printer): string | undefined {
+  const [arg] = node.args;
+  if (arg === undefined || typeOf(arg) !== 'bignumeric') return undefined;
+  const value = expr(arg);
+  if (node.name === 'abs') return checked(computedOnce(value, (v) => `(CASE WHEN ${v} < 0 THEN ${ZERO_UNITS} - ${v} ELSE ${v} END)`));
+  if (!AGGREGATES.has(node.name)) return undefined;
+  const aggregate = `${node.name}(${node.distinct ? 'DISTINCT ' : ''}${value})`;
+  return node.name === 'sum' ? checked(aggregate) : aggregate;
+}
+
+const TO_BIGNUMERIC: ReadonlySet<string> = new Set(['BIGNUMERIC', 'BIGDECIMAL']);
+
+/** Where CAST's operand may be a BIGNUMERIC, what it may be cast to. */
+const FROM_BIGNUMERIC: ReadonlySet<string> = new Set([
+  'BIGNUMERIC', 'BIGDECIMAL', 'STRING', 'NUMERIC', 'DECIMAL', 'FLOAT64',
+  'INT64', 'INTEGER', 'INT', 'BIGINT', 'SMALLINT', 'TINYINT', 'BYTEINT',
+]);
+
+/** CAST to or from BIGNUMERIC; undefined for any other. */
+export function bignumericCast(node: Cast, { expr, refuse }: Printer): string | undefined {
+  if (node.format || node.type.element || node.type.fields || node.type.params) return undefined;
+  const target = node.type.name.toUpperCase();
+  const from = typeOf(node.operand);
+  const keyword = node.safe ? 'TRY_CAST' : 'CAST';
+  if (TO_BIGNUMERIC.has(target)) {
+    if (from === 'bignumeric') return expr(node.operand);
+    if (from === 'int64' || from === 'numeric') return asUnits(expr(node.operand), from);
+    // A column's type is known when the query runs: an INT64 or a NUMERIC is cast, anything else an error, never a guess.
+    if (from === undefined) {
+      const other = raise('CAST to BIGNUMERIC of a value other than an INT64, a NUMERIC or a STRING literal is not supported on the embedded engine', 'BIGNUM');
+      return byType(expr(node.operand), undefined, { int64: (v) => asUnits(v, 'int64'), numeric: (v) => asUnits(v, 'numeric'), otherwise: () => other }, (what) => refuse(what, node));
+    }
+    const text = node.operand.kind === 'literal' && node.operand.type === 'string' ? String(node.operand.value) : undefined;
+    if (text === undefined) return refuse(`CAST to BIGNUMERIC of a ${from.toUpperCase()} (the embedded engine casts an INT64, a NUMERIC or a STRING literal)`, node);
+    const units = bignumericUnits(text);
+    if (units !== undefined) return unitsSql(units);
+    return node.safe ? 'CAST(NULL AS BIGNUM)' : raise(`Bad bignumeric value: ${text}`, 'BIGNUM');
+  }
+  if (from !== 'bignumeric') return undefined;
+  const text = `${sqlMacroName('bignumeric_text')}(${expr(node.operand)})`;
+  switch (CAST_TARGET[target]) {
+    case 'string':
+      return text;
+    // DuckDB reads a decimal's text into a DECIMAL rounded half away from zero, as BigQuery rounds,
+    // and fails past the type's digits; a double is the nearest to the text's exact value.
+    case 'numeric':
+      return `${keyword}(${text} AS DECIMAL(38, 9))`;
+    case 'int64':
+      return `${keyword}(${keyword}(${text} AS DECIMAL(38, 0)) AS BIGINT)`;
+    case 'float64':
+      return `${keyword}(${text} AS DOUBLE)`;
+    default:
+      return undefined;
+  }
+}
+
+const CAST_TARGET: Readonly<Record<string, 'string' | 'numeric' | 'int64' | 'float64'>> = {
+  STRING: 'string',
+  NUMERIC: 'numeric',
+  DECIMAL: 'numeric',
+  FLOAT64: 'float64',
+  INT64: 'int64',
+  INTEGER: 'int64',
+  INT: 'int64',
+  BIGINT: 'int64',
+  SMALLINT: 'int64',
+  TINYINT: 'int64',
+  BYTEINT: 'int64',
+};
+
+// ---------------------------------------------------------------------------------------------
+// Where a BIGNUMERIC may stand
+
+type Parent = { readonly node: object; readonly key: string };
+
+/** Why a BIGNUMERIC may not stand here; undefined where one of the renderings above writes it. */
+function misplaced(child: Expr, parent: Parent | undefined, allowed: ReadonlySet<object>): string | undefined {
+  if (parent === undefined) return 'here';
+  const node = parent.node as { kind?: string };
+  // An outermost SELECT item or ORDER BY item (the parent), or a GROUP BY key (the value itself).
+  if (allowed.has(parent.node) || allowed.has(child)) return undefined;
+  switch (node.kind) {
+    case 'binary': {
+      const binary = node as Binary;
+      const other = binary.left === child ? binary.right : binary.left;
+      if ((ARITHMETIC.has(binary.operator) || COMPARISONS.has(binary.operator)) && COERCED.has(typeOf(other))) return undefined;
+      if ((binary.operator === 'IS' || binary.operator === 'IS NOT') && binary.right.kind === 'literal' && binary.right.type === 'null') return undefined;
+      return `the operator ${binary.operator} with a ${typeOf(other)?.toUpperCase() ?? 'value of a type the query does not say'}`;
+    }
+    case 'unary':
+      return (node as Unary).operator === '-' ? undefined : `the operator ${(node as Unary).operator}`;
+    case 'cast': {
+      const cast = node as Cast;
+      return !cast.format && !cast.type.element && !cast.type.fields && !cast.type.params && FROM_BIGNUMERIC.has(cast.type.name.toUpperCase()) ? undefined : `CAST to ${cast.type.name}${cast.format ? ' with FORMAT' : ''}`;
+    }
+    case 'call': {
+      const call = node as Call;
+      const plain = call.args.length === 1 && !call.over && !call.having && !call.orderBy && call.limit === undefined;
+      if (plain && (AGGREGATES.has(call.name) || (call.name === 'abs' && !call.distinct))) return undefined;
+      return `${call.name.toUpperCase()}${call.over ? ' over a window' : ''}`;
+    }
+    case 'item':
+      return 'a SELECT item of a subquery, CTE or set operation (its column would not be known as a BIGNUMERIC where it is read)';
+    default:
+      return node.kind === undefined ? 'an ORDER BY of a subquery or window' : node.kind.replace(/_/g, ' ');
+  }
+}
+
+/** Where a BIGNUMERIC comes from: every other BIGNUMERIC (a sum, a SUM) is made of one of these. */
+function isOrigin(node: { kind?: unknown; type?: unknown; name?: unknown }): boolean {
+  if (node.kind === 'literal') return node.type === 'bignumeric';
+  if (node.kind === 'cast') return TO_BIGNUMERIC.has(String((node.type as { name?: unknown } | undefined)?.name).toUpperCase());
+  return node.kind === 'call' && node.name === 'parse_bignumeric';
+}
+
+function holdsBignumeric(value: unknown): boolean {
+  if (Array.isArray(value)) return value.some(holdsBignumeric);
+  if (value === null || typeof value !== 'object') return false;
+  if (isOrigin(value as { kind?: unknown })) return true;
+  return Object.entries(value).some(([key, child]) => key !== 'loc' && holdsBignumeric(child));
+}
+
+/** The names of the outermost SELECT's BIGNUMERIC items. */
+function bignumericAliases(query: Query): Set<string> {
+  const body = query.body;
+  const names = new Set<string>();
+  if (body.kind !== 'select') return names;
+  for (const item of body.items) if (item.kind === 'item' && item.alias !== undefined && typeOf(item.expr) === 'bignumeric') names.add(item.alias.toLowerCase());
+  return names;
+}
+
+/**
+ * Refuses, by name, a query that holds a BIGNUMERIC anywhere the renderings above do not write
+ * one; among those, a name of the outermost SELECT's BIGNUMERIC item read anywhere but as a whole
+ * ORDER BY or GROUP BY key (`HAVING s > 1` would compare its units).
+ */
+export const bignumericContexts: Rewrite = (query) => {
+  // Most queries hold none: one walk without types, and the tree as it was.
+  if (!holdsBignumeric(query)) return query;
+  const body = query.body;
+  const allowed = new Set<object>();
+  const keys = new Set<object>();
+  if (body.kind === 'select') {
+    for (const item of body.items) allowed.add(item);
+    for (const key of body.groupBy) {
+      keys.add(key);
+      allowed.add(key);
+    }
+  }
+  for (const item of query.orderBy) {
+    allowed.add(item);
+    keys.add(item.expr);
+  }
+  const aliases = bignumericAliases(query);
+  const visit = (value: unknown, parent: Parent | undefined): void => {
+    if (Array.isArray(value)) {
+      for (const element of value) visit(element, parent);
+      return;
+    }
+    if (value === null || typeof value !== 'object') return;
+    const node = value as { kind?: unknown; name?: unknown; table?: unknown; fields?: unknown };
+    if (typeof node.kind === 'string' && typeOf(value as Expr) === 'bignumeric') {
+      const why = misplaced(value as Expr, parent, allowed);
+      if (why !== undefined) throw new UnsupportedConstruct(`a BIGNUMERIC value in ${why} (the embedded engine answers BIGNUMERIC in the outermost SELECT's items, their ORDER BY and GROUP BY, CAST, + - and comparisons with INT64, NUMERIC or BIGNUMERIC, ABS, SUM, MIN and MAX)`, 'duckdb', (value as Expr).loc);
+    }
+    if (node.kind === 'column' && node.table === undefined && Array.isArray(node.fields) && node.fields.length === 0 && typeof node.name === 'string' && aliases.has(node.name.toLowerCase()) && !keys.has(value)) {
+      throw new UnsupportedConstruct(`the BIGNUMERIC item ${node.name} read in an expression (the embedded engine reads it as a whole ORDER BY or GROUP BY key only)`, 'duckdb', (value as Expr).loc);
+    }
+    for (const [key, child] of Object.entries(value)) {
+      if (key !== 'loc') visit(child, { node: value, key });
+    }
+  };
+  visit(query, undefined);
+  // Nothing refused: the same tree, so the passes after this one see what they always saw.
+  return query;
+};
