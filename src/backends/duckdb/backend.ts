@@ -90,11 +90,12 @@ export const PLAN_SETTINGS: Record<string, string> = {
  * format"). From v1.3.0 DuckDB may store a text column as a dictionary of FSST-compressed strings
  * (DICT_FSST), each distinct string once per segment, where the older format compressed every
  * row's string on its own: on the same 1M edge events, `usage.api-counts` daily (a search of
- * every URL of the week) took about half the CPU, and the file was a quarter smaller. DuckDB
+ * every URL of the week) took about half the CPU, and the file was a quarter smaller; the newest
+ * 100 rows' `metadata` (logs.all) took a tenth to a fifth more (docs/benchmarks.md). DuckDB
  * before 1.3 cannot read such a file; the one cannery bundles reads both. The setting applies to
  * files created from now on: an existing file keeps the format it was written in.
  */
-export const STORAGE_SETTINGS: Record<string, string> = {
+const STORAGE_SETTINGS: Record<string, string> = {
   storage_compatibility_version: 'v1.3.0',
 };
 
