@@ -54,7 +54,8 @@
 // 28. PIVOT's aggregates and values each take an alias, and any aggregate call (a `pivot_operator`
 //     node on the FROM item, where stock made a `pivot` that dropped the aliases).
 // 29. GROUP BY (): the empty grouping set as a GROUP BY item (an `expr_list` with no value).
-// 30. UNPIVOT [INCLUDE | EXCLUDE NULLS] (v FOR n IN (col [AS 'name'], ...)) (an `unpivot_operator`
+// 30. UNPIVOT [INCLUDE | EXCLUDE NULLS] (v FOR n IN (col [[AS] 'name' | 1], ...)) and of several
+//     values columns, ((v1, v2) FOR n IN ((a, b) [[AS] 'name' | 1], ...)) (an `unpivot_operator`
 //     on the FROM item, as PIVOT's); UNPIVOT is reserved, as PIVOT was, so never an alias.
 
 {
@@ -1966,13 +1967,14 @@ pivot_operator
     }
   }
 
-// cannery: UNPIVOT of one values column (patch 30); several (`(a, b) FOR ...`) do not parse.
+// cannery: UNPIVOT (patch 30): one values column or a parenthesised list of them, each IN item one
+// column or a parenthesised set of them, as GoogleSQL's grammar has it; the reader checks the counts.
 unpivot_operator
-  = 'UNPIVOT'i !ident_start __ n:(k:('INCLUDE'i / 'EXCLUDE'i) __ 'NULLS'i { return k.toLowerCase() })? __ LPAREN __ v:ident_name __ 'FOR'i __ c:ident_name __ KW_IN __ LPAREN __ head:unpivot_column tail:(__ COMMA __ unpivot_column)* __ RPAREN __ RPAREN __ as:alias_clause? {
+  = 'UNPIVOT'i !ident_start __ n:(k:('INCLUDE'i / 'EXCLUDE'i) __ 'NULLS'i { return k.toLowerCase() })? __ LPAREN __ v:unpivot_names __ 'FOR'i __ c:ident_name __ KW_IN __ LPAREN __ head:unpivot_column tail:(__ COMMA __ unpivot_column)* __ RPAREN __ RPAREN __ as:alias_clause? {
     return {
       type: 'unpivot_operator',
       nulls: n,
-      value_column: v,
+      value_columns: v,
       name_column: c,
       columns: createList(head, tail),
       as,
@@ -1980,10 +1982,19 @@ unpivot_operator
     }
   }
 
+unpivot_names
+  = LPAREN __ head:ident_name tail:(__ COMMA __ ident_name)* __ RPAREN { return createList(head, tail) }
+  / v:ident_name { return [v] }
+
+// A label is a string or an unsigned integer literal, AS optional (GoogleSQL's opt_as_string_or_integer).
 unpivot_column
-  = c:column_ref __ a:(KW_AS __ s:literal_string { return s })? {
-    return { expr: c, as: a }
+  = c:unpivot_column_set __ a:((KW_AS __)? s:(literal_string / ![+-] i:literal_numeric { return i }) { return s })? {
+    return { columns: c, as: a, ...getLocationObject() }
   }
+
+unpivot_column_set
+  = LPAREN __ head:column_ref tail:(__ COMMA __ column_ref)* __ RPAREN { return createList(head, tail) }
+  / c:column_ref { return [c] }
 
 pivot_aggregate_list
   = head:pivot_aliased_aggregate tail:(__ COMMA __ pivot_aliased_aggregate)* {

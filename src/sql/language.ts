@@ -927,7 +927,7 @@ export const CONSTRUCTS: Readonly<Record<string, string>> = {
   'corresponding': 'UNION ALL CORRESPONDING [BY (a, b)], INNER UNION DISTINCT BY NAME: the names every input has',
   'outer set operation': 'FULL | LEFT [OUTER] UNION ALL BY NAME | CORRESPONDING: NULL where an input lacks a column',
   'subquery in from': 'FROM (SELECT ...) AS s',
-  unpivot: "FROM (SELECT ...) UNPIVOT [INCLUDE NULLS] (v FOR n IN (a, b AS 'second')): one values column, over a subquery or CTE that names its columns",
+  unpivot: "FROM (SELECT ...) UNPIVOT [INCLUDE NULLS] (v FOR n IN (a, b AS 'second')) or ((v, w) FOR n IN ((a, b), (c, d) AS 'cd')): over a subquery or CTE that names its columns and their types",
   pivot: "FROM (SELECT ...) PIVOT(SUM(v) AS s, COUNT(*) AS n FOR k IN ('a', 1 AS one)): over a subquery or CTE that names its columns",
   'parenthesised join': 'LEFT JOIN (a CROSS JOIN UNNEST(a.m) AS m) ON ...',
   'scalar subquery': '(SELECT max(x) FROM t)',

@@ -209,7 +209,10 @@ export function generate(query: Query, dialect: Dialect, options: GenerateOption
   }
 
   function fromItem(item: FromItem): string {
-    if (item.kind === 'unknown') return refuse(item.what, item);
+    if (item.kind === 'unknown') {
+      if (item.invalid) throw new InvalidQuery(item.what, item.loc);
+      return refuse(item.what, item);
+    }
     const alias = item.alias === undefined ? '' : ` AS ${identifier(item.alias)}`;
     switch (item.kind) {
       case 'table': {

@@ -134,8 +134,6 @@ export function syntaxErrorText(text: string, at: { offset: number; line: number
     })
     // A word that is the keyword already (`with 'c' as`) is no typo of it.
     .find((candidate) => candidate.keyword !== undefined && candidate.keyword.toUpperCase() !== candidate.word.toUpperCase());
-  // UNPIVOT reads one values column (grammar patch 30); reading stops at a parenthesised set of them.
-  const unsupported = /\bunpivot\s*((include|exclude)\s+nulls\s*)?\(\s*$/i.test(before) ? ' (UNPIVOT of several values columns is not supported; docs/sql.md lists what is)' : '';
-  const hint = typo ? ` (did you mean ${CLAUSE_NAMES[typo.keyword!] ?? typo.keyword} for "${typo.word}"?)` : unsupported;
+  const hint = typo ? ` (did you mean ${CLAUSE_NAMES[typo.keyword!] ?? typo.keyword} for "${typo.word}"?)` : '';
   return `SQL syntax error at line ${at.line}, column ${at.column}: found ${found}, expected ${wanted}${hint}`;
 }

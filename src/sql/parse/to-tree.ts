@@ -10,7 +10,7 @@ import { functionArgs, functionName, identifierText, isNode, locationOf, setOper
 import { READ_KEYS, REFUSED_KINDS, unreadKey } from './ast-keys.js';
 import { resolveFunction } from '../language.js';
 import { decodeBigQueryString, IllegalEscape } from './literals.js';
-import { LocatedSqlError, SqlSyntaxError, type SqlLocation } from './errors.js';
+import { InvalidQuery, LocatedSqlError, SqlSyntaxError, type SqlLocation } from './errors.js';
 import { parseBigQuery, type AstNode } from './parse.js';
 import { pivotTable, unpivotTable } from './pivot.js';
 import type {
@@ -416,18 +416,30 @@ function readPivot(item: AstNode, index: number, pivot: AstNode): FromItem {
   return typeof table === 'string' ? unknown(table, pivot) : table;
 }
 
-/** `input UNPIVOT (...)` (grammar patch 30): the query it stands for (pivot.ts), or refused by name. */
+/** `input UNPIVOT (...)` (grammar patch 30): the query it stands for (pivot.ts), BigQuery's error, or refused by name. */
 function readUnpivot(item: AstNode, index: number, unpivot: AstNode): FromItem {
   const input = readFromItemHere({ ...item, operator: null }, index);
   if (input.kind === 'unknown') return input;
-  const columns = (Array.isArray(unpivot.columns) ? unpivot.columns.filter(isNode) : []).map((entry) => ({ expr: readExpr(entry.expr), name: isNode(entry.as) ? readExpr(entry.as) : undefined }));
-  const table = unpivotTable(input, {
-    includeNulls: unpivot.nulls === 'include',
-    valueColumn: String(unpivot.value_column),
-    nameColumn: String(unpivot.name_column),
-    columns,
-    alias: identifierText(unpivot.as) ?? undefined,
-  }, visibleCtes);
+  const sets = (Array.isArray(unpivot.columns) ? unpivot.columns.filter(isNode) : []).map((entry) => ({
+    columns: (Array.isArray(entry.columns) ? entry.columns.filter(isNode) : []).map((column) => readExpr(column)),
+    label: isNode(entry.as) ? readExpr(entry.as) : undefined,
+    loc: here(entry),
+  }));
+  let table: ReturnType<typeof unpivotTable>;
+  try {
+    table = unpivotTable(input, {
+      includeNulls: unpivot.nulls === 'include',
+      valueColumns: (Array.isArray(unpivot.value_columns) ? unpivot.value_columns : []).map(String),
+      nameColumn: String(unpivot.name_column),
+      sets,
+      alias: identifierText(unpivot.as) ?? undefined,
+      loc: here(unpivot),
+    }, visibleCtes);
+  } catch (error) {
+    // BigQuery's error, raised where the query is written for a backend, as the generator's own are.
+    if (error instanceof InvalidQuery) return { kind: 'unknown', what: error.message, invalid: true, loc: error.location };
+    throw error;
+  }
   return typeof table === 'string' ? unknown(table, unpivot) : table;
 }
 

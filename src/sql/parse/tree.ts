@@ -463,4 +463,9 @@ export interface NativeCall extends Node {
 export interface Unknown extends Node {
   kind: 'unknown';
   what: string;
+  /**
+   * What the reader found BigQuery rejects (an UNPIVOT of columns of two types): `what` is
+   * BigQuery's message, raised as an invalid query where the node is written, not as a refusal.
+   */
+  invalid?: true | undefined;
 }

@@ -208,6 +208,31 @@ describe('PIVOT', () => {
   });
 });
 
+describe('UNPIVOT', () => {
+  it('is an `unpivot_operator` on the FROM item: values columns, and each IN item a set of columns with its label', () => {
+    const from = statement("select * from t unpivot include nulls ((a, b) for n in ((x1, y1) as 'one', (x2, y2) 2, (x3, y3))) as u").from as AstNode[];
+    expect(from[0]!.operator).toMatchObject({
+      type: 'unpivot_operator',
+      nulls: 'include',
+      value_columns: ['a', 'b'],
+      name_column: 'n',
+      columns: [
+        { columns: [column('x1'), column('y1')], as: { value: 'one' } },
+        { columns: [column('x2'), column('y2')], as: { type: 'number', value: 2 } },
+        { columns: [column('x3'), column('y3')], as: null },
+      ],
+      as: 'u',
+    });
+    const one = statement('select * from t unpivot (v for n in (x, y))').from as AstNode[];
+    expect(one[0]!.operator).toMatchObject({ value_columns: ['v'], columns: [{ columns: [column('x')] }, { columns: [column('y')] }] });
+  });
+
+  it('refuses a signed label and an unclosed set, as GoogleSQL does', () => {
+    refused('select * from t unpivot (v for n in (x as -1))');
+    expect(refused('select * from t unpivot ((a, b for n in ((x, y)))').message).toBe('SQL syntax error at line 1, column 32: found "for", expected "," or ")"');
+  });
+});
+
 describe('HAVING MAX | MIN in an aggregate call', () => {
   it('is `having` in the args of an `aggr_func_clauses`, after IGNORE NULLS and before ORDER BY', () => {
     expect(only('select array_agg(x ignore nulls having min k order by x limit 2)')).toMatchObject({

@@ -28,12 +28,6 @@ describe('a SQL syntax error', () => {
     expect(message('select x, all from unnest([1]) as x')).toMatch(/^SQL syntax error at line 1, column 15: found "from"/);
   });
 
-  it('says UNPIVOT of several values columns is not supported', () => {
-    expect(message('select * from (select 1 as q1, 2 as q2) unpivot ((a, b) for quarter in ((q1, q2)))')).toBe(
-      'SQL syntax error at line 1, column 50: found "(", expected a name (UNPIVOT of several values columns is not supported; docs/sql.md lists what is)',
-    );
-  });
-
   it('says when the query ends too soon, and which quote never closed', () => {
     expect(message('select id from x where')).toBe('SQL syntax error at line 1, column 23: found the end of the query, expected an expression');
     expect(message("select 'abc from x")).toBe("SQL syntax error at line 1, column 19: found the end of the query, expected the closing ' of a string");

@@ -81,6 +81,20 @@ const CASES: Case[] = [
     ],
   },
   {
+    name: "UNPIVOT of two values columns over the project's postgres errors, the columns cast where the subquery names them",
+    sql: `select n, id, message from (
+            select cast(id as string) as id, cast(event_message as string) as message, 'none' as no_id, cast(null as string) as no_message
+            from postgres_logs where regexp_contains(event_message, 'ERROR'))
+          unpivot ((id, message) for n in ((id, message) as 'logged', (no_id, no_message)))
+          order by n, id`,
+    rows: [
+      { n: 'logged', id: 'p2', message: 'ERROR: relation "foo" does not exist' },
+      { n: 'logged', id: 'p3', message: 'ERROR: permission denied for table secrets' },
+      { n: 'no_id_no_message', id: 'none', message: null },
+      { n: 'no_id_no_message', id: 'none', message: null },
+    ],
+  },
+  {
     name: 'a project with no rows counts zero',
     sql: 'select count(*) as n from edge_logs',
     params: { project: 'gamma' },
@@ -537,6 +551,7 @@ describe('sandbox corpus: client-style queries over logs.all', () => {
     ['a record read past its one element', 'select metadata[offset(1)].level as l from auth_logs', 'Array index out of bounds'],
     ['field access on a repeated record', 'select id, metadata.request from edge_logs', 'Cannot access field request on a value with type ARRAY'],
     ['PIVOT over a table', "select * from edge_logs pivot (count(*) for event_message in ('a'))", 'PIVOT over a table'],
+    ['UNPIVOT of an INT64 and a FLOAT64 column', 'select * from (select 1 as a, 1.5 as b) unpivot (v for n in (a, b))', 'sql cannot run: The datatype of column does not match with other datatypes in the IN clause. Expected INT64, Found FLOAT64'],
   ])('%s is a 400 naming it', async (_label, sql, message) => {
     const { status, body } = await svc.call(sandboxPath({ project: 'alpha', sql }));
     expect(status, JSON.stringify(body)).toBe(400);
