@@ -5,8 +5,8 @@
  * `/health` waited for the query's end or its 25 s timeout (issue 38's audit): now the blocks
  * stop once they have held the loop past its bound, a 400 naming it. With one thread the loop
  * turns between blocks (not after every one: see HELD_LOOP_BOUND_MS), and the same query answers
- * its rows. The tests before this one took
- * their rows from UNNEST, which DuckDB runs on one thread, and so never met it.
+ * its rows. The tests before this one took their rows from UNNEST, which DuckDB runs on one
+ * thread, and so never met it.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTestService, TEST_KEY, type TestService } from '../support/service.js';

