@@ -337,7 +337,7 @@ export async function withConnection<T>(instance: DuckDBInstance, work: (connect
 export function runDuckDbQuery(connections: Connections, request: QueryRequest, watch?: HostWatch): Promise<QueryResult> {
   return connections.use(async (connection) => {
     const started = performance.now();
-    if (watch) watchQuery(watch, started + request.timeoutMs);
+    const stopWatching = watch ? watchQuery(watch, started + request.timeoutMs) : undefined;
     let timedOut = false;
     const timeout = () => new CanneryError('query_timeout', `${request.endpointName}: the query did not finish within ${request.timeoutMs} ms`);
     // An interrupt that lands while DuckDB is still starting a query is lost (and the query then
@@ -379,7 +379,7 @@ export function runDuckDbQuery(connections: Connections, request: QueryRequest, 
       });
     } finally {
       clearTimeout(timer);
-      if (watch) watch.deadline = Infinity;
+      stopWatching?.();
       // A result read only in part (max_rows, or over the byte budget) still has DuckDB computing
       // ahead of it: stopped here, not left running until the connection's next query.
       connection.interrupt();

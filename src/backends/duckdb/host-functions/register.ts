@@ -4,12 +4,13 @@
  * plain ones (BLOB as bytes, LIST as an array). DuckDB calls them a block of rows at a time, on
  * this thread, and waits: a block's work is measured from its arguments before it is done, and
  * refused past its bound (sql/dialects/duckdb/host-function-bounds.ts); rows stop once the query's
- * time is up (watch.ts). An error one raises fails the query with its message (TRY, for SAFE.,
+ * time is up (watch.ts), and blocks stop once they have held the event loop past its bound with no
+ * turn between them (watch.ts says how that happens). An error one raises fails the query with its message (TRY, for SAFE.,
  * makes it NULL; a bound or the timeout still fails it, through the watch).
  */
-import { BIGINT, BLOB, BOOLEAN, DOUBLE, DuckDBBlobValue, DuckDBListValue, DuckDBScalarFunction, LIST, listValue, VARCHAR, type DuckDBConnection, type DuckDBType, type DuckDBValue } from '#duckdb-api';
+import { BIGINT, BLOB, BOOLEAN, DOUBLE, DuckDBBlobValue, DuckDBListValue, DuckDBScalarFunction, LIST, type DuckDBScalarMainFunction, listValue, VARCHAR, type DuckDBConnection, type DuckDBType, type DuckDBValue } from '#duckdb-api';
 import { HOST_FUNCTIONS, hostFunctionName, type HostFunctionName, type HostType } from '../../../sql/dialects/duckdb/host-functions.js';
-import { blockMeter, HOST_FUNCTION_BOUNDS, HostBoundError, lengthOf, measure, type HostArgument } from '../../../sql/dialects/duckdb/host-function-bounds.js';
+import { blockMeter, HELD_LOOP_BLOCKS, HELD_LOOP_BOUND_MS, heldLoopError, HOST_FUNCTION_BOUNDS, HostBoundError, lengthOf, measure, type HostArgument } from '../../../sql/dialects/duckdb/host-function-bounds.js';
 import { farmFingerprint, fromBase32, sha512, toBase32 } from './encoding.js';
 import { containsSubstr } from './contains.js';
 import { format } from './format.js';
@@ -20,7 +21,7 @@ import { jsonArray, jsonArrayAdd, jsonBool, jsonFlatten, jsonFloat64, jsonInt64,
 import { writeJson } from '../../../sql/functions/json-value.js';
 import { readSqlValue, type SqlValue } from './sql-values.js';
 import { editDistance, initcap, instr, normalize, regexpInstr, safeConvertBytes, soundex, translate } from './text.js';
-import { hostWatch, type HostWatch } from './watch.js';
+import { blockRan, heldPast, hostWatch, type HostWatch } from './watch.js';
 
 // Each implementation takes the declared parameters' values, which the declaration types.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -112,6 +113,38 @@ export function registerHostFunctions(connection: DuckDBConnection, watch: HostW
     const implementation = IMPLEMENTATIONS[name];
     const { called, work } = HOST_FUNCTION_BOUNDS[name];
     const takesNulls = 'nulls' in signature && signature.nulls === true;
+    /** One block's rows, each bounded before it is computed. */
+    const runBlock: DuckDBScalarMainFunction = (info, input, output) => {
+      const columns = signature.parameters.map((_, index) => input.getColumnVector(index));
+      const block = blockMeter(name);
+      for (let row = 0; row < input.rowCount; row++) {
+        if (performance.now() > watch.deadline) {
+          watch.expired = true;
+          info.setError(`${called}: the query's time is up`);
+          return;
+        }
+        try {
+          const args = columns.map((column) => fromDuckDb(column.getItem(row)));
+          // DuckDB folds a constant NULL argument, but hands a function the NULL rows of a
+          // column: a NULL in is NULL out unless the function says it takes NULLs.
+          if (!takesNulls && args.includes(null)) {
+            output.setItem(row, null);
+            continue;
+          }
+          block.add(measure(work, args));
+          const result = implementation(...args);
+          block.add(lengthOf(result));
+          output.setItem(row, toDuckDb(result));
+        } catch (error) {
+          const message = (error as Error).message;
+          if (error instanceof HostBoundError) watch.bound ??= message;
+          watch.failure ??= message;
+          info.setError(message);
+          return;
+        }
+      }
+      output.flush();
+    };
     connection.registerScalarFunction(
       DuckDBScalarFunction.create({
         name: hostFunctionName(name),
@@ -119,35 +152,20 @@ export function registerHostFunctions(connection: DuckDBConnection, watch: HostW
         parameterTypes: signature.parameters.map((type) => TYPES[type]),
         specialHandling: takesNulls,
         mainFunction: (info, input, output) => {
-          const columns = signature.parameters.map((_, index) => input.getColumnVector(index));
-          const block = blockMeter(name);
-          for (let row = 0; row < input.rowCount; row++) {
-            if (performance.now() > watch.deadline) {
-              watch.expired = true;
-              info.setError(`${called}: the query's time is up`);
-              return;
-            }
-            try {
-              const args = columns.map((column) => fromDuckDb(column.getItem(row)));
-              // DuckDB folds a constant NULL argument, but hands a function the NULL rows of a
-              // column: a NULL in is NULL out unless the function says it takes NULLs.
-              if (!takesNulls && args.includes(null)) {
-                output.setItem(row, null);
-                continue;
-              }
-              block.add(measure(work, args));
-              const result = implementation(...args);
-              block.add(lengthOf(result));
-              output.setItem(row, toDuckDb(result));
-            } catch (error) {
-              const message = (error as Error).message;
-              if (error instanceof HostBoundError) watch.bound ??= message;
-              watch.failure ??= message;
-              info.setError(message);
-              return;
-            }
+          const started = performance.now();
+          const held = heldPast(watch, HELD_LOOP_BOUND_MS, HELD_LOOP_BLOCKS);
+          if (held !== undefined) {
+            const message = heldLoopError(name, held).message;
+            watch.bound ??= message;
+            watch.failure ??= message;
+            info.setError(message);
+            return;
           }
-          output.flush();
+          try {
+            runBlock(info, input, output);
+          } finally {
+            blockRan(watch, performance.now() - started);
+          }
         },
       }),
     );

@@ -114,6 +114,31 @@ export const HOST_FUNCTION_BOUNDS: { readonly [K in HostFunctionName]: HostFunct
   parse_bignumeric: { called: 'PARSE_BIGNUMERIC', work: NATIVE },
 };
 
+/**
+ * The longest the functions of one query may hold the event loop with no turn between their
+ * blocks (host-functions/watch.ts). With several DuckDB threads over a table of several row
+ * groups, the threads' blocks follow one another with no turn at all until the query ends (the
+ * 1M seed's INITCAP: `/health` unanswered for 25 s), and this bound ends the query. With one
+ * thread the loop mostly turns after each block, but not always: measured 2026-11-29 on a loaded
+ * machine, 71 of 388 blocks of `serve` followed the one before with no turn (two in a row at
+ * most), and in a test's process three blocks held it 156 ms (docs/benchmarks.md). So a query is
+ * refused only past both this time and HELD_LOOP_BLOCKS blocks, and the time is well above what
+ * one thread was seen to hold; checked as a block starts, the loop is held at most about this plus
+ * one block, or three blocks (each bounded above: a block of 2 KB log lines through INITCAP is
+ * about a quarter of a second).
+ */
+export const HELD_LOOP_BOUND_MS = 400;
+/** Blocks with no turn between them: one DuckDB thread's chance pairs are never refused by time alone. */
+export const HELD_LOOP_BLOCKS = 3;
+
+/** The refusal of a block that would hold the loop past HELD_LOOP_BOUND_MS, in the caller's terms. */
+export function heldLoopError(name: HostFunctionName, heldMs: number): HostBoundError {
+  const { called } = HOST_FUNCTION_BOUNDS[name];
+  return new HostBoundError(
+    `${called} on the embedded engine runs in JavaScript, on the thread that answers every request, and takes at most ${number(HELD_LOOP_BOUND_MS)} ms of it with no pause; over this many rows its work held it ${number(Math.round(heldMs))} ms and would hold the service until the query ends: call it on fewer rows (filter or limit them first)`,
+  );
+}
+
 /** A bound passed: the query fails with this message, whatever SAFE. would make of an error. */
 export class HostBoundError extends Error {}
 
