@@ -358,6 +358,9 @@ export function generate(query: Query, dialect: Dialect, options: GenerateOption
         return `${typeName({ name: node.type.toUpperCase() }, node)} ${dialect.quoteString(String(node.value))}`;
       case 'json':
         return `JSON ${dialect.quoteString(String(node.value))}`;
+      default:
+        // Every type the parser makes is above; a tree built otherwise is refused, never printed as `undefined`.
+        return refuse(`${String((node as Literal).type).toUpperCase()} literal`, node);
     }
   }
 
