@@ -15,11 +15,10 @@
  */
 import { spawn } from 'node:child_process';
 import { cpSync, existsSync, readdirSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { DuckDBInstance } from '#duckdb-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoEventCounts, MAIN_DEMO_PROJECT } from '../../src/demo/seed.js';
 import { CLI, cannery as canneryIn, run as runProgram, type Run } from '../support/cannery-cli.js';
@@ -270,20 +269,6 @@ describe('a day in the life, on the default database', () => {
   });
 });
 
-/** Whether the file is shorter than DuckDB's three headers and the blocks its header counts, read without writing to it. */
-async function shorterThanCounted(path: string): Promise<boolean> {
-  const instance = await DuckDBInstance.create(path, { access_mode: 'READ_ONLY' });
-  try {
-    const connection = await instance.connect();
-    const reader = await connection.runAndReadAll('SELECT block_size, total_blocks FROM pragma_database_size() WHERE database_name = current_database()');
-    const { block_size: blockSize, total_blocks: blocks } = reader.getRowObjectsJS()[0] as { block_size: bigint; total_blocks: bigint };
-    connection.closeSync();
-    return (await stat(path)).size < 3 * 4096 + Number(blockSize * blocks);
-  } finally {
-    instance.closeSync();
-  }
-}
-
 describe("the issue's second transcript, as written", () => {
   let dir: string;
   beforeAll(async () => {
@@ -295,16 +280,14 @@ describe("the issue's second transcript, as written", () => {
   it('seeds events.duckdb, imports three files of some MB into it, and runs logs.all on it', async () => {
     const cannery = (...args: string[]) => canneryIn(args, { cwd: dir });
     expect((await cannery('seed', '--db', 'events.duckdb', '--events', '2000')).code).toBe(0);
-    // A second import's checkpoint truncates the blocks its first freed at the end of the file,
-    // which the start-up check of the third took for a copy cut short.
-    const shorter: boolean[] = [];
+    // In the issue, the second import's checkpoint truncated the blocks its first freed at the end of
+    // the file, which the start-up check of the third took for a copy cut short. Files are now made
+    // in DuckDB's v1.3.0 storage format, which these sizes no longer leave shorter than their header
+    // counts; test/backends/duckdb/database-file.test.ts makes that state directly and opens it.
     for (const name of ['e1', 'e2', 'e3']) {
       await writeFile(join(dir, `${name}.ndjson`), `${events('cloudflare.logs.prod', 4000, { project: 'p1' }).join('\n')}\n`);
       expectCommitted(await cannery('import', '--db', 'events.duckdb', '--source', 'cloudflare.logs.prod', `${name}.ndjson`), 4000);
-      shorter.push(await shorterThanCounted(join(dir, 'events.duckdb')));
     }
-    // The state the old check refused came about (after e2), so this runs what the issue ran.
-    expect(shorter).toContain(true);
     const run = await cannery('run', 'logs.all', 'project=p1', '--db', 'events.duckdb');
     expect(run.code, run.stderr).toBe(0);
     const rows = (JSON.parse(run.stdout) as { result: { timestamp: number }[] }).result;
