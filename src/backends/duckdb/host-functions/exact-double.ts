@@ -29,6 +29,25 @@ export function exactDouble(value: number): { magnitude: bigint; scale: number }
 }
 
 /** A finite double's magnitude as odd * 2^power (0 as 0 * 2^0), in doubles: no BigInt. */
+/** `magnitude / 10^scale` (exact) rounded to `digits` after the point: its digits, at least `digits + 1` of them. */
+export function exactFixedDigits(magnitude: bigint, scale: number, digits: number, halfEven: boolean): string {
+  return roundDivide(magnitude, scale - digits, halfEven).toString().padStart(digits + 1, '0');
+}
+
+/** `magnitude / 10^scale` (exact) in e-notation with `digits` after the mantissa's point: the mantissa's digits and the exponent. */
+export function exactExponentDigits(magnitude: bigint, scale: number, digits: number, halfEven: boolean): { mantissa: string; exponent: number } {
+  if (magnitude === 0n) return { mantissa: '0'.repeat(digits + 1), exponent: 0 };
+  const count = magnitude.toString().length;
+  let exponent = count - 1 - scale;
+  let mantissa = roundDivide(magnitude, count - 1 - digits, halfEven);
+  // 9.99 to one digit after the point is 10.0: one more place of exponent.
+  if (mantissa >= 10n ** BigInt(digits + 1)) {
+    mantissa /= 10n;
+    exponent++;
+  }
+  return { mantissa: mantissa.toString(), exponent };
+}
+
 const BITS = new DataView(new ArrayBuffer(8));
 
 function binary(value: number): { odd: number; power: number } {
@@ -55,7 +74,7 @@ export function printfFixed(value: number, digits: number): string {
   const { power } = binary(value);
   if (value < 1e21 && digits <= 100 && power !== -(digits + 1)) return value.toFixed(digits);
   const { magnitude, scale } = exactDouble(value);
-  const rounded = roundDivide(magnitude, scale - digits, true).toString().padStart(digits + 1, '0');
+  const rounded = exactFixedDigits(magnitude, scale, digits, true);
   const cut = rounded.length - digits;
   return digits === 0 ? rounded : `${rounded.slice(0, cut)}.${rounded.slice(cut)}`;
 }
@@ -74,14 +93,5 @@ export function printfExponent(value: number, digits: number): { mantissa: strin
     return { mantissa: mantissa.replace('.', ''), exponent: Number(exponent) };
   }
   const { magnitude, scale } = exactDouble(value);
-  if (magnitude === 0n) return { mantissa: '0'.repeat(digits + 1), exponent: 0 };
-  const count = magnitude.toString().length;
-  let exponent = count - 1 - scale;
-  let mantissa = roundDivide(magnitude, count - 1 - digits, true);
-  // 9.99 to one digit after the point is 10.0: one more place of exponent.
-  if (mantissa >= 10n ** BigInt(digits + 1)) {
-    mantissa /= 10n;
-    exponent++;
-  }
-  return { mantissa: mantissa.toString(), exponent };
+  return exactExponentDigits(magnitude, scale, digits, true);
 }

@@ -14,7 +14,7 @@
  */
 import { parseNumberFormat, type NumberFormat } from '../../../sql/dialects/duckdb/number-formats.js';
 import { HostFunctionError } from './errors.js';
-import { exactDouble, roundDivide } from './exact-double.js';
+import { exactDouble, exactExponentDigits, exactFixedDigits, roundDivide } from './exact-double.js';
 
 /** The number written with the model's digits after the point, as the reference's printf step gives it. */
 interface Written {
@@ -35,20 +35,11 @@ const NUMERIC_SCALE = 9;
  */
 function writeExact(negative: boolean, magnitude: bigint, scale: number, digits: number, exponentForm: boolean, halfEven: boolean): Written {
   if (!exponentForm) {
-    const rounded = roundDivide(magnitude, scale - digits, halfEven).toString().padStart(digits + 1, '0');
+    const rounded = exactFixedDigits(magnitude, scale, digits, halfEven);
     const integer = rounded.slice(0, rounded.length - digits);
     return { negative, integer: integer === '0' ? '' : integer, fraction: rounded.slice(rounded.length - digits), exponent: '' };
   }
-  if (magnitude === 0n) return { negative, integer: '', fraction: '0'.repeat(digits), exponent: '+00' };
-  const count = magnitude.toString().length;
-  let exponent = count - 1 - scale;
-  let mantissa = roundDivide(magnitude, count - 1 - digits, halfEven);
-  // 9.99 to one digit after the point is 10.0: one more place of exponent.
-  if (mantissa >= 10n ** BigInt(digits + 1)) {
-    mantissa /= 10n;
-    exponent++;
-  }
-  const text = mantissa.toString();
+  const { mantissa: text, exponent } = exactExponentDigits(magnitude, scale, digits, halfEven);
   const exponentText = `${exponent < 0 ? '-' : '+'}${String(Math.abs(exponent)).padStart(2, '0')}`;
   return { negative, integer: text[0] === '0' ? '' : text[0]!, fraction: text.slice(1), exponent: exponentText };
 }

@@ -1,25 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { exactDouble, printfExponent, printfFixed, roundDivide } from '../../../../src/backends/duckdb/host-functions/exact-double.js';
+import { exactDouble, exactExponentDigits, exactFixedDigits, printfExponent, printfFixed } from '../../../../src/backends/duckdb/host-functions/exact-double.js';
 
 // The BigInt way, taken for every value: what the fast paths (JavaScript's toFixed and
 // toExponential where no tie is possible) must agree with.
 function exactFixed(value: number, digits: number): string {
   const { magnitude, scale } = exactDouble(value);
-  const rounded = roundDivide(magnitude, scale - digits, true).toString().padStart(digits + 1, '0');
+  const rounded = exactFixedDigits(magnitude, scale, digits, true);
   const cut = rounded.length - digits;
   return digits === 0 ? rounded : `${rounded.slice(0, cut)}.${rounded.slice(cut)}`;
 }
 
 function exactExponent(value: number, digits: number): string {
   const { magnitude, scale } = exactDouble(value);
-  if (magnitude === 0n) return `${'0'.repeat(digits + 1)}e0`;
-  const count = magnitude.toString().length;
-  let exponent = count - 1 - scale;
-  let mantissa = roundDivide(magnitude, count - 1 - digits, true);
-  if (mantissa >= 10n ** BigInt(digits + 1)) {
-    mantissa /= 10n;
-    exponent++;
-  }
+  const { mantissa, exponent } = exactExponentDigits(magnitude, scale, digits, true);
   return `${mantissa}e${exponent}`;
 }
 
