@@ -133,9 +133,13 @@ describe('fuzzing host functions with large arguments', () => {
         // Nesting JSON_KEYS deeper than its parser's stack is refused by DuckDB before it gets here.
         if (call.called === 'JSON_KEYS') n = Math.min(n, 3_000);
         const { status, body } = await sandbox(`select ${call.sql(n, m)} as v`);
+        // Work within every bound may still outlast this service's short timeout on a loaded
+        // machine (JSON_QUERY_ARRAY of 400,000 elements took over 3 s in CI): its 504 is then the
+        // right answer, the functions stopping at the deadline; no other 5xx is.
+        const timedOut = status === 504 && body.error?.code === 'query_timeout' && Math.max(n, m) > 100;
         if (status === 200) expect(body.result).toEqual([{ v: call.expected(n, m) }]);
-        else expect(status, JSON.stringify(body)).toBeGreaterThanOrEqual(400);
-        expect(status, JSON.stringify(body)).toBeLessThan(500);
+        else if (!timedOut) expect(status, JSON.stringify(body)).toBeGreaterThanOrEqual(400);
+        if (!timedOut) expect(status, JSON.stringify(body)).toBeLessThan(500);
         // Small arguments are never refused.
         if (n <= 100 && m <= 100) expect(status, JSON.stringify(body)).toBe(200);
       }),
