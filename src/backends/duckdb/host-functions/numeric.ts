@@ -4,6 +4,7 @@
  * rounded half away from zero to the type's places (9; BIGNUMERIC's 38); an error past the type's
  * range (NUMERIC's 29 integer digits; BIGNUMERIC's 256 bits of units) or for anything else.
  */
+import { BIGNUMERIC_MAX_UNITS, BIGNUMERIC_MIN_UNITS } from '../../../sql/dialects/duckdb/sql-macros.js';
 import { HostFunctionError } from './errors.js';
 
 const SHAPE = /^\s*([+-]?)\s*([0-9,]*)(?:\.([0-9]*))?(?:[eE]([+-]?[0-9]+))?\s*([+-]?)\s*$/;
@@ -46,6 +47,6 @@ export function parseNumeric(text: string): string {
 /** PARSE_BIGNUMERIC's value as its units of 10^-38, the text of the BIGNUM that holds it (sql/dialects/duckdb/bignumeric.ts). */
 export function parseBignumericUnits(text: string): string {
   const units = parseUnits(text, 38, 'BIGNUMERIC');
-  if (units > 2n ** 255n - 1n || units < -(2n ** 255n)) throw new HostFunctionError(`BIGNUMERIC value out of range: ${text}`);
+  if (units > BIGNUMERIC_MAX_UNITS || units < BIGNUMERIC_MIN_UNITS) throw new HostFunctionError(`BIGNUMERIC value out of range: ${text}`);
   return units.toString();
 }
