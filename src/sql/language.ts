@@ -19,7 +19,7 @@ import { mapExprChildren } from './parse/walk.js';
 import { aggregate, analytic, FIRST, MANY, same, scalar, SECOND, type CallContext, type DialectName, type FunctionSpec, type Render } from './functions/call.js';
 import { coerced, literalCount, literalString, literalValue, nonZero } from './functions/arguments.js';
 import { MATH_FUNCTIONS } from './functions/math.js';
-import { STRING_FUNCTIONS } from './functions/strings.js';
+import { oneKindJoined, STRING_FUNCTIONS } from './functions/strings.js';
 import { HASH_FUNCTIONS } from './functions/hashing.js';
 export { allowsPart } from './functions/time-parts.js';
 import { DATE_TRUNCATION_PARTS, DIFF_PARTS, MICROS, TIMESTAMP_DIFF_PARTS, TRUNCATION_PARTS, truncateAnyType, truncateTime, WEEKDAYS, weekStart } from './functions/time-parts.js';
@@ -134,7 +134,7 @@ function dateShift(operator: '+' | '-'): Render {
  * CONCAT: STRINGs (or BYTES) joined, NULL if any is NULL (DuckDB's concat skips NULLs; its `||`
  * does not). An argument of another type is cast to STRING as BigQuery casts it (`CONCAT(1)` is
  * `'1'`); one whose type the query does not say is joined by `||`, which casts the same way for
- * integers and strings, and makes a lone argument a string.
+ * integers and strings, and makes a lone argument a string. BYTES joins only BYTES.
  */
 function concat(call: CallContext): string {
   const args = call.args.map((sql, index) => {
@@ -143,7 +143,7 @@ function concat(call: CallContext): string {
     if (type === undefined || type === 'string' || type === 'bytes') return sql;
     return castToString({ operand: sql, node, safe: false, typeOf: call.typeOf, refuse: call.refuse });
   });
-  return args.length === 1 && call.typeOf(call.argNodes[0]!) === undefined ? `(${args[0]} || '')` : `(${args.join(' || ')})`;
+  return oneKindJoined(call, args.length === 1 && call.typeOf(call.argNodes[0]!) === undefined ? `(${args[0]} || '')` : `(${args.join(' || ')})`);
 }
 
 /**

@@ -8,7 +8,7 @@
 import { capturingGroups } from '../analyse/regex-groups.js';
 import { hostCall, hostValues } from '../dialects/duckdb/host-functions.js';
 import { quoteString } from '../dialects/duckdb/quote.js';
-import { repeatable } from '../dialects/duckdb/semantics.js';
+import { raise, repeatable } from '../dialects/duckdb/semantics.js';
 import { fail, failWhen, literalString, literalValue, nullIfNull } from './arguments.js';
 import { MANY, scalar, type CallContext, type FunctionSpec, type Render } from './call.js';
 import { boundedCount } from './output-bounds.js';
@@ -21,12 +21,78 @@ function isBytes(call: CallContext, index: number): boolean {
   return node !== undefined && call.typeOf(node) === 'bytes';
 }
 
+/** An untyped NULL, which GoogleSQL coerces to either kind. */
+function isNull(call: CallContext, index: number): boolean {
+  const node = call.argNodes[index];
+  return node?.kind === 'literal' && node.type === 'null';
+}
+
+/**
+ * GoogleSQL's error for a call mixing STRING and BYTES where it takes all of one (a literal is no
+ * exception: neither coerces to the other), at compile time where the query's text says both
+ * types. Returns the kind the arguments at `indexes` are known to be, if any.
+ */
+function oneKind(call: CallContext, indexes: readonly number[]): 'string' | 'bytes' | undefined {
+  const known = indexes.map((index) => ({ index, type: call.argNodes[index] === undefined ? undefined : call.typeOf(call.argNodes[index]) }));
+  const bytes = known.find(({ type }) => type === 'bytes');
+  const other = known.find(({ type }) => type !== undefined && type !== 'bytes');
+  if (bytes !== undefined && other !== undefined) {
+    const name = call.name.toUpperCase();
+    const [first, second] = bytes.index < other.index ? [bytes, other] : [other, bytes];
+    return call.invalid(`No matching signature for function ${name}: argument ${second.index + 1} is ${second.type!.toUpperCase()} where argument ${first.index + 1} is ${first.type!.toUpperCase()} (${name} takes all STRING or all BYTES)`);
+  }
+  return bytes !== undefined ? 'bytes' : other !== undefined ? 'string' : undefined;
+}
+
+/**
+ * `value`, or GoogleSQL's error where an argument at `indexes` whose type the query does not say
+ * (a column) turns out at run time not to be of the kind the others are. DuckDB's typeof() is
+ * constant for the query, so the test folds away where the types agree: no cost per row. The
+ * rendering must bind either way: DuckDB reads a STRING as BYTES (hex()) where it would answer.
+ */
+function sameKindAtRunTime(call: CallContext, indexes: readonly number[], kind: 'string' | 'bytes', value: string, takes = 'all STRING or all BYTES'): string {
+  const unknown = unknownTypes(call, indexes);
+  if (unknown.length === 0) return value;
+  const misfit = unknown.map((index) => (kind === 'bytes' ? notBlob(call.args[index]!) : `typeof(${call.args[index]}) = 'BLOB'`));
+  return runTimeError(call, misfit.join(' OR '), `an argument is ${kind === 'bytes' ? 'not BYTES' : 'BYTES'}, where it takes ${takes}`, value);
+}
+
+/** The arguments at `indexes` whose type the query does not say (an untyped NULL fits either kind). */
+function unknownTypes(call: CallContext, indexes: readonly number[]): number[] {
+  return indexes.filter((index) => call.argNodes[index] !== undefined && call.typeOf(call.argNodes[index]) === undefined && !isNull(call, index));
+}
+
+function notBlob(sql: string): string {
+  return `typeof(${sql}) NOT IN ('BLOB', '"NULL"')`;
+}
+
+/** `value`, or the signature error where `condition` (constant for the query) holds; typed as NULL is, so either kind binds. */
+function runTimeError(call: CallContext, condition: string, why: string, value: string): string {
+  return `(CASE WHEN ${condition} THEN (CASE WHEN ${raise(`No matching signature for function ${call.name.toUpperCase()}: ${why}`)} = 0 THEN NULL END) ELSE ${value} END)`;
+}
+
+/**
+ * CONCAT's rule: all BYTES, or none (the others are cast to STRING); an error at compile time
+ * where the query's text says both, at run time where a column's type decides.
+ */
+export function oneKindJoined(call: CallContext, value: string): string {
+  const all = call.args.map((_, index) => index);
+  const kind = oneKind(call, all);
+  if (kind !== undefined) return sameKindAtRunTime(call, all, kind, value, 'all BYTES or none');
+  const unknown = unknownTypes(call, all);
+  if (unknown.length < 2) return value;
+  const anyBytes = unknown.map((index) => `typeof(${call.args[index]}) = 'BLOB'`).join(' OR ');
+  const anyOther = unknown.map((index) => notBlob(call.args[index]!)).join(' OR ');
+  return runTimeError(call, `(${anyBytes}) AND (${anyOther})`, 'an argument is BYTES and another is not, where it takes all BYTES or none', value);
+}
+
 /**
  * Whether a call over arguments of one type (STRING or BYTES) is over BYTES: any of them says so,
- * as `b'x'` does for a column whose type the query does not say (`STARTS_WITH(col, b'x')`).
+ * as `b'x'` does for a column whose type the query does not say (`STARTS_WITH(col, b'x')`); one
+ * known to be a STRING beside it is GoogleSQL's error.
  */
 function overBytes(call: CallContext, indexes: readonly number[]): boolean {
-  return indexes.some((index) => isBytes(call, index));
+  return oneKind(call, indexes) === 'bytes';
 }
 
 /** BYTES as text of one character per byte (U+0000 to U+00FF), so DuckDB's string functions count bytes. */
@@ -50,7 +116,7 @@ function textOrBytes(text: Render, options: { bytesArgs?: readonly number[]; byt
     if (!overBytes(call, positions)) return text(call);
     const args = call.args.map((arg, index) => (positions.includes(index) ? latin1(arg) : arg));
     const result = text({ ...call, args });
-    return options.bytesResult === false ? result : fromLatin1(result, call.refuse);
+    return sameKindAtRunTime(call, positions, 'bytes', options.bytesResult === false ? result : fromLatin1(result, call.refuse));
   };
 }
 
@@ -216,8 +282,28 @@ export function bytesOf(call: CallContext, index: number): string {
   return isBytes(call, index) ? call.args[index]! : `encode(${call.args[index]})`;
 }
 
+/**
+ * A host function of STRING or BYTES at `indexes` (one for each kind): the one the query's text
+ * says; where no argument's type is written (columns), the one DuckDB's typeof() picks, constant
+ * for the query, with each argument cast to that kind so both branches bind, and the signature
+ * error where the columns turn out to be of both kinds.
+ */
+function hostOfKind(call: CallContext, indexes: readonly number[], forString: (args: string[]) => string, forBytes: (args: string[]) => string): string {
+  const kind = oneKind(call, indexes);
+  if (kind === 'string') return forString(call.args);
+  if (kind === 'bytes') return sameKindAtRunTime(call, indexes, 'bytes', forBytes(call.args));
+  const unknown = unknownTypes(call, indexes);
+  if (unknown.length === 0) return forString(call.args);
+  const cast = (duckType: string) => call.args.map((arg, index) => (indexes.includes(index) ? `CAST(${repeatable(arg, call.refuse)} AS ${duckType})` : arg));
+  const picked = `(CASE WHEN typeof(${call.args[unknown[0]!]}) = 'BLOB' THEN ${forBytes(cast('BLOB'))} ELSE ${forString(cast('VARCHAR'))} END)`;
+  if (unknown.length < 2) return picked;
+  const anyBytes = unknown.map((index) => `typeof(${call.args[index]}) = 'BLOB'`).join(' OR ');
+  const anyOther = unknown.map((index) => notBlob(call.args[index]!)).join(' OR ');
+  return runTimeError(call, `(${anyBytes}) AND (${anyOther})`, 'an argument is BYTES and another is not, where it takes all STRING or all BYTES', picked);
+}
+
 function editDistance(call: CallContext): string {
-  const distance = overBytes(call, [0, 1]) ? hostCall('edit_distance_bytes', call.args[0]!, call.args[1]!) : hostCall('edit_distance', call.args[0]!, call.args[1]!);
+  const distance = hostOfKind(call, [0, 1], ([a, b]) => hostCall('edit_distance', a!, b!), ([a, b]) => hostCall('edit_distance_bytes', a!, b!));
   const limit = call.named.max_distance;
   if (limit === undefined) return distance;
   const max = repeatable(limit.sql, call.refuse);
@@ -225,8 +311,8 @@ function editDistance(call: CallContext): string {
 }
 
 function instr(call: CallContext): string {
-  const [value, sub, position = '1', occurrence = '1'] = call.args;
-  return overBytes(call, [0, 1]) ? hostCall('instr_bytes', value!, sub!, position, occurrence) : hostCall('instr', value!, sub!, position, occurrence);
+  const [, , position = '1', occurrence = '1'] = call.args;
+  return hostOfKind(call, [0, 1], ([v, s]) => hostCall('instr', v!, s!, position, occurrence), ([v, s]) => hostCall('instr_bytes', v!, s!, position, occurrence));
 }
 
 function regexpInstr(call: CallContext): string {
@@ -245,6 +331,20 @@ function normalization(casefold: boolean): Render {
   return (call) => hostCall('normalize', call.args[0]!, quoteString((call.parts[1] ?? 'nfc').toUpperCase()), casefold ? 'true' : 'false');
 }
 
+/** CHAR_LENGTH: of a STRING only (DuckDB's length of a BLOB is no function either). */
+function charLength(call: CallContext): string {
+  const type = call.typeOf(call.argNodes[0]!);
+  if (type !== undefined && type !== 'string') return call.invalid(`No matching signature for function ${call.name.toUpperCase()} for argument types: ${type.toUpperCase()} (it takes a STRING)`);
+  return `length(${call.args[0]})`;
+}
+
+/** TO_HEX: of BYTES only (DuckDB's hex() writes a STRING's bytes, or a number, where BigQuery has no signature). */
+function toHex(call: CallContext): string {
+  const type = call.typeOf(call.argNodes[0]!);
+  if (type !== undefined && type !== 'bytes') return call.invalid(`No matching signature for function TO_HEX for argument types: ${type.toUpperCase()} (it takes BYTES)`);
+  return sameKindAtRunTime(call, [0], 'bytes', `lower(hex(${call.args[0]}))`, 'BYTES');
+}
+
 /** FROM_HEX: an odd number of digits is read with a leading 0. */
 function fromHex(call: CallContext): string {
   const value = repeatable(call.args[0]!, call.refuse);
@@ -255,11 +355,8 @@ function fromHex(call: CallContext): string {
 function split(call: CallContext): string {
   const { args, wrap } = nullIfNull(call, [1]);
   const delimiter = args[1] ?? `','`;
-  return wrap(
-    isBytes(call, 0)
-      ? `list_transform(string_split(${latin1(args[0]!)}, ${latin1(delimiter)}), __part -> ${fromLatin1('__part', call.refuse)})`
-      : `string_split(${args[0]}, ${delimiter})`,
-  );
+  if (!overBytes(call, [0, 1])) return wrap(`string_split(${args[0]}, ${delimiter})`);
+  return sameKindAtRunTime(call, [0, 1], 'bytes', wrap(`list_transform(string_split(${latin1(args[0]!)}, ${latin1(delimiter)}), __part -> ${fromLatin1('__part', call.refuse)})`));
 }
 
 /** FORMAT: printf-style, %t and %T writing any value; its values reach the host function with their types. */
@@ -291,8 +388,8 @@ export const STRING_FUNCTIONS: ReadonlyMap<string, FunctionSpec> = new Map<strin
   ['upper', scalar('upper case (ICU\'s full case mapping: ß is SS; BYTES: ASCII letters only)', [1, 1], caseMapping('upper'), { returns: STRING_OR_BYTES })],
   ['initcap', scalar('each word\'s first character upper case, the rest lower case (words split at white space and punctuation, or at the given delimiters)', [1, 2], initcap, { returns: 'string' })],
   ['length', scalar('characters in a string, bytes in BYTES', [1, 1], (call) => (isBytes(call, 0) ? `octet_length(${call.args[0]})` : `length(${call.args[0]})`), { returns: 'int64' })],
-  ['char_length', scalar('characters in a string', [1, 1], (call) => `length(${call.args[0]})`, { returns: 'int64' })],
-  ['character_length', scalar('same as CHAR_LENGTH', [1, 1], (call) => `length(${call.args[0]})`, { returns: 'int64' })],
+  ['char_length', scalar('characters in a string', [1, 1], charLength, { returns: 'int64' })],
+  ['character_length', scalar('same as CHAR_LENGTH', [1, 1], charLength, { returns: 'int64' })],
   ['byte_length', scalar('bytes in a STRING (UTF-8) or BYTES value', [1, 1], (call) => `octet_length(${bytesOf(call, 0)})`, { returns: 'int64' })],
   ['octet_length', scalar('same as BYTE_LENGTH', [1, 1], (call) => `octet_length(${bytesOf(call, 0)})`, { returns: 'int64' })],
   ['trim', scalar('leading and trailing characters of a set (Unicode white space by default) removed', [1, 2], trimming('trim'), { returns: STRING_OR_BYTES })],
@@ -324,7 +421,7 @@ export const STRING_FUNCTIONS: ReadonlyMap<string, FunctionSpec> = new Map<strin
   ['normalize_and_casefold', scalar('the string normalized (NFC by default) and case-folded, for case-insensitive comparison', [1, 2], normalization(true), { dateParts: [1], parts: NORMALIZATION_MODES, returns: 'string' })],
   ['soundex', scalar('the Soundex code of the string\'s Latin letters (\'\' when it has none)', [1, 1], (call) => hostCall('soundex', call.args[0]!), { returns: 'string' })],
   ['edit_distance', scalar('the Levenshtein distance in characters (bytes for BYTES), capped at max_distance', [2, 2], editDistance, { returns: 'int64', named: ['max_distance'] })],
-  ['to_hex', scalar('BYTES as lower-case hexadecimal', [1, 1], (call) => `lower(hex(${call.args[0]}))`, { returns: 'string' })],
+  ['to_hex', scalar('BYTES as lower-case hexadecimal', [1, 1], toHex, { returns: 'string' })],
   ['from_hex', scalar('the BYTES of hexadecimal text (an odd number of digits reads a leading 0; other characters are an error)', [1, 1], fromHex, { returns: 'bytes' })],
   ['to_base64', scalar('BYTES in base64 (standard alphabet, padded)', [1, 1], (call) => `to_base64(${call.args[0]})`, { returns: 'string' })],
   ['from_base64', scalar('the BYTES of base64 text (an error when it is none)', [1, 1], (call) => `from_base64(${call.args[0]})`, { returns: 'bytes' })],

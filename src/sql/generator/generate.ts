@@ -14,6 +14,7 @@
 import { checkCteExpansion } from '../analyse/cte-expansion.js';
 import { staticType } from '../analyse/static-type.js';
 import { cteKey, tableReads, type TableRead } from '../analyse/table-scopes.js';
+import { checkUnpivotTypes } from '../analyse/unpivot-types.js';
 import { InvalidQuery } from '../parse/errors.js';
 import {
   allowsPart,
@@ -61,6 +62,9 @@ function typeOf(expr: Expr) {
 export function generate(query: Query, dialect: Dialect, options: GenerateOptions = {}): CompiledSql {
   // DuckDB plans each WITH table again where it is read: refused before its planner sees it.
   checkCteExpansion(query);
+  // An UNPIVOT's columns of different types are BigQuery's error, where its UNION ALL would coerce them.
+  const unpivot = checkUnpivotTypes(query, TYPE_LOOKUP);
+  if (unpivot !== undefined) throw new UnsupportedConstruct(unpivot.what, dialect.name, unpivot.loc);
   let tree = options.rowCap === undefined ? query : applyRowCap(query, options.rowCap);
   for (const rewrite of dialect.rewrites) tree = rewrite(tree);
   const parameters = new Set<string>();

@@ -200,33 +200,26 @@ export interface UnpivotParts {
  *
  * What GoogleSQL's resolver rejects is an error with its message (its unpivot.test): sets of
  * different sizes, or of another size than the values columns; a column named twice; labels of
- * two types. So is a column whose type differs from the first set's column in its place: GoogleSQL
- * coerces nothing there (a UNION ALL would). Where a column's type is not written in the query
- * (a source's column, a function's result) it is refused by name: the UNION ALL would answer with
- * a supertype where BigQuery raises that error.
+ * two types. Its rule on the columns' types (each place of every set of the first set's type) is
+ * checked once the query is read, by the types analyse/unpivot-types.ts works out; the derived
+ * table says how many values columns its members select for it.
  */
 export function unpivotTable(input: FromItem, parts: UnpivotParts, ctes: ReadonlyMap<string, Query>): DerivedTable | string {
   if (input.kind !== 'derived' && input.kind !== 'table') return `UNPIVOT over ${input.kind === 'unnest' ? 'UNNEST' : 'a parenthesised join'} (unpivot a subquery of it)`;
   const columns = inputColumns(input, ctes);
   if (typeof columns === 'string') return columns.replace(/^PIVOT/, 'UNPIVOT').replace('pivot a', 'unpivot a');
-  // The types matter only where sets are compared.
-  const inputTypes = parts.sets.length > 1 ? columnTypes(inputQuery(input, ctes)!, ctes, new Set()) : [];
   const width = parts.sets[0]!.columns.length;
   const seen = new Set<string>();
-  const types: (string | undefined)[][] = [];
   let labelKind: 'string' | 'int64' | undefined;
   for (const set of parts.sets) {
     if (set.columns.length !== width) throw new InvalidQuery('All column groups in UNPIVOT IN clause must have the same number of columns', set.loc);
-    const setTypes: (string | undefined)[] = [];
     for (const expr of set.columns) {
       if (expr.kind !== 'column' || expr.table !== undefined || expr.fields.length > 0) return 'UNPIVOT of a qualified name or an expression (GoogleSQL takes column names)';
       const index = columns.findIndex((known) => known.toLowerCase() === expr.name.toLowerCase());
       if (index < 0) return `UNPIVOT of ${expr.name}, which its input does not have`;
       if (seen.has(expr.name.toLowerCase())) throw new InvalidQuery('Column names in UNPIVOT IN clause cannot be repeated', expr.loc);
       seen.add(expr.name.toLowerCase());
-      setTypes.push(inputTypes[index]);
     }
-    types.push(setTypes);
     const kind = labelKindOf(set);
     if (labelKind !== undefined && kind !== labelKind) {
       throw new InvalidQuery('All UNPIVOT labels must be the same type; when non-string labels are present then all labels must be explicitly provided', set.loc);
@@ -235,10 +228,6 @@ export function unpivotTable(input: FromItem, parts: UnpivotParts, ctes: Readonl
   }
   if (parts.valueColumns.length !== width) {
     throw new InvalidQuery('The number of new columns introduced as value columns must be the same as the number of columns in the column groups of UNPIVOT IN clause', parts.loc);
-  }
-  if (parts.sets.length > 1) {
-    const refused = typeCheck(parts.sets, types);
-    if (refused !== undefined) return refused;
   }
   if (input.kind === 'derived' && sameColumnTwice(input.query, columns, seen)) {
     return 'UNPIVOT of two columns of a subquery that select one column (BigQuery may hold them one column; select it once)';
@@ -270,7 +259,7 @@ export function unpivotTable(input: FromItem, parts: UnpivotParts, ctes: Readonl
     };
   });
   const body: QueryBody = members.length === 1 ? members[0]! : { kind: 'set', members, operators: members.slice(1).map(() => 'UNION ALL'), loc };
-  return { kind: 'derived', query: { kind: 'query', with: [], body, orderBy: [], loc }, alias: parts.alias, loc };
+  return { kind: 'derived', query: { kind: 'query', with: [], body, orderBy: [], loc }, alias: parts.alias, unpivotValues: width, loc };
 }
 
 /** A set's label type: its alias's (a string, or an integer within INT64), or a string of its columns' names. */
@@ -280,26 +269,6 @@ function labelKindOf(set: UnpivotSet): 'string' | 'int64' {
   if (label.kind === 'literal' && label.type === 'string') return 'string';
   if (label.kind === 'literal' && label.type === 'int64' && /^\d+$/.test(String(label.value)) && BigInt(String(label.value)) <= 9223372036854775807n) return 'int64';
   throw new InvalidQuery('Invalid integer label for UNPIVOT clause (a label is a string or an INT64 literal)', label.loc ?? set.loc);
-}
-
-/**
- * The column in each place must be of the first set's type there, exactly (GoogleSQL's
- * `Type::Equals`: INT64 and FLOAT64 differ, as STRUCTs of other field names do). An error where
- * two known types differ; refused by name where a type is not known.
- */
-function typeCheck(sets: readonly UnpivotSet[], types: readonly (string | undefined)[][]): string | undefined {
-  let unknownType = false;
-  for (let place = 0; place < types[0]!.length; place++) {
-    const expected = types[0]![place];
-    for (let index = 1; index < sets.length; index++) {
-      const found = types[index]![place];
-      if (expected !== undefined && found !== undefined && found !== expected) {
-        throw new InvalidQuery(`The datatype of column does not match with other datatypes in the IN clause. Expected ${expected}, Found ${found}`, sets[index]!.columns[place]!.loc);
-      }
-      if (expected === undefined || found === undefined) unknownType = true;
-    }
-  }
-  return unknownType ? 'UNPIVOT of columns whose types the query does not write (CAST each where its subquery names it: BigQuery refuses columns of different types, which a UNION ALL would coerce)' : undefined;
 }
 
 /** Whether two unpivoted columns of a subquery are the one column it reads (`SELECT x AS a, x AS b`): GoogleSQL then sees a column named twice. */
@@ -313,97 +282,4 @@ function sameColumnTwice(query: Query, columns: readonly string[], unpivoted: Re
     read.add(name);
   }
   return false;
-}
-
-/** Type names as GoogleSQL's errors spell them, by the names a CAST may give (aliases included). */
-const TYPE_NAMES: Readonly<Record<string, string>> = {
-  INT64: 'INT64', INT: 'INT64', SMALLINT: 'INT64', INTEGER: 'INT64', BIGINT: 'INT64', TINYINT: 'INT64', BYTEINT: 'INT64',
-  FLOAT64: 'FLOAT64', NUMERIC: 'NUMERIC', DECIMAL: 'NUMERIC', BIGNUMERIC: 'BIGNUMERIC', BIGDECIMAL: 'BIGNUMERIC',
-  STRING: 'STRING', BYTES: 'BYTES', BOOL: 'BOOL', BOOLEAN: 'BOOL', DATE: 'DATE', DATETIME: 'DATETIME', TIME: 'TIME',
-  TIMESTAMP: 'TIMESTAMP', JSON: 'JSON', INTERVAL: 'INTERVAL',
-};
-
-const LITERAL_TYPE_NAMES: Readonly<Partial<Record<string, string>>> = {
-  string: 'STRING', bytes: 'BYTES', int64: 'INT64', float64: 'FLOAT64', numeric: 'NUMERIC', bignumeric: 'BIGNUMERIC',
-  bool: 'BOOL', date: 'DATE', datetime: 'DATETIME', timestamp: 'TIMESTAMP', time: 'TIME', json: 'JSON',
-};
-
-/** The query an input reads: a subquery, or a CTE by its name. */
-function inputQuery(input: TableRef | DerivedTable, ctes: ReadonlyMap<string, Query>): Query | undefined {
-  if (input.kind === 'derived') return input.query;
-  return input.qualified ? undefined : ctes.get(input.name.toLowerCase());
-}
-
-/**
- * The type of each column of a query, in order, where its text writes it exactly: a literal, a
- * CAST to a scalar type, a negated number, a column of a subquery or CTE of such; an untyped NULL
- * is INT64, as GoogleSQL makes a NULL selected. A set operation's column has the type every member
- * gives it (NULLs aside); anything else (a source's column, a function, arithmetic) is undefined.
- */
-function columnTypes(query: Query, outer: ReadonlyMap<string, Query>, typing: Set<Query>): (string | undefined)[] {
-  // A recursive CTE's member reads the CTE itself: its columns are not known while it is typed.
-  if (typing.has(query)) return [];
-  typing.add(query);
-  const ctes = new Map(outer);
-  for (const cte of query.with) ctes.set(cte.name.toLowerCase(), cte.query);
-  const types = bodyTypes(query.body, ctes, typing).map((type) => (type === NULL_TYPE ? 'INT64' : type));
-  typing.delete(query);
-  return types;
-}
-
-/** An untyped NULL, which takes the other members' type in a set operation. */
-const NULL_TYPE = 'NULL';
-
-function bodyTypes(body: QueryBody, ctes: ReadonlyMap<string, Query>, typing: Set<Query>): (string | undefined)[] {
-  if (body.kind === 'query') return columnTypes(body, ctes, typing);
-  if (body.kind === 'select') {
-    const scope = selectScope(body.from, ctes, typing);
-    return body.items.map((item) => (item.kind !== 'item' ? undefined : item.expr.kind === 'literal' && item.expr.type === 'null' ? NULL_TYPE : exprType(item.expr, scope)));
-  }
-  const members = body.members.map((member) => bodyTypes(member, ctes, typing));
-  return members[0]!.map((_, place) => {
-    if (body.byName !== undefined) return undefined;
-    const typed = new Set(members.map((member) => member[place]).filter((type) => type !== NULL_TYPE));
-    if (typed.size === 0) return NULL_TYPE;
-    return typed.size === 1 ? [...typed][0] : undefined;
-  });
-}
-
-/** A FROM item's columns by name (lower case) with their types; undefined where not known. */
-type ScopeItem = { alias: string | undefined; columns: ReadonlyMap<string, string | undefined> | undefined };
-
-function selectScope(from: readonly FromItem[], ctes: ReadonlyMap<string, Query>, typing: Set<Query>): ScopeItem[] {
-  return from.flatMap((item): ScopeItem[] => {
-    if (item.kind === 'join_group') return selectScope(item.items, ctes, typing);
-    if (item.kind !== 'derived' && item.kind !== 'table') return [{ alias: item.kind === 'unnest' ? item.alias : undefined, columns: undefined }];
-    const alias = item.alias ?? (item.kind === 'table' ? item.name : undefined);
-    const query = inputQuery(item, ctes);
-    const names = inputColumns(item, ctes);
-    if (query === undefined || typeof names === 'string') return [{ alias, columns: undefined }];
-    const types = columnTypes(query, ctes, typing);
-    return [{ alias, columns: new Map(names.map((name, index) => [name.toLowerCase(), types[index]])) }];
-  });
-}
-
-function exprType(expr: Expr, scope: readonly ScopeItem[]): string | undefined {
-  switch (expr.kind) {
-    case 'literal':
-      return LITERAL_TYPE_NAMES[expr.type];
-    case 'cast':
-      return expr.type.element || expr.type.fields ? undefined : TYPE_NAMES[expr.type.name.toUpperCase()];
-    case 'unary': {
-      const type = expr.operator === '-' ? exprType(expr.operand, scope) : undefined;
-      return type === 'INT64' || type === 'FLOAT64' || type === 'NUMERIC' || type === 'BIGNUMERIC' ? type : undefined;
-    }
-    case 'column': {
-      if (expr.fields.length > 0) return undefined;
-      if (expr.table !== undefined) return scope.find((item) => item.alias?.toLowerCase() === expr.table!.toLowerCase())?.columns?.get(expr.name.toLowerCase());
-      // A name some item whose columns are not known may hold is not known either.
-      if (scope.some((item) => item.columns === undefined)) return undefined;
-      const holders = scope.filter((item) => item.columns!.has(expr.name.toLowerCase()));
-      return holders.length === 1 ? holders[0]!.columns!.get(expr.name.toLowerCase()) : undefined;
-    }
-    default:
-      return undefined;
-  }
 }

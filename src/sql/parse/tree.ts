@@ -156,6 +156,11 @@ export interface TableRef extends FromNode {
 export interface DerivedTable extends FromNode {
   kind: 'derived';
   query: Query;
+  /**
+   * An UNPIVOT's query (pivot.ts): how many values columns each member selects before its label,
+   * whose types must agree place by place, as analyse/unpivot-types.ts checks once they are known.
+   */
+  unpivotValues?: number | undefined;
 }
 
 /** `(a CROSS JOIN UNNEST(a.m) AS m)`: joined FROM items in parentheses, joined as one; no alias. */

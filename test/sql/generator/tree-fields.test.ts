@@ -37,6 +37,7 @@ const SAMPLES = [
   'select 1 as a, 2 as b full outer union all by name on (a) select 3 as a',
   'select a, grouping(a) as g, count(*) as n from (select 1 as a) as t group by rollup (a)',
   'select (select as struct 1 as p, 2 as r).p as q, sum(x having max x) as h from unnest([1, 2]) as x',
+  'select * from (select 1 as a, 2 as b, 3 as c, 4 as d) unpivot ((x, y) for n in ((a, b), (c, d)))',
 ];
 
 /**
@@ -44,6 +45,7 @@ const SAMPLES = [
  */
 const SAME_TEXT: Readonly<Record<string, string>> = {
   'struct.tuple': 'a tuple is a STRUCT: DuckDB gets the STRUCT either way (BigQuery keeps the spelling)',
+  'derived.unpivotValues': "a check, not text: it lets analyse/unpivot-types.ts find the columns whose types must agree, or refuse (golden cases in unpivot39.yaml and small39.yaml)",
 };
 
 /** A comma or CROSS JOIN is what no join says (a cross product, lateral for an UNNEST). */

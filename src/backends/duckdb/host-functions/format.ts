@@ -82,7 +82,9 @@ function formatInteger(value: bigint, spec: Spec): string {
 
 function formatDouble(value: number, spec: Spec): string {
   const upper = spec.conversion === spec.conversion.toUpperCase();
-  const negative = value < 0 || Object.is(value, -0);
+  // A negative zero is written as zero, without its sign: ZetaSQL's FORMAT (its reference
+  // implementation, canonicalize_zero) makes -0.0 0.0 before printf; only its legacy mode kept `-0`.
+  const negative = value < 0;
   const magnitude = Math.abs(value);
   let body: string;
   if (!Number.isFinite(magnitude)) {

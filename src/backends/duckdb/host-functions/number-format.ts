@@ -65,7 +65,9 @@ function writeDecimal(text: string, digits: number, exponentForm: boolean): Writ
 
 function writeDouble(value: number, digits: number, exponentForm: boolean): Written {
   if (Number.isNaN(value)) return { negative: false, integer: '', fraction: '', exponent: '', special: 'NAN' };
-  const negative = value < 0 || Object.is(value, -0);
+  // A negative zero has no sign: ZetaSQL formats the value through FORMAT's printf with
+  // canonicalize_zero, as FORMAT('%f') does (host-functions/format.ts).
+  const negative = value < 0;
   if (!Number.isFinite(value)) return { negative, integer: '', fraction: '', exponent: '', special: 'INF' };
   const { magnitude, scale } = exactDouble(value);
   return writeExact(negative, magnitude, scale, digits, exponentForm, true);
