@@ -9,7 +9,9 @@
 import { DuckDBBlobVector, DuckDBListVector, DuckDBStructVector, DuckDBVarCharVector, type DuckDBVector } from '#duckdb-api';
 import { resultTooLarge } from '../../engine/serve/result-budget.js';
 import type { WireValue } from '../../core/types.js';
+import type { WriteBack } from '../../sql/parse/tree.js';
 import { toWireValue, withoutNullElements } from './values.js';
+import { writeBackValue } from './write-back.js';
 
 export type WireReader = (row: number) => WireValue;
 
@@ -21,9 +23,19 @@ interface Validity {
  * `maxBytes`: the most one string or BYTES value may weigh, checked on DuckDB's length before the
  * value is copied out: a value of gigabytes (a 3 GB REPEAT did) crashed the process in the copy,
  * past any string JavaScript can hold, before the byte budget could see it.
+ *
+ * `writeBack`: the column's stored records, written back as writeBackValue writes them. A STRUCT
+ * is written back as it is read, its one-element list made once, where writeBackValue copied each
+ * record of every row again (logs.all's `metadata` holds some fifteen).
  */
-export function wireReader(vector: DuckDBVector, maxBytes = Infinity): WireReader {
-  if (vector instanceof DuckDBStructVector) return structReader(vector, maxBytes);
+export function wireReader(vector: DuckDBVector, maxBytes = Infinity, writeBack?: WriteBack): WireReader {
+  if (vector instanceof DuckDBStructVector) return structReader(vector, maxBytes, writeBack);
+  if (writeBack === undefined) return valueReader(vector, maxBytes);
+  const read = valueReader(vector, maxBytes);
+  return (row) => writeBackValue(read(row), writeBack);
+}
+
+function valueReader(vector: DuckDBVector, maxBytes: number): WireReader {
   if (vector instanceof DuckDBListVector) {
     const valid = listValidity(vector);
     if (valid) return listReader(vector, valid, maxBytes);
@@ -51,14 +63,17 @@ function stringLengths(vector: DuckDBVector): { data: DataView; valid: Validity 
   return { data: dataView, valid: validity as Validity };
 }
 
-function structReader(vector: DuckDBStructVector, maxBytes: number): WireReader {
+function structReader(vector: DuckDBStructVector, maxBytes: number, writeBack: WriteBack | undefined): WireReader {
   const names = vector.type.entryNames;
-  const readers = names.map((_, index) => wireReader(vector.entryVectorAt(index), maxBytes));
+  const fields = writeBack?.fields;
+  const readers = names.map((name, index) => wireReader(vector.entryVectorAt(index), maxBytes, fields && Object.hasOwn(fields, name) ? fields[name] : undefined));
+  const list = writeBack?.list === true;
   return (row) => {
-    if (!vector.isItemValid(row)) return null;
+    // No record is no element: BigQuery's repeated record is then `[]`.
+    if (!vector.isItemValid(row)) return list ? [] : null;
     const result: Record<string, WireValue> = {};
     for (let index = 0; index < names.length; index++) result[names[index]!] = readers[index]!(row);
-    return result;
+    return list ? [result] : result;
   };
 }
 
