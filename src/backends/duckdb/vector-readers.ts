@@ -42,9 +42,11 @@ function valueReader(vector: DuckDBVector, maxBytes: number): WireReader {
   }
   const type = vector.type;
   const read: WireReader = (row) => toWireValue(vector.getItem(row), type, toWireValue);
-  if (!(vector instanceof DuckDBVarCharVector || vector instanceof DuckDBBlobVector) || maxBytes === Infinity) return read;
+  if (!(vector instanceof DuckDBVarCharVector || vector instanceof DuckDBBlobVector)) return read;
   const lengths = stringLengths(vector);
   if (lengths === undefined) return read;
+  if (vector instanceof DuckDBVarCharVector) return varcharReader(vector, lengths, maxBytes);
+  if (maxBytes === Infinity) return read;
   return (row) => {
     // DuckDB's string_t: 16 bytes a value, its length first (little-endian); a NULL's may be anything.
     if (lengths.valid.itemValid(row) && lengths.data.getUint32(row * 16, true) > maxBytes) throw resultTooLarge(maxBytes);
@@ -61,6 +63,35 @@ function stringLengths(vector: DuckDBVector): { data: DataView; valid: Validity 
   const { dataView, validity } = vector as unknown as { dataView?: unknown; validity?: Partial<Validity> };
   if (!(dataView instanceof DataView) || typeof validity?.itemValid !== 'function') return undefined;
   return { data: dataView, valid: validity as Validity };
+}
+
+/** The longest string DuckDB keeps inside its 16-byte entry, after the length. */
+const INLINE_BYTES = 12;
+
+/**
+ * A VARCHAR's values, a short ASCII one decoded here from its entry. The library makes a view of
+ * every string's bytes and decodes it with a TextDecoder: logs.all's 100 rows hold some 2,900
+ * strings of up to 12 bytes (methods, status codes, countries, short ids) among 5,700, each a view
+ * and a native decode there, a few character codes here (what it saved: docs/benchmarks.md). A
+ * longer string, or one with a byte past ASCII, is the library's (UTF-8, as DuckDB stores it).
+ */
+function varcharReader(vector: DuckDBVarCharVector, { data, valid }: { data: DataView; valid: Validity }, maxBytes: number): WireReader {
+  return (row) => {
+    if (!valid.itemValid(row)) return null;
+    const entry = row * 16;
+    const length = data.getUint32(entry, true);
+    if (length > maxBytes) throw resultTooLarge(maxBytes);
+    if (length <= INLINE_BYTES) {
+      let text = '';
+      for (let index = 0; index < length; index++) {
+        const byte = data.getUint8(entry + 4 + index);
+        if (byte >= 0x80) return vector.getItem(row);
+        text += String.fromCharCode(byte);
+      }
+      return text;
+    }
+    return vector.getItem(row);
+  };
 }
 
 function structReader(vector: DuckDBStructVector, maxBytes: number, writeBack: WriteBack | undefined): WireReader {
