@@ -14,7 +14,6 @@ import type { WireRow, WireValue } from '../../core/types.js';
 import type { ResultBudget } from '../../engine/serve/result-budget.js';
 import type { WriteBack } from '../../sql/parse/tree.js';
 import { wireReader } from './vector-readers.js';
-import { writeBackValue } from './write-back.js';
 
 export async function readWireRows(result: DuckDBResult, maxRows: number, budget: ResultBudget, writeBack: Record<string, WriteBack> = {}): Promise<WireRow[]> {
   // Duplicate names get suffixes (`id`, `id:1`): an object cannot hold both.
@@ -27,14 +26,12 @@ export async function readWireRows(result: DuckDBResult, maxRows: number, budget
       break;
     }
     const count = Math.min(chunk.rowCount, maxRows - rows.length);
-    const readers = names.map((_, column) => wireReader(chunk.getColumnVector(column), budget.maxBytes));
+    const readers = names.map((name, column) => wireReader(chunk.getColumnVector(column), budget.maxBytes, Object.hasOwn(writeBack, name) ? writeBack[name] : undefined));
     for (let index = 0; index < count; index++) {
       const members: [string, WireValue][] = [];
       for (let column = 0; column < names.length; column++) {
         const name = names[column]!;
-        const converted = readers[column]!(index);
-        const stored = writeBack[name];
-        const wire = stored === undefined ? converted : writeBackValue(converted, stored);
+        const wire = readers[column]!(index);
         budget.spendMember(name, wire);
         members.push([name, wire]);
       }

@@ -2,11 +2,14 @@
  * DuckDB rows -> wire rows within the answer's byte budget, on a real DuckDB: conversion stops at
  * the value that takes the answer over the budget (the rows after it are never converted, and a
  * string longer than the whole budget is refused on its length, never copied out), rows
- * stop at max_rows, and the serving backend answers result_too_large naming the limit.
+ * stop at max_rows, stored records are written back as they are read, and the serving backend
+ * answers result_too_large naming the limit.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDuckDbBackend } from '../../../src/backends/duckdb/backend.js';
 import { readWireRows } from '../../../src/backends/duckdb/result-rows.js';
+import { writeBackRows } from '../../../src/backends/duckdb/write-back.js';
+import type { WriteBack } from '../../../src/sql/parse/tree.js';
 import type { WireValue } from '../../../src/core/types.js';
 import type { Backend, QueryRequest } from '../../../src/engine/backend.js';
 import { resultBudget, type ResultBudget } from '../../../src/engine/serve/result-budget.js';
@@ -69,6 +72,26 @@ describe('readWireRows', () => {
     const [row] = await readWireRows(result, 10, resultBudget(MIB));
     expect(Object.keys(row!)).toEqual(['__proto__', 'a', 'a:1']);
     expect(Object.getPrototypeOf(row)).toBe(Object.prototype);
+  });
+
+  it('writes stored records back as it reads them, as writeBackRows writes the rows read without, and reads a record named constructor', async () => {
+    const sql = `select
+        case when i % 3 = 0 then NULL else {'a': i, 'r': case when i % 2 = 0 then NULL else {'u': 'x' || i, 'h': {'k': i}} end, 'l': [{'z': i}], 'n': i::varchar} end as meta,
+        {'a': i} as "constructor",
+        {'b': i} as plain
+      from range(12) t(i)`;
+    const writeBack: Record<string, WriteBack> = {
+      meta: { list: true, fields: { r: { list: true, fields: { h: { list: true, fields: {} } } }, l: { list: true, fields: {} } } },
+      plain: { list: false, fields: {} },
+    };
+    const rows = await readWireRows(await db.connection.stream(sql), 100, resultBudget(MIB), writeBack);
+    const read = await readWireRows(await db.connection.stream(sql), 100, resultBudget(MIB));
+    // Compared as the wire's text: the matchers read an own `constructor` as the object's class.
+    expect(JSON.stringify(rows)).toBe(JSON.stringify(writeBackRows(read, writeBack)));
+    // No record is `[]`; a record stored as a list (`l`) is left as read.
+    expect(JSON.stringify(rows[0])).toBe('{"meta":[],"constructor":{"a":0},"plain":{"b":0}}');
+    expect(JSON.stringify(rows[1])).toBe('{"meta":[{"a":1,"r":[{"u":"x1","h":[{"k":1}]}],"l":[{"z":1}],"n":"1"}],"constructor":{"a":1},"plain":{"b":1}}');
+    expect(rows[2]!.meta).toStrictEqual([{ a: 2, r: [], l: [{ z: 2 }], n: '2' }]);
   });
 });
 

@@ -1,8 +1,8 @@
 /**
  * wireReader against the library's own path on a real DuckDB: for every row of vectors of nested
- * records, lists (NULL, empty, of records, of lists, with a NULL element), maps, fixed arrays and
- * scalars, the value read from the vectors is the one toWireValue gives for getItem, or the same
- * refusal.
+ * records, lists (NULL, empty, of records, of lists, with a NULL element), maps, fixed arrays,
+ * strings short enough to sit in DuckDB's entry and longer (ASCII and not) and scalars, the value
+ * read from the vectors is the one toWireValue gives for getItem, or the same refusal.
  */
 import type { DuckDBVector } from '#duckdb-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -41,6 +41,18 @@ const COLUMNS = [
   `map {'k': i} as m`,
   `[i, i + 1]::bigint[2] as fixed`,
   `case when i % 2 = 0 then 'text ' || i end as s`,
+  // Strings inside DuckDB's entry (up to 12 bytes) and just past it, ASCII and not, control characters, JSON.
+  `case i % 9
+     when 0 then ''
+     when 1 then 'abcdefghijkl'
+     when 2 then 'abcdefghijklm'
+     when 3 then 'é' || i
+     when 4 then '😀x'
+     when 5 then NULL
+     when 6 then chr(0) || chr(9) || chr(127) || '"\\'
+     when 7 then repeat('z', i % 14)
+     else 'abcdefghijké' end as short`,
+  `('{"a":' || i || '}')::json as j`,
 ];
 
 describe('wireReader', () => {
