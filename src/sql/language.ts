@@ -107,12 +107,16 @@ function arrayAgg(call: CallContext): string {
   return call.limit === undefined ? array : `list_slice(${array}, 1, ${call.limit})`;
 }
 
-/** STRING_AGG skips NULLs; with LIMIT, the first non-NULL values are joined. */
+/**
+ * STRING_AGG skips NULLs; with LIMIT, the first non-NULL values are joined, and none (LIMIT 0) is
+ * NULL as for no rows, where DuckDB joins the empty slice into '' (ZetaSQL's
+ * aggregation_order_by_limit_same_values).
+ */
 function stringAgg(call: CallContext): string {
   const [value, separator = `','`] = call.args;
   if (call.limit === undefined) return `string_agg(${call.distinct ? 'DISTINCT ' : ''}${value}, ${separator}${call.orderBy ?? ''})`;
   const values = `array_agg(${call.distinct ? 'DISTINCT ' : ''}${value}${call.orderBy ?? ''}) FILTER (WHERE ${value} IS NOT NULL)`;
-  return `array_to_string(list_slice(${values}, 1, ${call.limit}), ${separator})`;
+  return `(CASE WHEN ${call.limit} = 0 THEN NULL ELSE array_to_string(list_slice(${values}, 1, ${call.limit}), ${separator}) END)`;
 }
 
 /** TIMESTAMP_ADD and its kind: the shifted value, an error past the type's range (DuckDB's is wider than BigQuery's). */

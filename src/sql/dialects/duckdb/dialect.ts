@@ -40,7 +40,7 @@ import { columnsData, columnsLookup } from '../../analyse/shape-data.js';
 import { quoteIdentifier, quoteString } from './quote.js';
 import { isTimeText } from './time-formats.js';
 import { namedStructElements } from './struct-arrays.js';
-import { structCast, structEquality, structInUnnest, structShape } from './struct-equality.js';
+import { structCase, structCast, structEquality, structInUnnest, structNullif, structShape } from './struct-equality.js';
 import { typedColumns } from './rewrites/typed-columns.js';
 import { bignumericBinary, bignumericCall, bignumericCast, bignumericContexts, bignumericLiteral, bignumericNegation } from './bignumeric.js';
 import { computedOnce, raise, repeatable } from './semantics.js';
@@ -193,7 +193,8 @@ export function duckDbDialect(sources: readonly string[], options: DuckDbDialect
         return node.not ? `(NOT ${found})` : found;
       },
       unary: bignumericNegation,
-      call: bignumericCall,
+      call: (node, printer) => bignumericCall(node, printer) ?? structNullif(node, printer),
+      case: structCase,
       cast: (node, printer) => bignumericCast(node, printer) ?? structCast(printer.expr(node.operand), node.type, node.safe, printer.typeName, (what) => printer.refuse(what, node)),
       between: (node, printer) => {
         if ([node.operand, node.low, node.high].some((side) => structShape(side) !== undefined)) {
