@@ -20,6 +20,7 @@ import type { Dialect, DuckDbDialectSettings, Printer } from '../../generator/di
 import { EXTRACT_PARTS, extractKey, TYPE_LOOKUP } from '../../language.js';
 import { staticType } from '../../analyse/static-type.js';
 import type { Expr } from '../../parse/tree.js';
+import { raisingArgument } from './raising-arguments.js';
 import { isComparison, nanBetween, nanComparison, nanIn, nanOrderKey } from './nan.js';
 import { nameAnonymousColumns } from './rewrites/anonymous-columns.js';
 import { prefilterRegularExpressions } from './rewrites/regex-prefilter.js';
@@ -153,6 +154,8 @@ export function duckDbDialect(sources: readonly string[], options: DuckDbDialect
         return `${star} EXCLUDE (${item.except.map(printer.identifier).join(', ')})${replace}`;
       },
       binary: (node, printer) => {
+        const raising = raisingArgument(node, printer);
+        if (raising !== undefined) return raising;
         const bignumeric = bignumericBinary(node, printer);
         if (bignumeric !== undefined) return bignumeric;
         if (STRUCT_COMPARISONS.has(node.operator)) {
@@ -192,8 +195,8 @@ export function duckDbDialect(sources: readonly string[], options: DuckDbDialect
         const found = `(${equalities.join(' OR ')})`;
         return node.not ? `(NOT ${found})` : found;
       },
-      unary: bignumericNegation,
-      call: (node, printer) => bignumericCall(node, printer) ?? structNullif(node, printer),
+      unary: (node, printer) => raisingArgument(node, printer) ?? bignumericNegation(node, printer),
+      call: (node, printer) => raisingArgument(node, printer) ?? bignumericCall(node, printer) ?? structNullif(node, printer),
       case: structCase,
       cast: (node, printer) => bignumericCast(node, printer) ?? structCast(printer.expr(node.operand), node.type, node.safe, printer.typeName, (what) => printer.refuse(what, node)),
       between: (node, printer) => {
