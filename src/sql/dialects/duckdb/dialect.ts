@@ -71,6 +71,9 @@ const KEYWORD_NAMES: ReadonlySet<string> = new Set([
   'localtime', 'localtimestamp', 'rowid', 'session_user', 'user',
 ]);
 
+/** What BigQuery refuses to build, and so DuckDB is not asked to. */
+const NESTED_ARRAY = 'an ARRAY of ARRAYs (BigQuery has no nested arrays: put the inner ARRAY in a STRUCT)';
+
 /** Comparisons whose operands may be STRUCTs, which GoogleSQL compares otherwise than DuckDB (struct-equality.ts). */
 const STRUCT_COMPARISONS: ReadonlySet<string> = new Set(['=', '!=', '<>', '<', '>', '<=', '>=']);
 
@@ -260,6 +263,8 @@ export function duckDbDialect(sources: readonly string[], options: DuckDbDialect
         return `struct_pack(${fields.map((field) => field.sql).join(', ')})`;
       },
       array: (node, printer) => {
+        // BigQuery has no ARRAY of ARRAYs and refuses to build one; DuckDB's lists nest (ZetaSQL's array_concat_agg_array).
+        if (node.elementType?.name === 'ARRAY' || node.elements.some((element) => element.kind === 'array')) return printer.refuse(NESTED_ARRAY, node);
         if (node.elementType) return `CAST([${node.elements.map(printer.expr).join(', ')}] AS ${printer.typeName(node.elementType)}[])`;
         const named = namedStructElements(node);
         if ('conflict' in named) return printer.refuse(named.conflict, node);
@@ -268,6 +273,7 @@ export function duckDbDialect(sources: readonly string[], options: DuckDbDialect
       typeName: (type, printer) => {
         // A BIGNUMERIC held as its units (bignumeric.ts) is written there; one inside an ARRAY or STRUCT type would be read as ones.
         if (type.name === 'BIGNUMERIC' || type.name === 'BIGDECIMAL') return printer.refuse(`BIGNUMERIC as the type of an ARRAY's elements or a STRUCT's fields`);
+        if (type.name === 'ARRAY' && type.element?.name === 'ARRAY') return printer.refuse(NESTED_ARRAY);
         if (type.name === 'ARRAY' && type.element) return `${printer.typeName(type.element)}[]`;
         if (type.name !== 'STRUCT' || !type.fields) return undefined;
         return `STRUCT(${type.fields.map((field, index) => `${printer.identifier(field.name ?? `_field_${index + 1}`)} ${printer.typeName(field.type)}`).join(', ')})`;
