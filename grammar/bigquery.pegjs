@@ -7,7 +7,8 @@
 // Changes:
 //  1. Literals: string literals keep their text as written (escapes undecoded), in every BigQuery
 //     quoted form ('', "", ''' ''', """ """, r-prefixed); bytes literals (b'', rb'' ...); hexadecimal
-//     integers (0x1F); large negative integers keep their exact text; a literal runs into nothing.
+//     integers (0x1F); large negative integers and decimals keep their exact text; a literal runs
+//     into nothing.
 //  2. Identifiers: backticks are the only quoted identifiers in a column reference and an implicit
 //     alias; a CTE name may be in backticks.
 //  3. Clauses: QUALIFY is reserved; WINDOW comes before ORDER BY and LIMIT; NULLS FIRST | LAST in
@@ -3372,7 +3373,9 @@ number
       type: 'bigint',
       value: numStr
     }
-    return parseFloat(numStr).toFixed(frac.length - 1);
+    // cannery: the text as written, not the double's toFixed: that wrote -0.0 as 0.0 and
+    // 0.12345678901234567890 as 0.12345678901234567737, where a cast to NUMERIC reads the text.
+    return numStr.replace(/^\+/, '');
   }
   / int_:int exp:exp {
     const numStr = int_ + exp

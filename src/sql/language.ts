@@ -107,12 +107,16 @@ function arrayAgg(call: CallContext): string {
   return call.limit === undefined ? array : `list_slice(${array}, 1, ${call.limit})`;
 }
 
-/** STRING_AGG skips NULLs; with LIMIT, the first non-NULL values are joined. */
+/**
+ * STRING_AGG skips NULLs; with LIMIT, the first non-NULL values are joined, and none (LIMIT 0) is
+ * NULL as for no rows, where DuckDB joins the empty slice into '' (ZetaSQL's
+ * aggregation_order_by_limit_same_values).
+ */
 function stringAgg(call: CallContext): string {
   const [value, separator = `','`] = call.args;
   if (call.limit === undefined) return `string_agg(${call.distinct ? 'DISTINCT ' : ''}${value}, ${separator}${call.orderBy ?? ''})`;
   const values = `array_agg(${call.distinct ? 'DISTINCT ' : ''}${value}${call.orderBy ?? ''}) FILTER (WHERE ${value} IS NOT NULL)`;
-  return `array_to_string(list_slice(${values}, 1, ${call.limit}), ${separator})`;
+  return `(CASE WHEN ${call.limit} = 0 THEN NULL ELSE array_to_string(list_slice(${values}, 1, ${call.limit}), ${separator}) END)`;
 }
 
 /** TIMESTAMP_ADD and its kind: the shifted value, an error past the type's range (DuckDB's is wider than BigQuery's). */
@@ -479,13 +483,30 @@ function castToString(cast: CastContext): string {
  * 1.5e-9 (1.4999999999999999e-9 exactly) became 0.000000002, not 0.000000001. Its text to 40
  * places holds the digits that decide: a double of 5e-10 or more is a multiple of 2^-83, so its
  * tenth place is never one carried from beyond the fortieth. NaN and the infinities are errors.
+ * A FLOAT64 literal is read from its text, as BigQuery's analyzer casts one (ZetaSQL keeps a float
+ * literal's image for this): CAST(99999999999999999999999999999.999999999 AS NUMERIC) is NUMERIC's
+ * largest value, where its double, 1e29, is past it (ZetaSQL's cast_numeric_max_value_succeeds).
+ * DuckDB's cast of text rounds half away from zero too, and fails past the range.
  */
 function castToNumeric(cast: CastContext): string {
   const keyword = cast.safe ? 'TRY_CAST' : 'CAST';
+  const image = floatLiteralImage(cast.node);
+  if (image !== undefined) return `${keyword}(${quoteString(image)} AS DECIMAL(38, 9))`;
   return byType(cast.operand, cast.typeOf(cast.node), {
     float64: (v) => `${keyword}(printf('%.40f', ${v}) AS DECIMAL(38, 9))`,
     otherwise: (v) => `${keyword}(${v} AS DECIMAL(38, 9))`,
   }, cast.refuse);
+}
+
+/** The text of a FLOAT64 literal as written, negated or not (`1.5`, `-1e-9`); undefined for any other expression. */
+function floatLiteralImage(node: Expr): string | undefined {
+  if (node.kind === 'literal' && node.type === 'float64' && typeof node.value === 'string') return node.value;
+  if (node.kind === 'unary' && (node.operator === '-' || node.operator === '+')) {
+    const inner = floatLiteralImage(node.operand);
+    if (inner === undefined || inner.startsWith('-')) return undefined;
+    return node.operator === '-' ? `-${inner}` : inner;
+  }
+  return undefined;
 }
 
 /** To BOOL: a STRING must be `true` or `false`, in any case (DuckDB would also read `t`, `1`, `yes`). */

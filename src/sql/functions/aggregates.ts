@@ -4,7 +4,8 @@
  * APPROX_TOP_SUM (exact here), and the statistical aggregates, which BigQuery makes NaN where an
  * input is infinite or NaN (DuckDB's raise an error there) and computes in FLOAT64.
  */
-import { repeatable } from '../dialects/duckdb/semantics.js';
+import { raise, repeatable } from '../dialects/duckdb/semantics.js';
+import { INT64_OVERFLOW } from './overflow.js';
 import { fail, literalCount } from './arguments.js';
 import { aggregate, FIRST, same, type CallContext, type FunctionSpec, type Render } from './call.js';
 
@@ -42,7 +43,7 @@ function arrayConcatAgg(call: CallContext): string {
 /**
  * APPROX_TOP_SUM (exact on the embedded engine): the n values (NULL one of them) with the largest
  * sums of their weights, largest first, a value whose weights are all NULL last; a negative or NaN
- * weight is an error.
+ * weight is an error, and so is a sum past INT64.
  */
 function approxTopSum(call: CallContext): string {
   const top = literalCount(call, 2, 'the number of values');
@@ -53,7 +54,10 @@ function approxTopSum(call: CallContext): string {
   const values = `list_distinct(list_transform(${entries}, __e -> [__e.v]))`;
   // A value whose weights are all NULL has a NULL sum and ranks last: DuckDB orders a struct's NULL
   // field above every value, so the sort key says first whether the sum is there.
-  const sums = `list_transform(${values}, __k -> list_transform([list_sum(list_transform(list_filter(${entries}, __e -> __e.v IS NOT DISTINCT FROM __k[1]), __e -> __e.w))], __t -> struct_pack(known := __t IS NOT NULL, sum := __t, value := __k[1]))[1])`;
+  // INT64 weights sum into DuckDB's HUGEINT: a sum past INT64 is BigQuery's overflow error
+  // (ZetaSQL's approx_top_sum_top_weight_overflow), where it answered the wider value.
+  const int64Sum = `(CASE WHEN typeof(__t) = 'HUGEINT' AND (__t > 9223372036854775807 OR __t < -9223372036854775808) THEN ${raise(`${INT64_OVERFLOW}: an APPROX_TOP_SUM of INT64 weights summing past the range of INT64`)} ELSE __t END)`;
+  const sums = `list_transform(${values}, __k -> list_transform([list_sum(list_transform(list_filter(${entries}, __e -> __e.v IS NOT DISTINCT FROM __k[1]), __e -> __e.w))], __t -> struct_pack(known := __t IS NOT NULL, sum := ${int64Sum}, value := __k[1]))[1])`;
   const top_ = `list_transform(list_slice(list_sort(${sums}, 'DESC', 'NULLS LAST'), 1, ${top}), __s -> struct_pack(value := __s.value, sum := __s.sum))`;
   const bad = `bool_or(${weight} < 0 OR (typeof(${weight}) IN ('DOUBLE', 'FLOAT') AND isnan(TRY_CAST(${weight} AS DOUBLE))))`;
   // The error is typed as the answer (a slice of it), so the CASE keeps the answer's type.

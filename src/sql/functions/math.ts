@@ -126,6 +126,18 @@ function widened(call: CallContext, index: number): string {
  * product of two DECIMALs keeps 18 places): refused by name
  * where the query says it is a NUMERIC, else an error when it runs if it is one.
  */
+/**
+ * SAFE_DIVIDE: NULL for a zero divisor, and for finite values whose quotient is past FLOAT64
+ * (1e300 / 1e-300), the overflow error of `/` that SAFE_ turns into NULL; DuckDB's double is an
+ * infinity there (ZetaSQL's arithmetic_functions_14_safe_divide).
+ */
+function safeDivide(call: CallContext): string {
+  const x = repeatable(notNumeric(call, 0, call.args[0]!), call.refuse);
+  const y = repeatable(call.args[1]!, call.refuse);
+  const quotient = `${x} / ${notNumeric(call, 1, y)}`;
+  return `(CASE WHEN ${y} = 0 THEN NULL WHEN isinf(${quotient}) AND isfinite(${x}) THEN NULL ELSE ${quotient} END)`;
+}
+
 function notNumeric(call: CallContext, index: number, sql: string): string {
   const type = typeAt(call, index);
   const what = `${call.name.toUpperCase()} of a NUMERIC value`;
@@ -220,7 +232,7 @@ export const MATH_FUNCTIONS: ReadonlyMap<string, FunctionSpec> = new Map<string,
   ['mod', scalar('remainder of integer division, with the sign of the dividend; an error for a zero divisor', [2, 2], (call) => `mod(${call.args[0]}, ${divisorChecked(call.argNodes[1], call)})`, { returns: FIRST })],
   ['div', scalar('integer division rounded toward zero (of a NUMERIC a NUMERIC); an error for a zero divisor', [2, 2], integerDivision, { returns: { sameAs: 0 } })],
   ['ieee_divide', scalar('x / y as IEEE 754 does it: infinity or NaN for a zero divisor, never an error', [2, 2], (call) => `(CAST(${call.args[0]} AS DOUBLE) / CAST(${call.args[1]} AS DOUBLE))`, { returns: 'float64' })],
-  ['safe_divide', scalar('x / y, NULL when y is 0', [2, 2], (call) => `(CASE WHEN ${call.args[1]} = 0 THEN NULL ELSE ${notNumeric(call, 0, call.args[0]!)} / ${notNumeric(call, 1, call.args[1]!)} END)`, { returns: 'float64' })],
+  ['safe_divide', scalar('x / y, NULL when y is 0 or the quotient overflows', [2, 2], safeDivide, { returns: 'float64' })],
   ['safe_add', scalar('x + y, NULL where it overflows', [2, 2], safeArithmetic('+'))],
   ['safe_subtract', scalar('x - y, NULL where it overflows', [2, 2], safeArithmetic('-'))],
   ['safe_multiply', scalar('x * y, NULL where it overflows', [2, 2], safeArithmetic('*'))],

@@ -20,6 +20,7 @@ import type { Dialect, DuckDbDialectSettings, Printer } from '../../generator/di
 import { EXTRACT_PARTS, extractKey, TYPE_LOOKUP } from '../../language.js';
 import { staticType } from '../../analyse/static-type.js';
 import type { Expr } from '../../parse/tree.js';
+import { raisingArgument } from './raising-arguments.js';
 import { isComparison, nanBetween, nanComparison, nanIn, nanOrderKey } from './nan.js';
 import { nameAnonymousColumns } from './rewrites/anonymous-columns.js';
 import { prefilterRegularExpressions } from './rewrites/regex-prefilter.js';
@@ -40,7 +41,7 @@ import { columnsData, columnsLookup } from '../../analyse/shape-data.js';
 import { quoteIdentifier, quoteString } from './quote.js';
 import { isTimeText } from './time-formats.js';
 import { namedStructElements } from './struct-arrays.js';
-import { structCast, structEquality, structInUnnest, structShape } from './struct-equality.js';
+import { structCase, structCast, structEquality, structInUnnest, structNullif, structShape } from './struct-equality.js';
 import { typedColumns } from './rewrites/typed-columns.js';
 import { bignumericBinary, bignumericCall, bignumericCast, bignumericContexts, bignumericLiteral, bignumericNegation } from './bignumeric.js';
 import { computedOnce, raise, repeatable } from './semantics.js';
@@ -69,6 +70,9 @@ const KEYWORD_NAMES: ReadonlySet<string> = new Set([
   'current_catalog', 'current_date', 'current_role', 'current_schema', 'current_time', 'current_timestamp', 'current_user',
   'localtime', 'localtimestamp', 'rowid', 'session_user', 'user',
 ]);
+
+/** What BigQuery refuses to build, and so DuckDB is not asked to. */
+const NESTED_ARRAY = 'an ARRAY of ARRAYs (BigQuery has no nested arrays: put the inner ARRAY in a STRUCT)';
 
 /** Comparisons whose operands may be STRUCTs, which GoogleSQL compares otherwise than DuckDB (struct-equality.ts). */
 const STRUCT_COMPARISONS: ReadonlySet<string> = new Set(['=', '!=', '<>', '<', '>', '<=', '>=']);
@@ -153,6 +157,8 @@ export function duckDbDialect(sources: readonly string[], options: DuckDbDialect
         return `${star} EXCLUDE (${item.except.map(printer.identifier).join(', ')})${replace}`;
       },
       binary: (node, printer) => {
+        const raising = raisingArgument(node, printer);
+        if (raising !== undefined) return raising;
         const bignumeric = bignumericBinary(node, printer);
         if (bignumeric !== undefined) return bignumeric;
         if (STRUCT_COMPARISONS.has(node.operator)) {
@@ -192,8 +198,9 @@ export function duckDbDialect(sources: readonly string[], options: DuckDbDialect
         const found = `(${equalities.join(' OR ')})`;
         return node.not ? `(NOT ${found})` : found;
       },
-      unary: bignumericNegation,
-      call: bignumericCall,
+      unary: (node, printer) => raisingArgument(node, printer) ?? bignumericNegation(node, printer),
+      call: (node, printer) => raisingArgument(node, printer) ?? bignumericCall(node, printer) ?? structNullif(node, printer),
+      case: structCase,
       cast: (node, printer) => bignumericCast(node, printer) ?? structCast(printer.expr(node.operand), node.type, node.safe, printer.typeName, (what) => printer.refuse(what, node)),
       between: (node, printer) => {
         if ([node.operand, node.low, node.high].some((side) => structShape(side) !== undefined)) {
@@ -256,6 +263,8 @@ export function duckDbDialect(sources: readonly string[], options: DuckDbDialect
         return `struct_pack(${fields.map((field) => field.sql).join(', ')})`;
       },
       array: (node, printer) => {
+        // BigQuery has no ARRAY of ARRAYs and refuses to build one; DuckDB's lists nest (ZetaSQL's array_concat_agg_array).
+        if (node.elementType?.name === 'ARRAY' || node.elements.some((element) => element.kind === 'array')) return printer.refuse(NESTED_ARRAY, node);
         if (node.elementType) return `CAST([${node.elements.map(printer.expr).join(', ')}] AS ${printer.typeName(node.elementType)}[])`;
         const named = namedStructElements(node);
         if ('conflict' in named) return printer.refuse(named.conflict, node);
@@ -264,6 +273,7 @@ export function duckDbDialect(sources: readonly string[], options: DuckDbDialect
       typeName: (type, printer) => {
         // A BIGNUMERIC held as its units (bignumeric.ts) is written there; one inside an ARRAY or STRUCT type would be read as ones.
         if (type.name === 'BIGNUMERIC' || type.name === 'BIGDECIMAL') return printer.refuse(`BIGNUMERIC as the type of an ARRAY's elements or a STRUCT's fields`);
+        if (type.name === 'ARRAY' && type.element?.name === 'ARRAY') return printer.refuse(NESTED_ARRAY);
         if (type.name === 'ARRAY' && type.element) return `${printer.typeName(type.element)}[]`;
         if (type.name !== 'STRUCT' || !type.fields) return undefined;
         return `STRUCT(${type.fields.map((field, index) => `${printer.identifier(field.name ?? `_field_${index + 1}`)} ${printer.typeName(field.type)}`).join(', ')})`;

@@ -11,7 +11,8 @@
  * comparisons are joined with AND, whose three values are GoogleSQL's rule above. Equality of
  * scalars never reaches here: it is written as it stands.
  */
-import type { Expr, StructLiteral, TypeName } from '../../parse/tree.js';
+import type { Printer } from '../../generator/dialect.js';
+import type { Call, Case, Expr, StructLiteral, TypeName } from '../../parse/tree.js';
 import { quoteIdentifier } from './quote.js';
 import { repeatable } from './semantics.js';
 
@@ -45,6 +46,31 @@ export function structEquality(left: string, right: string, shape: StructShape, 
     return field === undefined ? `(${a} = ${b})` : structEquality(a, b, field, refuse);
   });
   return `(${pairs.join(' AND ')})`;
+}
+
+/**
+ * `CASE s WHEN STRUCT(1, 2) THEN ...` compares by the rule above, as `CASE WHEN s = STRUCT(1, 2)`:
+ * DuckDB's CASE would match fields by name and a NULL field as a value (ZetaSQL's
+ * struct_equality_null_field). Undefined where no side is a STRUCT the text writes.
+ */
+export function structCase(node: Case, printer: Printer): string | undefined {
+  if (node.subject === undefined) return undefined;
+  const shape = [node.subject, ...node.whens.map((branch) => branch.when)].map(structShape).find((found) => found !== undefined);
+  if (shape === undefined) return undefined;
+  const refuse = (what: string) => printer.refuse(what, node);
+  const subject = repeatable(printer.expr(node.subject), refuse);
+  const whens = node.whens.map((branch) => ` WHEN ${structEquality(subject, printer.expr(branch.when), shape, refuse)} THEN ${printer.expr(branch.then)}`);
+  return `(CASE${whens.join('')}${node.else === undefined ? '' : ` ELSE ${printer.expr(node.else)}`} END)`;
+}
+
+/** NULLIF of STRUCTs: the first unless the two are equal by the rule above (a NULL comparison keeps it). */
+export function structNullif(node: Call, printer: Printer): string | undefined {
+  if (node.name !== 'nullif' || node.args.length !== 2) return undefined;
+  const shape = structShape(node.args[0]!) ?? structShape(node.args[1]!);
+  if (shape === undefined) return undefined;
+  const refuse = (what: string) => printer.refuse(what, node);
+  const value = repeatable(printer.expr(node.args[0]!), refuse);
+  return `(CASE WHEN ${structEquality(value, printer.expr(node.args[1]!), shape, refuse)} THEN NULL ELSE ${value} END)`;
 }
 
 /**
