@@ -114,6 +114,8 @@ function arrayAgg(call: CallContext): string {
  */
 function stringAgg(call: CallContext): string {
   const [value, separator = `','`] = call.args;
+  const delimiter = call.argNodes[1];
+  if (delimiter?.kind === 'literal' && delimiter.type === 'null') return call.invalid('Argument 2 to STRING_AGG must be non-NULL');
   if (call.limit === undefined) return `string_agg(${call.distinct ? 'DISTINCT ' : ''}${value}, ${separator}${call.orderBy ?? ''})`;
   const values = `array_agg(${call.distinct ? 'DISTINCT ' : ''}${value}${call.orderBy ?? ''}) FILTER (WHERE ${value} IS NOT NULL)`;
   return `(CASE WHEN ${call.limit} = 0 THEN NULL ELSE array_to_string(list_slice(${values}, 1, ${call.limit}), ${separator}) END)`;

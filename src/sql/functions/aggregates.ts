@@ -14,9 +14,33 @@ function over(call: CallContext): string {
   return call.over ?? '';
 }
 
+/** 2^-53: the most a value's conversion to the nearest FLOAT64 moves it, relative to its size. */
+const DOUBLE_ROUNDING = '1.1102230246251565e-16';
+
+/**
+ * Where a NUMERIC argument's values are too close together for FLOAT64 at their size: BigQuery
+ * computes the statistical aggregates of NUMERICs over the exact values, DuckDB over doubles, so
+ * STDDEV_POP of 1000000000000000000000000.1 and .2 would be 0 instead of 0.05. Refused when the
+ * values' rounding to doubles could move the answer by more than 1e-9 of the spread (the largest
+ * value's rounding against the doubles' standard deviation), unless every value is the same.
+ * Arguments the query types as another type need no check; for one it does not type, DuckDB's
+ * `typeof()` decides (inside an aggregate, as the CASE is computed over the group).
+ */
+function numericSpreadLost(call: CallContext, doubles: readonly string[]): string | undefined {
+  const checks = call.args.flatMap((arg, index) => {
+    const type = call.typeOf(call.argNodes[index]!);
+    if (type !== undefined && type !== 'numeric') return [];
+    const value = repeatable(arg, call.refuse);
+    const isNumeric = type === 'numeric' ? '' : `bool_or(typeof(${value}) = 'DECIMAL(38,9)')${over(call)} AND `;
+    const double = doubles[index]!;
+    return [`(${isNumeric}min(${value})${over(call)} <> max(${value})${over(call)} AND max(abs(${double}))${over(call)} * ${DOUBLE_ROUNDING} > 1e-9 * stddev_pop(${double}) FILTER (WHERE isfinite(${double}))${over(call)})`];
+  });
+  return checks.length === 0 ? undefined : checks.join(' OR ');
+}
+
 /**
  * A statistical aggregate of FLOAT64 values: NaN when a value (of a pair with no NULL) is NaN or
- * infinite, else DuckDB's over the finite values.
+ * infinite, else DuckDB's over the finite values; refused when NUMERICs lose their spread as doubles.
  */
 function statistical(duckName: string): Render {
   return (call) => {
@@ -25,7 +49,9 @@ function statistical(duckName: string): Render {
     const distinct = call.distinct ? 'DISTINCT ' : '';
     // BigQuery's CORR of fewer than two pairs is NULL; DuckDB's of one pair divides 0 by 0 (NaN).
     const tooFew = duckName === 'corr' ? ` WHEN count(*) FILTER (WHERE ${finite})${over(call)} < 2 THEN NULL` : '';
-    return `(CASE WHEN bool_or(NOT (${finite}))${over(call)} THEN CAST('NaN' AS DOUBLE)${tooFew} ELSE ${duckName}(${distinct}${values.join(', ')}) FILTER (WHERE ${finite})${over(call)} END)`;
+    const lost = numericSpreadLost(call, values);
+    const refused = lost === undefined ? '' : ` WHEN ${lost} THEN ${raise(`${call.name.toUpperCase()} of NUMERIC values this close together for their size is not supported on the embedded engine, which computes it over FLOAT64 where BigQuery uses the exact values (subtract a value near them first, or CAST them to FLOAT64)`, 'DOUBLE')}`;
+    return `(CASE WHEN bool_or(NOT (${finite}))${over(call)} THEN CAST('NaN' AS DOUBLE)${tooFew}${refused} ELSE ${duckName}(${distinct}${values.join(', ')}) FILTER (WHERE ${finite})${over(call)} END)`;
   };
 }
 

@@ -66,3 +66,18 @@ export function nonZero(divisor: string, node: Expr | undefined, refuse: (what: 
   const d = repeatable(divisor, refuse);
   return `(CASE WHEN ${d} = 0 THEN ${fail({ safe }, 'division by zero')} ELSE ${d} END)`;
 }
+
+/**
+ * Argument `index` where a NUMERIC is not computed as BigQuery does (SAFE_DIVIDE and PERCENTILE_CONT
+ * go through DuckDB's doubles): refused by name where the query says it is a NUMERIC, else an
+ * error when it runs if it is one (DuckDB's `typeof()` is constant, so the check folds away).
+ */
+export function notNumeric(call: CallContext, index: number, sql: string, hint: string): string {
+  const node = call.argNodes[index];
+  const type = node === undefined ? undefined : call.typeOf(node);
+  const what = `${call.name.toUpperCase()} of a NUMERIC value`;
+  if (type === 'numeric') return call.refuse(`${what} (${hint})`);
+  if (type !== undefined) return sql;
+  const value = repeatable(sql, call.refuse);
+  return `[${value}][(CASE WHEN typeof(${value}) = 'DECIMAL(38,9)' THEN ${raise(`${what} is not supported on the embedded engine (${hint})`)} ELSE 1 END)]`;
+}

@@ -10,7 +10,7 @@
 import { raise, repeatable, trying } from '../dialects/duckdb/semantics.js';
 import { sqlMacroName } from '../dialects/duckdb/sql-macros.js';
 import type { Expr } from '../parse/tree.js';
-import { fail, literalString, nonZero } from './arguments.js';
+import { fail, literalString, nonZero, notNumeric } from './arguments.js';
 import { FIRST, same, scalar, type CallContext, type FunctionSpec, type Render } from './call.js';
 
 /** DuckDB's names of the types an INT64 or a FLOAT64 may be held in, and of NULL. */
@@ -122,36 +122,23 @@ function widened(call: CallContext, index: number): string {
 
 /** SAFE_ADD and its kind: NULL where the operator would overflow (DuckDB's BIGINT arithmetic raises; a double's becomes infinite). */
 /**
- * Argument `index` where a NUMERIC is not computed as BigQuery does (SAFE_MULTIPLY: DuckDB's
- * product of two DECIMALs keeps 18 places): refused by name
- * where the query says it is a NUMERIC, else an error when it runs if it is one.
- */
-/**
  * SAFE_DIVIDE: NULL for a zero divisor, and for finite values whose quotient is past FLOAT64
  * (1e300 / 1e-300), the overflow error of `/` that SAFE_ turns into NULL; DuckDB's double is an
  * infinity there (ZetaSQL's arithmetic_functions_14_safe_divide).
  */
 function safeDivide(call: CallContext): string {
-  const x = repeatable(notNumeric(call, 0, call.args[0]!), call.refuse);
+  const x = repeatable(notNumeric(call, 0, call.args[0]!, 'CAST it to FLOAT64, or use / and TRUNC'), call.refuse);
   const y = repeatable(call.args[1]!, call.refuse);
-  const quotient = `${x} / ${notNumeric(call, 1, y)}`;
+  const quotient = `${x} / ${notNumeric(call, 1, y, 'CAST it to FLOAT64, or use / and TRUNC')}`;
   return `(CASE WHEN ${y} = 0 THEN NULL WHEN isinf(${quotient}) AND isfinite(${x}) THEN NULL ELSE ${quotient} END)`;
 }
 
-function notNumeric(call: CallContext, index: number, sql: string): string {
-  const type = typeAt(call, index);
-  const what = `${call.name.toUpperCase()} of a NUMERIC value`;
-  if (type === 'numeric') return call.refuse(`${what} (CAST it to FLOAT64, or use / and TRUNC)`);
-  if (type !== undefined) return sql;
-  const value = repeatable(sql, call.refuse);
-  return `[${value}][(CASE WHEN typeof(${value}) = 'DECIMAL(38,9)' THEN ${raise(`${what} is not supported on the embedded engine (CAST it to FLOAT64)`)} ELSE 1 END)]`;
-}
 
 function safeArithmetic(operator: '+' | '-' | '*'): Render {
   return (call) => {
     // A NUMERIC times an INT64 is exact (DECIMAL(38, 9)); two NUMERICs keep 18 places.
     const other = typeAt(call, 1);
-    if (operator === '*' && (other === undefined || other === 'numeric')) call = { ...call, args: [notNumeric(call, 0, call.args[0]!), call.args[1]!] };
+    if (operator === '*' && (other === undefined || other === 'numeric')) call = { ...call, args: [notNumeric(call, 0, call.args[0]!, 'CAST it to FLOAT64, or use / and TRUNC'), call.args[1]!] };
     const x = repeatable(widened(call, 0), call.refuse);
     const y = repeatable(widened(call, 1), call.refuse);
     const result = trying(`${x} ${operator} ${y}`, [x, y], call.argNodes, call.refuse);

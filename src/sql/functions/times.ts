@@ -76,6 +76,9 @@ function timestampString(call: CallContext): string {
 function string(call: CallContext): string {
   const type = call.argNodes[0] && call.typeOf(call.argNodes[0]);
   if (type === 'json') return jsonString(call);
+  // ZetaSQL has STRING(DATE) and STRING(DATETIME); BigQuery's reference lists STRING of a TIMESTAMP
+  // or JSON only, so what it answers for them is not known.
+  if (type === 'date' || type === 'datetime') return call.refuse(`STRING of a ${type.toUpperCase()} (CAST it AS STRING)`);
   if (type !== undefined || call.args.length === 2) return timestampString(call);
   const value = repeatable(call.args[0]!, call.refuse);
   return `(CASE WHEN typeof(${value}) = 'JSON' THEN ${jsonString({ ...call, args: [value] })} ELSE ${timestampString({ ...call, args: [value] })} END)`;
@@ -111,6 +114,10 @@ const BUCKET_TYPES: Readonly<Record<string, string>> = { date_bucket: 'DATE', da
 function bucket(call: CallContext): string {
   if (call.argNodes[1]?.kind !== 'interval') return call.refuse(`${call.name.toUpperCase()} with a bucket width that is not an INTERVAL literal`);
   const type = BUCKET_TYPES[call.name]!;
+  // ZetaSQL buckets a DATE or DATETIME in TIMESTAMP_BUCKET into the same type; BigQuery's reference
+  // gives TIMESTAMP_BUCKET a TIMESTAMP only, so that answer is not known to be BigQuery's.
+  const given = call.argNodes[0] && call.typeOf(call.argNodes[0]);
+  if (call.name === 'timestamp_bucket' && (given === 'date' || given === 'datetime')) return call.refuse(`TIMESTAMP_BUCKET of a ${given.toUpperCase()} (use ${given.toUpperCase()}_BUCKET)`);
   const origin = call.args[2] === undefined ? ORIGINS[call.name]! : coerced(call, 2, type);
   const width = repeatable(call.args[1]!, call.refuse);
   return failWhen(call, `${width} <= INTERVAL 0 SECOND`, `${call.name.toUpperCase()}'s bucket width must be positive`, `time_bucket(${width}, ${coerced(call, 0, type)}, ${origin})`, type);

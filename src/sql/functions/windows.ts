@@ -3,6 +3,7 @@
  * IGNORE or RESPECT NULLS, CUME_DIST, PERCENT_RANK, NTILE of a positive constant, and
  * PERCENTILE_DISC, which skips NULLs (RESPECT NULLS, which counts them, is refused).
  */
+import { notNumeric } from './arguments.js';
 import { analytic, same, type CallContext, type FunctionSpec, type Render } from './call.js';
 
 const NULLS = { nulls: true } as const;
@@ -22,7 +23,11 @@ function positiveConstant(call: CallContext, index: number, what: string): strin
 function percentile(duckName: string): Render {
   return (call) => {
     if (call.ignoreNulls === false) return call.refuse(`${call.name.toUpperCase()} with RESPECT NULLS`);
-    return `${duckName}(${call.args[0]}, ${call.args[1]})`;
+    // BigQuery interpolates NUMERICs exactly, into a NUMERIC; DuckDB's quantile_cont goes through
+    // doubles (the 29-digit values of ZetaSQL's analytic_percentile_cont_numeric came out rounded).
+    // PERCENTILE_DISC picks one of the values, exact either way.
+    const value = duckName === 'quantile_cont' ? notNumeric(call, 0, call.args[0]!, 'CAST it to FLOAT64 for a FLOAT64 percentile') : call.args[0];
+    return `${duckName}(${value}, ${call.args[1]})`;
   };
 }
 
