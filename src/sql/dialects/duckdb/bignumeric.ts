@@ -18,6 +18,7 @@
  * A BIGNUMERIC column of a subquery, CTE or set operation is not typed by the query's text here,
  * so one is refused where it is made rather than read as units where it is used.
  */
+import { decimalUnits } from '../../../core/decimal-units.js';
 import { staticType, type StaticType } from '../../analyse/static-type.js';
 import type { Rewrite } from '../../generator/dialect.js';
 import { UnsupportedConstruct } from '../../generator/unsupported.js';
@@ -38,26 +39,10 @@ const TEXT = /^\s*([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?\s*$/;
 export function bignumericUnits(text: string): bigint | undefined {
   const match = TEXT.exec(text);
   if (!match) return undefined;
-  const [, sign = '', whole = '', fraction = '', exponentText = '0'] = match;
+  const [, sign = '', whole = '', fraction = '', exponent = '0'] = match;
   if (whole === '' && fraction === '') return undefined;
-  const significant = (whole + fraction).replace(/^0+/, '');
-  if (significant === '') return 0n;
-  // The value is digits * 10^-scale: below 10^-39 it rounds to 0, past 10^100 it is past the range,
-  // so no huge power of ten is ever built (`1e-999999999`).
-  const scale = fraction.length - Number(exponentText);
-  if (scale - significant.length > BIGNUMERIC_SCALE + 1) return 0n;
-  if (significant.length - scale > 100) return undefined;
-  const digits = BigInt(significant);
-  const shift = BIGNUMERIC_SCALE - scale;
-  let units: bigint;
-  if (shift >= 0) {
-    units = digits * 10n ** BigInt(shift);
-  } else {
-    // Half away from zero: on the magnitude, before the sign.
-    const divisor = 10n ** BigInt(-shift);
-    units = digits / divisor;
-    if ((digits % divisor) * 2n >= divisor) units += 1n;
-  }
+  const units = decimalUnits(whole, fraction, exponent, BIGNUMERIC_SCALE);
+  if (units === undefined) return undefined;
   const signed = sign === '-' ? -units : units;
   return signed > BIGNUMERIC_MAX_UNITS || signed < BIGNUMERIC_MIN_UNITS ? undefined : signed;
 }
