@@ -3,15 +3,17 @@
  * 10^-38 (precision 76.76, scale 38); DuckDB's DECIMAL stops at 38 digits, so it is held as DuckDB's
  * arbitrary-precision integer, BIGNUM, counting the same units. BIGNUM adds, subtracts, negates,
  * compares, orders, groups, SUMs, MINs and MAXes exactly; its `*`, `/`, `//`, `%` and ABS are
- * DOUBLEs, and a BIGNUM beside an INT64 is read as that many units, not as that many ones. So a
+ * DOUBLEs, so those are host functions over BigInt (backends/duckdb/host-functions/bignumeric.ts),
+ * and a BIGNUM beside an INT64 is read as that many units, not as that many ones. So a
  * BIGNUMERIC is answered only where the query's text says it is one and where this file writes what
  * is done with it (`bignumericContexts` refuses the rest by name, before anything is written):
  *
- * - literals, and CAST to BIGNUMERIC of an INT64, a NUMERIC, a BIGNUMERIC or a STRING literal;
+ * - literals, and CAST to BIGNUMERIC of an INT64, a NUMERIC, a FLOAT64, a BIGNUMERIC or a STRING literal;
  * - CAST of a BIGNUMERIC to STRING, NUMERIC, INT64 (both rounded half away from zero, an error past
  *   their range) and FLOAT64 (the nearest double to the exact decimal);
- * - `+`, `-` and unary minus (an INT64 or NUMERIC operand coerced), with BigQuery's overflow error;
- *   the comparisons; ABS; SUM, MIN and MAX;
+ * - `+`, `-`, `*`, `/` and unary minus (an INT64 or NUMERIC operand coerced), with BigQuery's
+ *   overflow and division by zero errors; the comparisons; ABS, SIGN, ROUND (with its places and
+ *   rounding mode), TRUNC, CEIL, FLOOR, DIV and MOD; SUM, AVG, MIN and MAX;
  * - a SELECT item of the outermost query (on the wire as a decimal, backends/duckdb/values.ts), its
  *   ORDER BY and GROUP BY keys.
  *
@@ -26,7 +28,8 @@ import { TYPE_LOOKUP } from '../../language.js';
 import { InvalidQuery } from '../../parse/errors.js';
 import type { Binary, Call, Cast, Expr, Literal, Query, Unary } from '../../parse/tree.js';
 import type { Printer } from '../../generator/dialect.js';
-import { byType, computedOnce, raise } from './semantics.js';
+import { hostCall, type HostFunctionName } from './host-functions.js';
+import { byType, computedOnce, raise, trying } from './semantics.js';
 import { BIGNUMERIC_MAX_UNITS, BIGNUMERIC_MIN_UNITS, BIGNUMERIC_SCALE, sqlMacroName, ZERO_UNITS } from './sql-macros.js';
 
 
@@ -54,6 +57,9 @@ export function bignumericText(units: bigint): string {
   const fraction = digits.slice(-BIGNUMERIC_SCALE).replace(/0+$/, '');
   return (units < 0n ? '-' : '') + whole + (fraction ? `.${fraction}` : '');
 }
+
+/** One, in units. */
+const BIGNUMERIC_ONE = 10n ** BigInt(BIGNUMERIC_SCALE);
 
 function unitsSql(units: bigint): string {
   return `CAST('${units}' AS BIGNUM)`;
@@ -85,7 +91,13 @@ export function bignumericLiteral(node: Literal): string {
   return unitsSql(units);
 }
 
-const ARITHMETIC: ReadonlySet<string> = new Set(['+', '-']);
+/** A host function over BigInt (backends/duckdb/host-functions/bignumeric.ts) of BIGNUMs, by their text: a BIGNUM. */
+function hosted(name: HostFunctionName, ...units: string[]): string {
+  return `CAST(${hostCall(name, ...units.map((value) => `CAST(${value} AS VARCHAR)`))} AS BIGNUM)`;
+}
+
+/** `+` and `-` are BIGNUM's own, exact; `*` and `/` are the host's (BIGNUM's are DOUBLEs). */
+const ARITHMETIC: ReadonlySet<string> = new Set(['+', '-', '*', '/']);
 const COMPARISONS: ReadonlySet<string> = new Set(['=', '!=', '<>', '<', '>', '<=', '>=']);
 
 /** `a + b`, `a - b` or a comparison where one side is a BIGNUMERIC; undefined where neither is. */
@@ -95,6 +107,8 @@ export function bignumericBinary(node: Binary, { expr }: Printer): string | unde
   if (left !== 'bignumeric' && right !== 'bignumeric') return undefined;
   const a = asUnits(expr(node.left), left);
   const b = asUnits(expr(node.right), right);
+  if (node.operator === '*') return hosted('bignumeric_multiply', a, b);
+  if (node.operator === '/') return hosted('bignumeric_divide', a, b);
   if (ARITHMETIC.has(node.operator)) return checked(`(${a} ${node.operator} ${b})`);
   return `(${a} ${node.operator} ${b})`;
 }
@@ -105,17 +119,45 @@ export function bignumericNegation(node: Unary, { expr }: Printer): string | und
   return checked(`(${ZERO_UNITS} - ${expr(node.operand)})`);
 }
 
-const AGGREGATES: ReadonlySet<string> = new Set(['sum', 'min', 'max']);
+const AGGREGATES: ReadonlySet<string> = new Set(['sum', 'min', 'max', 'avg']);
 
-/** SUM, MIN, MAX and ABS of a BIGNUMERIC; undefined for any other call. */
+/** The functions of one BIGNUMERIC written here, and how ROUND's kin round (host-functions/bignumeric.ts). */
+const ROUNDINGS: Readonly<Record<string, string>> = { ceil: 'ceil', ceiling: 'ceil', floor: 'floor', trunc: 'trunc', round: 'half_away' };
+const SCALAR: ReadonlySet<string> = new Set(['abs', 'sign', ...Object.keys(ROUNDINGS)]);
+/** DIV and MOD of a BIGNUMERIC and a value coerced to one. */
+const DIVISIONS: Readonly<Record<string, HostFunctionName>> = { div: 'bignumeric_div', mod: 'bignumeric_mod' };
+/** ROUND's rounding modes, as ROUND's third argument names them. */
+const ROUNDING_MODES: Readonly<Record<string, string>> = { ROUND_HALF_AWAY_FROM_ZERO: 'half_away', ROUND_HALF_EVEN: 'half_even' };
+
+/** SUM, MIN, MAX, AVG, ABS, SIGN, ROUND, TRUNC, CEIL, FLOOR, DIV and MOD of a BIGNUMERIC; undefined for any other call. */
 export function bignumericCall(node: Call, { expr }: Printer): string | undefined {
   const [arg] = node.args;
   if (arg === undefined || typeOf(arg) !== 'bignumeric') return undefined;
   const value = expr(arg);
+  const division = DIVISIONS[node.name];
+  if (division !== undefined && node.args[1] !== undefined) return hosted(division, value, asUnits(expr(node.args[1]), typeOf(node.args[1])));
   if (node.name === 'abs') return checked(computedOnce(value, (v) => `(CASE WHEN ${v} < 0 THEN ${ZERO_UNITS} - ${v} ELSE ${v} END)`));
+  // SIGN of a BIGNUMERIC is a BIGNUMERIC; NULL stays NULL (no ELSE).
+  if (node.name === 'sign') return computedOnce(value, (v) => `(CASE WHEN ${v} > 0 THEN ${unitsSql(BIGNUMERIC_ONE)} WHEN ${v} < 0 THEN ${unitsSql(-BIGNUMERIC_ONE)} WHEN ${v} = 0 THEN ${ZERO_UNITS} END)`);
+  const rounding = ROUNDINGS[node.name];
+  if (rounding !== undefined) {
+    const places = node.args[1] === undefined ? '0' : `CAST(${expr(node.args[1])} AS BIGINT)`;
+    const mode = node.args[2] === undefined ? rounding : roundingMode(node.args[2]);
+    return `CAST(${hostCall('bignumeric_round', `CAST(${value} AS VARCHAR)`, places, `'${mode}'`)} AS BIGNUM)`;
+  }
   if (!AGGREGATES.has(node.name)) return undefined;
-  const aggregate = `${node.name}(${node.distinct ? 'DISTINCT ' : ''}${value})`;
+  const distinct = node.distinct ? 'DISTINCT ' : '';
+  // AVG: the exact sum over the count, rounded half away from zero at 38 places (an empty group's NULL sum is NULL).
+  if (node.name === 'avg') return hosted('bignumeric_divide', `sum(${distinct}${value})`, asUnits(`count(${distinct}${value})`, 'int64'));
+  const aggregate = `${node.name}(${distinct}${value})`;
   return node.name === 'sum' ? checked(aggregate) : aggregate;
+}
+
+/** ROUND's third argument: a string literal naming one of BigQuery's two modes. */
+function roundingMode(arg: Expr): string {
+  const mode = arg.kind === 'literal' && arg.type === 'string' ? ROUNDING_MODES[String(arg.value)] : undefined;
+  if (mode === undefined) throw new InvalidQuery(`ROUND's rounding mode must be ROUND_HALF_AWAY_FROM_ZERO or ROUND_HALF_EVEN`, arg.loc);
+  return mode;
 }
 
 const TO_BIGNUMERIC: ReadonlySet<string> = new Set(['BIGNUMERIC', 'BIGDECIMAL']);
@@ -134,14 +176,22 @@ export function bignumericCast(node: Cast, { expr, refuse }: Printer): string | 
   const keyword = node.safe ? 'TRY_CAST' : 'CAST';
   if (TO_BIGNUMERIC.has(target)) {
     if (from === 'bignumeric') return expr(node.operand);
+    if (isNull(node.operand)) return 'CAST(NULL AS BIGNUM)';
     if (from === 'int64' || from === 'numeric') return asUnits(expr(node.operand), from);
-    // A column's type is known when the query runs: an INT64 or a NUMERIC is cast, anything else an error, never a guess.
+    // A FLOAT64's exact binary value, rounded half away from zero at 38 places; NaN, the
+    // infinities and a value past the range are errors (NULL with SAFE_CAST, its operand's own errors still raised).
+    const ofDouble = (v: string) => {
+      const call = `CAST(${hostCall('bignumeric_of_double', `CAST(${v} AS DOUBLE)`)} AS BIGNUM)`;
+      return node.safe ? trying(call, [v], [node.operand], (what) => refuse(what, node)) : call;
+    };
+    if (from === 'float64') return ofDouble(expr(node.operand));
+    // A column's type is known when the query runs: an INT64, a NUMERIC or a FLOAT64 is cast, anything else an error, never a guess.
     if (from === undefined) {
-      const other = raise('CAST to BIGNUMERIC of a value other than an INT64, a NUMERIC or a STRING literal is not supported on the embedded engine', 'BIGNUM');
-      return byType(expr(node.operand), undefined, { int64: (v) => asUnits(v, 'int64'), numeric: (v) => asUnits(v, 'numeric'), otherwise: () => other }, (what) => refuse(what, node));
+      const other = raise('CAST to BIGNUMERIC of a value other than an INT64, a NUMERIC, a FLOAT64 or a STRING literal is not supported on the embedded engine', 'BIGNUM');
+      return byType(expr(node.operand), undefined, { int64: (v) => asUnits(v, 'int64'), numeric: (v) => asUnits(v, 'numeric'), float64: ofDouble, otherwise: () => other }, (what) => refuse(what, node));
     }
     const text = node.operand.kind === 'literal' && node.operand.type === 'string' ? String(node.operand.value) : undefined;
-    if (text === undefined) return refuse(`CAST to BIGNUMERIC of a ${from.toUpperCase()} (the embedded engine casts an INT64, a NUMERIC or a STRING literal)`, node);
+    if (text === undefined) return refuse(`CAST to BIGNUMERIC of a ${from.toUpperCase()} (the embedded engine casts an INT64, a NUMERIC, a FLOAT64 or a STRING literal)`, node);
     const units = bignumericUnits(text);
     if (units !== undefined) return unitsSql(units);
     return node.safe ? 'CAST(NULL AS BIGNUM)' : raise(`Bad bignumeric value: ${text}`, 'BIGNUM');
@@ -205,8 +255,14 @@ function misplaced(child: Expr, parent: Parent | undefined, allowed: ReadonlySet
     }
     case 'call': {
       const call = node as Call;
-      const plain = call.args.length === 1 && !call.over && !call.having && !call.orderBy && call.limit === undefined;
-      if (plain && (AGGREGATES.has(call.name) || (call.name === 'abs' && !call.distinct))) return undefined;
+      const plain = !call.over && !call.having && !call.orderBy && call.limit === undefined;
+      if (plain && call.args.length === 1 && (AGGREGATES.has(call.name) || (SCALAR.has(call.name) && !call.distinct))) return undefined;
+      // DIV and MOD of a BIGNUMERIC first: the language table types them as their first argument.
+      if (plain && !call.distinct && call.name in DIVISIONS && call.args.length === 2 && typeOf(call.args[0]!) === 'bignumeric' && (COERCED.has(typeOf(call.args[1]!)) || isNull(call.args[1]!))) return undefined;
+      // ROUND(x, places [, mode]) and TRUNC(x, places): the BIGNUMERIC first, the places an INT64 the query's text types (or NULL).
+      const places = call.args[1];
+      const rounded = (call.name === 'round' && call.args.length <= 3) || (call.name === 'trunc' && call.args.length === 2);
+      if (plain && !call.distinct && rounded && call.args[0] === child && places !== undefined && (typeOf(places) === 'int64' || isNull(places))) return undefined;
       return `${call.name.toUpperCase()}${call.over ? ' over a window' : ''}`;
     }
     case 'item':
@@ -214,6 +270,10 @@ function misplaced(child: Expr, parent: Parent | undefined, allowed: ReadonlySet
     default:
       return node.kind === undefined ? 'an ORDER BY of a subquery or window' : node.kind.replace(/_/g, ' ');
   }
+}
+
+function isNull(expr: Expr): boolean {
+  return expr.kind === 'literal' && expr.type === 'null';
 }
 
 /** Where a BIGNUMERIC comes from: every other BIGNUMERIC (a sum, a SUM) is made of one of these. */
@@ -271,7 +331,7 @@ export const bignumericContexts: Rewrite = (query) => {
     const node = value as { kind?: unknown; name?: unknown; table?: unknown; fields?: unknown };
     if (typeof node.kind === 'string' && typeOf(value as Expr) === 'bignumeric') {
       const why = misplaced(value as Expr, parent, allowed);
-      if (why !== undefined) throw new UnsupportedConstruct(`a BIGNUMERIC value in ${why} (the embedded engine answers BIGNUMERIC in the outermost SELECT's items, their ORDER BY and GROUP BY, CAST, + - and comparisons with INT64, NUMERIC or BIGNUMERIC, ABS, SUM, MIN and MAX)`, 'duckdb', (value as Expr).loc);
+      if (why !== undefined) throw new UnsupportedConstruct(`a BIGNUMERIC value in ${why} (the embedded engine answers BIGNUMERIC in the outermost SELECT's items, their ORDER BY and GROUP BY, CAST, + - * / and comparisons with INT64, NUMERIC or BIGNUMERIC, ABS, SIGN, ROUND, TRUNC, CEIL, FLOOR, DIV and MOD of a BIGNUMERIC, SUM, AVG, MIN and MAX)`, 'duckdb', (value as Expr).loc);
     }
     if (node.kind === 'column' && node.table === undefined && Array.isArray(node.fields) && node.fields.length === 0 && typeof node.name === 'string' && aliases.has(node.name.toLowerCase()) && !keys.has(value)) {
       throw new UnsupportedConstruct(`the BIGNUMERIC item ${node.name} read in an expression (the embedded engine reads it as a whole ORDER BY or GROUP BY key only)`, 'duckdb', (value as Expr).loc);
