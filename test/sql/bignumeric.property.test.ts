@@ -223,4 +223,33 @@ describe('BIGNUMERIC on DuckDB, against BigInt', () => {
       { numRuns: RUNS * 3 },
     );
   });
+
+  it('IN, BETWEEN, CASE, IF, COALESCE, NULLIF, GREATEST and LEAST: exact comparisons and choices, an INT64 coerced', async () => {
+    const small = fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n });
+    await fc.assert(
+      fc.asyncProperty(units, units, small, async (a, b, i) => {
+        const [x, y] = [literal(a), literal(b)];
+        const sql =
+          `SELECT ${x} IN (${y}, ${i}) AS inside, ${x} BETWEEN ${y} AND ${i} AS within, ` +
+          `CASE WHEN ${x} < ${y} THEN ${x} ELSE ${i} END AS chosen, IF(${x} = ${y}, ${y}, ${i}) AS picked, ` +
+          `COALESCE(${x}, ${i}) AS first, NULLIF(${x}, ${y}) AS unless, GREATEST(${x}, ${y}, ${i}) AS most, LEAST(${x}, ${y}, ${i}) AS fewest`;
+        const whole = i * ONE;
+        const max = [a, b, whole].reduce((m, v) => (v > m ? v : m));
+        const min = [a, b, whole].reduce((m, v) => (v < m ? v : m));
+        expect(await answer(sql)).toEqual([
+          {
+            inside: a === b || a === whole,
+            within: b <= a && a <= whole,
+            chosen: wire(a < b ? a : whole),
+            picked: wire(a === b ? b : whole),
+            first: wire(a),
+            unless: a === b ? null : wire(a),
+            most: wire(max),
+            fewest: wire(min),
+          },
+        ]);
+      }),
+      { numRuns: RUNS },
+    );
+  });
 });

@@ -4,7 +4,7 @@
  * those. Columns and parameters are not known here; a rendering that depends on their type lets
  * DuckDB choose at run time (dialects/duckdb/semantics.ts `byType`).
  */
-import type { Call, ColumnRef, Expr } from '../parse/tree.js';
+import type { Call, Case, ColumnRef, Expr } from '../parse/tree.js';
 
 export type StaticType = 'int64' | 'float64' | 'numeric' | 'bignumeric' | 'string' | 'bytes' | 'bool' | 'date' | 'datetime' | 'timestamp' | 'time' | 'interval' | 'json';
 
@@ -74,6 +74,18 @@ function arithmetic(operator: string, left: StaticType | undefined, right: Stati
   return operator === '/' ? 'float64' : 'int64';
 }
 
+/**
+ * A CASE's type where its results say it: BIGNUMERIC where one is and the others are INT64,
+ * NUMERIC, BIGNUMERIC or NULL (GoogleSQL's supertype; a FLOAT64 among them would make it FLOAT64).
+ * Any other is left unknown, as it was: the DuckDB dialect writes a BIGNUMERIC CASE itself.
+ */
+function caseType(expr: Case, lookup: TypeLookup): StaticType | undefined {
+  const results = [...expr.whens.map((branch) => branch.then), ...(expr.else ? [expr.else] : [])];
+  const types = results.filter((result) => !(result.kind === 'literal' && result.type === 'null')).map((result) => staticType(result, lookup));
+  if (!types.includes('bignumeric')) return undefined;
+  return types.every((type) => type === 'bignumeric' || type === 'int64' || type === 'numeric') ? 'bignumeric' : undefined;
+}
+
 export function staticType(expr: Expr, lookup: TypeLookup): StaticType | undefined {
   switch (expr.kind) {
     case 'literal':
@@ -113,6 +125,8 @@ export function staticType(expr: Expr, lookup: TypeLookup): StaticType | undefin
     }
     case 'column':
       return lookup.column?.(expr);
+    case 'case':
+      return caseType(expr, lookup);
     default:
       return undefined;
   }

@@ -26,10 +26,10 @@ import type { Rewrite } from '../../generator/dialect.js';
 import { UnsupportedConstruct } from '../../generator/unsupported.js';
 import { TYPE_LOOKUP } from '../../language.js';
 import { InvalidQuery } from '../../parse/errors.js';
-import type { Binary, Call, Cast, Expr, Literal, Query, Unary } from '../../parse/tree.js';
+import type { Between, Binary, Call, Case, Cast, Expr, InList, Literal, Query, Unary } from '../../parse/tree.js';
 import type { Printer } from '../../generator/dialect.js';
 import { hostCall, type HostFunctionName } from './host-functions.js';
-import { byType, computedOnce, raise, trying } from './semantics.js';
+import { byType, computedOnce, raise, repeatable, trying } from './semantics.js';
 import { BIGNUMERIC_MAX_UNITS, BIGNUMERIC_MIN_UNITS, BIGNUMERIC_SCALE, sqlMacroName, ZERO_UNITS } from './sql-macros.js';
 
 
@@ -129,8 +129,69 @@ const DIVISIONS: Readonly<Record<string, HostFunctionName>> = { div: 'bignumeric
 /** ROUND's rounding modes, as ROUND's third argument names them. */
 const ROUNDING_MODES: Readonly<Record<string, string>> = { ROUND_HALF_AWAY_FROM_ZERO: 'half_away', ROUND_HALF_EVEN: 'half_even' };
 
-/** SUM, MIN, MAX, AVG, ABS, SIGN, ROUND, TRUNC, CEIL, FLOOR, DIV and MOD of a BIGNUMERIC; undefined for any other call. */
-export function bignumericCall(node: Call, { expr }: Printer): string | undefined {
+/** Where a value stands beside a BIGNUMERIC it is compared with or chosen from: an INT64 or NUMERIC coerced, NULL a BIGNUM's. */
+function coerced(node: Expr, expr: (node: Expr) => string): string {
+  return isNull(node) ? 'CAST(NULL AS BIGNUM)' : asUnits(expr(node), typeOf(node));
+}
+
+/** Whether values compared or chosen together hold a BIGNUMERIC and nothing GoogleSQL would not coerce to one. */
+function togetherBignumeric(nodes: readonly Expr[]): boolean {
+  return nodes.some((node) => typeOf(node) === 'bignumeric') && nodes.every((node) => COERCED.has(typeOf(node)) || isNull(node));
+}
+
+/** The functions that choose one of their arguments, each of the BIGNUMERIC type where the call is. */
+const CHOOSERS: ReadonlySet<string> = new Set(['coalesce', 'ifnull', 'if', 'nullif', 'greatest', 'least']);
+
+/** The arguments a chooser's result is one of, or is compared with (NULLIF's second); IF's condition is none. */
+function chosenFrom(call: Call): readonly Expr[] {
+  return call.name === 'if' ? call.args.slice(1) : call.args;
+}
+
+/** COALESCE, IFNULL, IF, NULLIF, GREATEST and LEAST of BIGNUMERICs, the other arguments coerced. */
+function bignumericChoice(node: Call, { expr, refuse }: Printer): string {
+  const args = chosenFrom(node).map((arg) => coerced(arg, expr));
+  switch (node.name) {
+    case 'if':
+      return `(CASE WHEN ${expr(node.args[0]!)} THEN ${args[0]} ELSE ${args[1]} END)`;
+    case 'greatest':
+    case 'least': {
+      // GoogleSQL's GREATEST and LEAST are NULL where any argument is; DuckDB's skip NULLs.
+      const values = args.map((arg) => repeatable(arg, (what) => refuse(what, node)));
+      return `(CASE WHEN ${values.map((value) => `${value} IS NULL`).join(' OR ')} THEN NULL ELSE ${node.name}(${values.join(', ')}) END)`;
+    }
+    default:
+      return `${node.name === 'ifnull' ? 'coalesce' : node.name}(${args.join(', ')})`;
+  }
+}
+
+/** `x [NOT] IN (...)` and `x [NOT] BETWEEN a AND b` where the values compared hold a BIGNUMERIC; undefined where none does. */
+export function bignumericIn(node: InList, { expr }: Printer): string | undefined {
+  if (!togetherBignumeric([node.operand, ...node.list])) return undefined;
+  return `(${coerced(node.operand, expr)} ${node.not ? 'NOT IN' : 'IN'} (${node.list.map((item) => coerced(item, expr)).join(', ')}))`;
+}
+
+export function bignumericBetween(node: Between, { expr }: Printer): string | undefined {
+  if (!togetherBignumeric([node.operand, node.low, node.high])) return undefined;
+  return `(${coerced(node.operand, expr)} ${node.not ? 'NOT BETWEEN' : 'BETWEEN'} ${coerced(node.low, expr)} AND ${coerced(node.high, expr)})`;
+}
+
+/** A CASE whose results, or whose subject and WHEN values, hold a BIGNUMERIC: those coerced; undefined where neither does. */
+export function bignumericCase(node: Case, { expr }: Printer): string | undefined {
+  const results = [...node.whens.map((branch) => branch.then), ...(node.else ? [node.else] : [])];
+  const chosen = togetherBignumeric(results);
+  const compared = node.subject !== undefined && togetherBignumeric([node.subject, ...node.whens.map((branch) => branch.when)]);
+  if (!chosen && !compared) return undefined;
+  const result = (value: Expr) => (chosen ? coerced(value, expr) : expr(value));
+  const key = (value: Expr) => (compared ? coerced(value, expr) : expr(value));
+  const branches = node.whens.map((branch) => `WHEN ${key(branch.when)} THEN ${result(branch.then)}`);
+  if (node.else) branches.push(`ELSE ${result(node.else)}`);
+  return `(CASE${node.subject ? ` ${key(node.subject)}` : ''} ${branches.join(' ')} END)`;
+}
+
+/** SUM, MIN, MAX, AVG, ABS, SIGN, ROUND, TRUNC, CEIL, FLOOR, DIV and MOD of a BIGNUMERIC, and the choosers of one; undefined for any other call. */
+export function bignumericCall(node: Call, printer: Printer): string | undefined {
+  const { expr } = printer;
+  if (CHOOSERS.has(node.name) && typeOf(node) === 'bignumeric' && togetherBignumeric(chosenFrom(node))) return bignumericChoice(node, printer);
   const [arg] = node.args;
   if (arg === undefined || typeOf(arg) !== 'bignumeric') return undefined;
   const value = expr(arg);
@@ -249,6 +310,23 @@ function misplaced(child: Expr, parent: Parent | undefined, allowed: ReadonlySet
     }
     case 'unary':
       return (node as Unary).operator === '-' ? undefined : `the operator ${(node as Unary).operator}`;
+    case 'in_list': {
+      const list = node as InList;
+      return togetherBignumeric([list.operand, ...list.list]) ? undefined : 'IN with a value of another type than INT64, NUMERIC or BIGNUMERIC';
+    }
+    case 'between': {
+      const between = node as Between;
+      return togetherBignumeric([between.operand, between.low, between.high]) ? undefined : 'BETWEEN with a value of another type than INT64, NUMERIC or BIGNUMERIC';
+    }
+    case 'case': {
+      const branching = node as Case;
+      if (parent.key === 'then' || parent.key === 'else') {
+        return typeOf(branching) === 'bignumeric' ? undefined : 'a CASE result beside a value of another type than INT64, NUMERIC or BIGNUMERIC';
+      }
+      const subject = branching.subject;
+      // CASE x WHEN y: x and every y are compared; a WHEN of a CASE without a subject is a condition.
+      return subject !== undefined && togetherBignumeric([subject, ...branching.whens.map((branch) => branch.when)]) ? undefined : 'a CASE comparison with a value of another type than INT64, NUMERIC or BIGNUMERIC';
+    }
     case 'cast': {
       const cast = node as Cast;
       return !cast.format && !cast.type.element && !cast.type.fields && !cast.type.params && FROM_BIGNUMERIC.has(cast.type.name.toUpperCase()) ? undefined : `CAST to ${cast.type.name}${cast.format ? ' with FORMAT' : ''}`;
@@ -256,6 +334,9 @@ function misplaced(child: Expr, parent: Parent | undefined, allowed: ReadonlySet
     case 'call': {
       const call = node as Call;
       const plain = !call.over && !call.having && !call.orderBy && call.limit === undefined;
+      // A chooser typed as the BIGNUMERIC it chooses (the language table types it by an argument).
+      if (plain && CHOOSERS.has(call.name) && typeOf(call) === 'bignumeric' && togetherBignumeric(chosenFrom(call)) && chosenFrom(call).includes(child)) return undefined;
+      if (CHOOSERS.has(call.name)) return `${call.name.toUpperCase()} whose ${call.name === 'if' ? 'second' : 'first'} argument is no BIGNUMERIC, or beside a value of another type than INT64, NUMERIC or BIGNUMERIC (the embedded engine types the call by that argument)`;
       if (plain && call.args.length === 1 && (AGGREGATES.has(call.name) || (SCALAR.has(call.name) && !call.distinct))) return undefined;
       // DIV and MOD of a BIGNUMERIC first: the language table types them as their first argument.
       if (plain && !call.distinct && call.name in DIVISIONS && call.args.length === 2 && typeOf(call.args[0]!) === 'bignumeric' && (COERCED.has(typeOf(call.args[1]!)) || isNull(call.args[1]!))) return undefined;
@@ -331,13 +412,20 @@ export const bignumericContexts: Rewrite = (query) => {
     const node = value as { kind?: unknown; name?: unknown; table?: unknown; fields?: unknown };
     if (typeof node.kind === 'string' && typeOf(value as Expr) === 'bignumeric') {
       const why = misplaced(value as Expr, parent, allowed);
-      if (why !== undefined) throw new UnsupportedConstruct(`a BIGNUMERIC value in ${why} (the embedded engine answers BIGNUMERIC in the outermost SELECT's items, their ORDER BY and GROUP BY, CAST, + - * / and comparisons with INT64, NUMERIC or BIGNUMERIC, ABS, SIGN, ROUND, TRUNC, CEIL, FLOOR, DIV and MOD of a BIGNUMERIC, SUM, AVG, MIN and MAX)`, 'duckdb', (value as Expr).loc);
+      if (why !== undefined) throw new UnsupportedConstruct(`a BIGNUMERIC value in ${why} (the embedded engine answers BIGNUMERIC in the outermost SELECT's items, their ORDER BY and GROUP BY, CAST, + - * / and comparisons, IN, BETWEEN, CASE, COALESCE, IFNULL, IF, NULLIF, GREATEST and LEAST with INT64, NUMERIC or BIGNUMERIC, ABS, SIGN, ROUND, TRUNC, CEIL, FLOOR, DIV and MOD of a BIGNUMERIC, SUM, AVG, MIN and MAX)`, 'duckdb', (value as Expr).loc);
     }
     if (node.kind === 'column' && node.table === undefined && Array.isArray(node.fields) && node.fields.length === 0 && typeof node.name === 'string' && aliases.has(node.name.toLowerCase()) && !keys.has(value)) {
       throw new UnsupportedConstruct(`the BIGNUMERIC item ${node.name} read in an expression (the embedded engine reads it as a whole ORDER BY or GROUP BY key only)`, 'duckdb', (value as Expr).loc);
     }
     for (const [key, child] of Object.entries(value)) {
-      if (key !== 'loc') visit(child, { node: value, key });
+      if (key === 'loc') continue;
+      // A CASE's branches are plain pairs: each WHEN and THEN is the CASE's own child.
+      if (node.kind === 'case' && key === 'whens') {
+        for (const branch of (value as Case).whens) {
+          visit(branch.when, { node: value, key: 'when' });
+          visit(branch.then, { node: value, key: 'then' });
+        }
+      } else visit(child, { node: value, key });
     }
   };
   visit(query, undefined);
