@@ -252,4 +252,20 @@ describe('BIGNUMERIC on DuckDB, against BigInt', () => {
       { numRuns: RUNS },
     );
   });
+
+  it('* / and < with an INT64 column the query does not type: coerced when it runs, exact', async () => {
+    const int64 = fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n });
+    await fc.assert(
+      fc.asyncProperty(units, int64, async (a, i) => {
+        const whole = i * ONE;
+        const product = halfAway(a * whole, ONE);
+        const quotient = i === 0n ? undefined : halfAway(a * ONE, whole);
+        const result = await answer(`SELECT ${literal(a)} * i AS p FROM UNNEST([${i}]) AS i`);
+        expect(result).toEqual(inRange(product) ? [{ p: wire(product) }] : OVERFLOW);
+        const divided = await answer(`SELECT ${literal(a)} / i AS q, ${literal(a)} < i AS lt FROM UNNEST([${i}]) AS i`);
+        expect(divided).toEqual(quotient === undefined ? BY_ZERO : inRange(quotient) ? [{ q: wire(quotient), lt: a < whole }] : OVERFLOW);
+      }),
+      { numRuns: RUNS },
+    );
+  });
 });

@@ -38,6 +38,8 @@ const LITERAL_TYPES: Readonly<Partial<Record<string, StaticType>>> = {
   json: 'json',
 };
 
+const ARITHMETIC: ReadonlySet<string> = new Set(['+', '-', '*', '/']);
+
 const BITWISE_OPERATORS: ReadonlySet<string> = new Set(['&', '|', '^', '<<', '>>']);
 
 const BOOLEAN_OPERATORS: ReadonlySet<string> = new Set(['AND', 'OR', '=', '!=', '<>', '<', '>', '<=', '>=', 'LIKE', 'NOT LIKE', 'IS', 'IS NOT', 'IS DISTINCT FROM', 'IS NOT DISTINCT FROM']);
@@ -65,6 +67,9 @@ function timeArithmetic(operator: string, left: StaticType | undefined, right: S
 }
 
 function arithmetic(operator: string, left: StaticType | undefined, right: StaticType | undefined): StaticType | undefined {
+  // A BIGNUMERIC beside a value of a type the text does not say (a column): the DuckDB dialect
+  // takes it as an INT64 or NUMERIC, coerced, or fails when the query runs (dialects/duckdb/bignumeric.ts).
+  if ((left === 'bignumeric' && right === undefined) || (left === undefined && right === 'bignumeric')) return ARITHMETIC.has(operator) ? 'bignumeric' : undefined;
   if (!isNumeric(left) || !isNumeric(right)) return timeArithmetic(operator, left, right);
   if (left === 'float64' || right === 'float64') return 'float64';
   // An INT64 or NUMERIC is coerced to BIGNUMERIC beside one (GoogleSQL's supertypes).

@@ -79,6 +79,19 @@ function asUnits(sql: string, type: StaticType | undefined): string {
   return sql;
 }
 
+/**
+ * A BIGNUMERIC's partner in arithmetic, a comparison, DIV or MOD, as units: an INT64 or NUMERIC
+ * coerced, NULL a BIGNUM's; of a type the query's text does not say (a column), coerced by the type
+ * DuckDB gives it when the query runs, any other type then an error rather than a guess.
+ */
+function partnerUnits(node: Expr, { expr, refuse }: Printer): string {
+  if (isNull(node)) return 'CAST(NULL AS BIGNUM)';
+  const type = typeOf(node);
+  if (type !== undefined) return asUnits(expr(node), type);
+  const other = raise('a BIGNUMERIC beside a value other than an INT64, a NUMERIC or a BIGNUMERIC is not supported on the embedded engine', 'BIGNUM');
+  return byType(expr(node), undefined, { int64: (v) => asUnits(v, 'int64'), numeric: (v) => asUnits(v, 'numeric'), otherwise: () => other }, (what) => refuse(what, node));
+}
+
 /** A BIGNUMERIC's units, or BigQuery's overflow error where they are past its range. */
 function checked(sql: string): string {
   return `${sqlMacroName('bignumeric_checked')}(${sql})`;
@@ -101,12 +114,13 @@ const ARITHMETIC: ReadonlySet<string> = new Set(['+', '-', '*', '/']);
 const COMPARISONS: ReadonlySet<string> = new Set(['=', '!=', '<>', '<', '>', '<=', '>=']);
 
 /** `a + b`, `a - b` or a comparison where one side is a BIGNUMERIC; undefined where neither is. */
-export function bignumericBinary(node: Binary, { expr }: Printer): string | undefined {
+export function bignumericBinary(node: Binary, printer: Printer): string | undefined {
   const left = typeOf(node.left);
   const right = typeOf(node.right);
-  if (left !== 'bignumeric' && right !== 'bignumeric') return undefined;
-  const a = asUnits(expr(node.left), left);
-  const b = asUnits(expr(node.right), right);
+  // IS [NOT] NULL is DuckDB's own.
+  if ((left !== 'bignumeric' && right !== 'bignumeric') || !(ARITHMETIC.has(node.operator) || COMPARISONS.has(node.operator))) return undefined;
+  const a = partnerUnits(node.left, printer);
+  const b = partnerUnits(node.right, printer);
   if (node.operator === '*') return hosted('bignumeric_multiply', a, b);
   if (node.operator === '/') return hosted('bignumeric_divide', a, b);
   if (ARITHMETIC.has(node.operator)) return checked(`(${a} ${node.operator} ${b})`);
@@ -196,7 +210,7 @@ export function bignumericCall(node: Call, printer: Printer): string | undefined
   if (arg === undefined || typeOf(arg) !== 'bignumeric') return undefined;
   const value = expr(arg);
   const division = DIVISIONS[node.name];
-  if (division !== undefined && node.args[1] !== undefined) return hosted(division, value, asUnits(expr(node.args[1]), typeOf(node.args[1])));
+  if (division !== undefined && node.args[1] !== undefined) return hosted(division, value, partnerUnits(node.args[1], printer));
   if (node.name === 'abs') return checked(computedOnce(value, (v) => `(CASE WHEN ${v} < 0 THEN ${ZERO_UNITS} - ${v} ELSE ${v} END)`));
   // SIGN of a BIGNUMERIC is a BIGNUMERIC; NULL stays NULL (no ELSE).
   if (node.name === 'sign') return computedOnce(value, (v) => `(CASE WHEN ${v} > 0 THEN ${unitsSql(BIGNUMERIC_ONE)} WHEN ${v} < 0 THEN ${unitsSql(-BIGNUMERIC_ONE)} WHEN ${v} = 0 THEN ${ZERO_UNITS} END)`);
@@ -304,7 +318,8 @@ function misplaced(child: Expr, parent: Parent | undefined, allowed: ReadonlySet
     case 'binary': {
       const binary = node as Binary;
       const other = binary.left === child ? binary.right : binary.left;
-      if ((ARITHMETIC.has(binary.operator) || COMPARISONS.has(binary.operator)) && COERCED.has(typeOf(other))) return undefined;
+      // A partner of a type the text does not say is coerced when the query runs, or fails then.
+      if ((ARITHMETIC.has(binary.operator) || COMPARISONS.has(binary.operator)) && (COERCED.has(typeOf(other)) || typeOf(other) === undefined)) return undefined;
       if ((binary.operator === 'IS' || binary.operator === 'IS NOT') && binary.right.kind === 'literal' && binary.right.type === 'null') return undefined;
       return `the operator ${binary.operator} with a ${typeOf(other)?.toUpperCase() ?? 'value of a type the query does not say'}`;
     }
@@ -339,7 +354,7 @@ function misplaced(child: Expr, parent: Parent | undefined, allowed: ReadonlySet
       if (CHOOSERS.has(call.name)) return `${call.name.toUpperCase()} whose ${call.name === 'if' ? 'second' : 'first'} argument is no BIGNUMERIC, or beside a value of another type than INT64, NUMERIC or BIGNUMERIC (the embedded engine types the call by that argument)`;
       if (plain && call.args.length === 1 && (AGGREGATES.has(call.name) || (SCALAR.has(call.name) && !call.distinct))) return undefined;
       // DIV and MOD of a BIGNUMERIC first: the language table types them as their first argument.
-      if (plain && !call.distinct && call.name in DIVISIONS && call.args.length === 2 && typeOf(call.args[0]!) === 'bignumeric' && (COERCED.has(typeOf(call.args[1]!)) || isNull(call.args[1]!))) return undefined;
+      if (plain && !call.distinct && call.name in DIVISIONS && call.args.length === 2 && typeOf(call.args[0]!) === 'bignumeric' && (COERCED.has(typeOf(call.args[1]!)) || typeOf(call.args[1]!) === undefined)) return undefined;
       // ROUND(x, places [, mode]) and TRUNC(x, places): the BIGNUMERIC first, the places an INT64 the query's text types (or NULL).
       const places = call.args[1];
       const rounded = (call.name === 'round' && call.args.length <= 3) || (call.name === 'trunc' && call.args.length === 2);
