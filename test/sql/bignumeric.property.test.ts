@@ -268,4 +268,14 @@ describe('BIGNUMERIC on DuckDB, against BigInt', () => {
       { numRuns: RUNS },
     );
   });
+
+  it('a BIGNUMERIC carried out of a CTE and a FROM subquery keeps its value', async () => {
+    await fc.assert(
+      fc.asyncProperty(units, units, async (a, b) => {
+        expect(await answer(`WITH t AS (SELECT ${literal(a)} AS x) SELECT x FROM (SELECT *, 1 AS k FROM t) WHERE x IS NOT NULL`)).toEqual([{ x: wire(a) }]);
+        expect(await answer(`SELECT x FROM (SELECT ${literal(b)} - ${literal(a)} AS x) GROUP BY x ORDER BY x`)).toEqual(inRange(b - a) ? [{ x: wire(b - a) }] : OVERFLOW);
+      }),
+      { numRuns: RUNS },
+    );
+  });
 });

@@ -13,12 +13,17 @@
  *   their range) and FLOAT64 (the nearest double to the exact decimal);
  * - `+`, `-`, `*`, `/` and unary minus (an INT64 or NUMERIC operand coerced), with BigQuery's
  *   overflow and division by zero errors; the comparisons; ABS, SIGN, ROUND (with its places and
- *   rounding mode), TRUNC, CEIL, FLOOR, DIV and MOD; SUM, AVG, MIN and MAX;
+ *   rounding mode), TRUNC, CEIL, FLOOR, DIV and MOD; SUM, AVG, MIN and MAX; a partner of a type the
+ *   text does not say (a column) coerced by its type when the query runs, or an error then;
+ * - IN, BETWEEN, CASE, IF, COALESCE, IFNULL, NULLIF, GREATEST and LEAST among BIGNUMERIC, INT64,
+ *   NUMERIC and NULL values, the others coerced;
  * - a SELECT item of the outermost query (on the wire as a decimal, backends/duckdb/values.ts), its
- *   ORDER BY and GROUP BY keys.
+ *   ORDER BY and GROUP BY keys;
+ * - a named item of a CTE or FROM subquery, whose column the outer query reads whole only.
  *
- * A BIGNUMERIC column of a subquery, CTE or set operation is not typed by the query's text here,
- * so one is refused where it is made rather than read as units where it is used.
+ * A BIGNUMERIC column of a subquery or CTE is not typed by the query's text where it is read, so
+ * it is answered only where its units need no type; one of a set operation or a subquery
+ * expression is refused where it is made rather than read as units where it is used.
  */
 import { decimalUnits } from '../../../core/decimal-units.js';
 import { staticType, type StaticType } from '../../analyse/static-type.js';
@@ -26,7 +31,7 @@ import type { Rewrite } from '../../generator/dialect.js';
 import { UnsupportedConstruct } from '../../generator/unsupported.js';
 import { TYPE_LOOKUP } from '../../language.js';
 import { InvalidQuery } from '../../parse/errors.js';
-import type { Between, Binary, Call, Case, Cast, Expr, InList, Literal, Query, Unary } from '../../parse/tree.js';
+import type { Between, Binary, Call, Case, Cast, ColumnRef, Cte, Expr, InList, Literal, Query, Unary } from '../../parse/tree.js';
 import type { Printer } from '../../generator/dialect.js';
 import { hostCall, type HostFunctionName } from './host-functions.js';
 import { byType, computedOnce, raise, repeatable, trying } from './semantics.js';
@@ -309,7 +314,7 @@ const CAST_TARGET: Readonly<Record<string, 'string' | 'numeric' | 'int64' | 'flo
 type Parent = { readonly node: object; readonly key: string };
 
 /** Why a BIGNUMERIC may not stand here; undefined where one of the renderings above writes it. */
-function misplaced(child: Expr, parent: Parent | undefined, allowed: ReadonlySet<object>): string | undefined {
+function misplaced(child: Expr, parent: Parent | undefined, allowed: ReadonlySet<object>, carriers: ReadonlySet<object>): string | undefined {
   if (parent === undefined) return 'here';
   const node = parent.node as { kind?: string };
   // An outermost SELECT item or ORDER BY item (the parent), or a GROUP BY key (the value itself).
@@ -362,7 +367,9 @@ function misplaced(child: Expr, parent: Parent | undefined, allowed: ReadonlySet
       return `${call.name.toUpperCase()}${call.over ? ' over a window' : ''}`;
     }
     case 'item':
-      return 'a SELECT item of a subquery, CTE or set operation (its column would not be known as a BIGNUMERIC where it is read)';
+      // A named item of a CTE or FROM subquery is carried out as its units, and read whole only (carriedRead).
+      if (carriers.has(parent.node)) return undefined;
+      return 'a SELECT item of a set operation, a subquery expression, or an unnamed one of a CTE or FROM subquery (its column would not be known as a BIGNUMERIC where it is read)';
     default:
       return node.kind === undefined ? 'an ORDER BY of a subquery or window' : node.kind.replace(/_/g, ' ');
   }
@@ -384,6 +391,40 @@ function holdsBignumeric(value: unknown): boolean {
   if (value === null || typeof value !== 'object') return false;
   if (isOrigin(value as { kind?: unknown })) return true;
   return Object.entries(value).some(([key, child]) => key !== 'loc' && holdsBignumeric(child));
+}
+
+/**
+ * The named items of a CTE's or a FROM subquery's SELECT (not of a set operation, whose members
+ * DuckDB would coerce to one type, nor of a subquery expression, whose value an operator would
+ * read): a BIGNUMERIC there leaves as its BIGNUM of units, which DuckDB carries through unchanged.
+ */
+function carrierItems(query: Query): Set<object> {
+  const items = new Set<object>();
+  const relation = (inner: Query) => {
+    if (inner.body.kind !== 'select') return;
+    for (const item of inner.body.items) if (item.kind === 'item' && item.alias !== undefined) items.add(item);
+  };
+  const walk = (value: unknown): void => {
+    if (Array.isArray(value)) return value.forEach(walk);
+    if (value === null || typeof value !== 'object') return;
+    const node = value as { kind?: unknown; with?: unknown; query?: unknown };
+    if (Array.isArray(node.with)) for (const cte of node.with as Cte[]) relation(cte.query);
+    if (node.kind === 'derived') relation(node.query as Query);
+    for (const [key, child] of Object.entries(value)) if (key !== 'loc') walk(child);
+  };
+  walk(query);
+  return items;
+}
+
+/**
+ * Whether a column read by a carried BIGNUMERIC's name reads it whole, where its units need no
+ * type: an outermost SELECT item or ORDER BY key (the wire writes a BIGNUM as a BIGNUMERIC), a
+ * GROUP BY key, or IS [NOT] NULL. Anywhere else DuckDB would read the units as ones (`x + 1`).
+ */
+function carriedRead(column: Expr, parent: Parent | undefined, allowed: ReadonlySet<object>, keys: ReadonlySet<object>): boolean {
+  if (keys.has(column) || (parent !== undefined && allowed.has(parent.node) && (parent.key === 'expr'))) return true;
+  const binary = parent?.node as Binary | undefined;
+  return binary?.kind === 'binary' && (binary.operator === 'IS' || binary.operator === 'IS NOT') && binary.left === column && isNull(binary.right);
 }
 
 /** The names of the outermost SELECT's BIGNUMERIC items. */
@@ -418,6 +459,14 @@ export const bignumericContexts: Rewrite = (query) => {
     keys.add(item.expr);
   }
   const aliases = bignumericAliases(query);
+  const carriers = carrierItems(query);
+  // A carried BIGNUMERIC's name, wherever read (a same-named column of another relation too, the
+  // reads not being resolved here: refused, never guessed), must read it whole.
+  const carried = new Set<string>();
+  for (const item of carriers) {
+    const { expr, alias } = item as { expr: Expr; alias: string };
+    if (typeOf(expr) === 'bignumeric') carried.add(alias.toLowerCase());
+  }
   const visit = (value: unknown, parent: Parent | undefined): void => {
     if (Array.isArray(value)) {
       for (const element of value) visit(element, parent);
@@ -426,11 +475,22 @@ export const bignumericContexts: Rewrite = (query) => {
     if (value === null || typeof value !== 'object') return;
     const node = value as { kind?: unknown; name?: unknown; table?: unknown; fields?: unknown };
     if (typeof node.kind === 'string' && typeOf(value as Expr) === 'bignumeric') {
-      const why = misplaced(value as Expr, parent, allowed);
+      const why = misplaced(value as Expr, parent, allowed, carriers);
       if (why !== undefined) throw new UnsupportedConstruct(`a BIGNUMERIC value in ${why} (the embedded engine answers BIGNUMERIC in the outermost SELECT's items, their ORDER BY and GROUP BY, CAST, + - * / and comparisons, IN, BETWEEN, CASE, COALESCE, IFNULL, IF, NULLIF, GREATEST and LEAST with INT64, NUMERIC or BIGNUMERIC, ABS, SIGN, ROUND, TRUNC, CEIL, FLOOR, DIV and MOD of a BIGNUMERIC, SUM, AVG, MIN and MAX)`, 'duckdb', (value as Expr).loc);
     }
     if (node.kind === 'column' && node.table === undefined && Array.isArray(node.fields) && node.fields.length === 0 && typeof node.name === 'string' && aliases.has(node.name.toLowerCase()) && !keys.has(value)) {
       throw new UnsupportedConstruct(`the BIGNUMERIC item ${node.name} read in an expression (the embedded engine reads it as a whole ORDER BY or GROUP BY key only)`, 'duckdb', (value as Expr).loc);
+    }
+    if (carried.size > 0 && node.kind === 'column') {
+      const ref = value as ColumnRef;
+      const name = [ref.name, ...ref.fields].find((part) => carried.has(part.toLowerCase()));
+      if (name !== undefined && !carriedRead(ref, parent, allowed, keys)) {
+        throw new UnsupportedConstruct(`the column ${name}, a BIGNUMERIC of a CTE or subquery, read in an expression (the embedded engine reads it whole only: as an outermost SELECT item, ORDER BY or GROUP BY key, or IS NULL)`, 'duckdb', ref.loc);
+      }
+    }
+    const using = (value as { using?: unknown }).using;
+    if (carried.size > 0 && Array.isArray(using) && using.some((name) => typeof name === 'string' && carried.has(name.toLowerCase()))) {
+      throw new UnsupportedConstruct('a join USING a BIGNUMERIC column of a CTE or subquery (it would be compared as its units)', 'duckdb', (value as { loc?: Expr['loc'] }).loc);
     }
     for (const [key, child] of Object.entries(value)) {
       if (key === 'loc') continue;
