@@ -402,7 +402,8 @@ function carrierItems(query: Query): Set<object> {
   const items = new Set<object>();
   const relation = (inner: Query) => {
     if (inner.body.kind !== 'select') return;
-    for (const item of inner.body.items) if (item.kind === 'item' && item.alias !== undefined) items.add(item);
+    // Its `*` too, which passes a carried column on whole.
+    for (const item of inner.body.items) if (item.kind === 'star' || item.alias !== undefined) items.add(item);
   };
   const walk = (value: unknown): void => {
     if (Array.isArray(value)) return value.forEach(walk);
@@ -414,6 +415,26 @@ function carrierItems(query: Query): Set<object> {
   };
   walk(query);
   return items;
+}
+
+/**
+ * The names a relation's whole row may be read by (`TO_JSON_STRING(t)`, `SELECT t`): every CTE
+ * name, FROM alias and table name of the query. Where a BIGNUMERIC is carried, a row read by any of
+ * them is refused, which relation's row holds its units (through `*` too) not being resolved here.
+ */
+function rowNames(query: Query): Set<string> {
+  const names = new Set<string>();
+  const walk = (value: unknown): void => {
+    if (Array.isArray(value)) return value.forEach(walk);
+    if (value === null || typeof value !== 'object') return;
+    const node = value as { kind?: unknown; with?: unknown; name?: unknown; alias?: unknown };
+    if (Array.isArray(node.with)) for (const cte of node.with as Cte[]) names.add(cte.name.toLowerCase());
+    if (node.kind === 'table' && typeof node.name === 'string') names.add(node.name.toLowerCase());
+    if ((node.kind === 'table' || node.kind === 'derived') && typeof node.alias === 'string') names.add(node.alias.toLowerCase());
+    for (const [key, child] of Object.entries(value)) if (key !== 'loc') walk(child);
+  };
+  walk(query);
+  return names;
 }
 
 /**
@@ -464,9 +485,10 @@ export const bignumericContexts: Rewrite = (query) => {
   // reads not being resolved here: refused, never guessed), must read it whole.
   const carried = new Set<string>();
   for (const item of carriers) {
-    const { expr, alias } = item as { expr: Expr; alias: string };
-    if (typeOf(expr) === 'bignumeric') carried.add(alias.toLowerCase());
+    const { kind, expr, alias } = item as { kind: string; expr: Expr; alias: string };
+    if (kind === 'item' && typeOf(expr) === 'bignumeric') carried.add(alias.toLowerCase());
   }
+  const rows = carried.size > 0 ? rowNames(query) : new Set<string>();
   const visit = (value: unknown, parent: Parent | undefined): void => {
     if (Array.isArray(value)) {
       for (const element of value) visit(element, parent);
@@ -484,9 +506,16 @@ export const bignumericContexts: Rewrite = (query) => {
     if (carried.size > 0 && node.kind === 'column') {
       const ref = value as ColumnRef;
       const name = [ref.name, ...ref.fields].find((part) => carried.has(part.toLowerCase()));
+      if (ref.table === undefined && ref.fields.length === 0 && rows.has(ref.name.toLowerCase())) {
+        throw new UnsupportedConstruct(`the row ${ref.name} read whole in a query carrying a BIGNUMERIC column out of a CTE or subquery (it may hold its units)`, 'duckdb', ref.loc);
+      }
       if (name !== undefined && !carriedRead(ref, parent, allowed, keys)) {
         throw new UnsupportedConstruct(`the column ${name}, a BIGNUMERIC of a CTE or subquery, read in an expression (the embedded engine reads it whole only: as an outermost SELECT item, ORDER BY or GROUP BY key, or IS NULL)`, 'duckdb', ref.loc);
       }
+    }
+    // A `*` anywhere else (a set operation's, a subquery expression's) would pass its units to an operator.
+    if (carried.size > 0 && node.kind === 'star' && !allowed.has(value) && !carriers.has(value)) {
+      throw new UnsupportedConstruct('a * of a set operation or subquery expression in a query carrying a BIGNUMERIC column out of a CTE or subquery (it may pass its units on)', 'duckdb', (value as { loc?: Expr['loc'] }).loc);
     }
     const using = (value as { using?: unknown }).using;
     if (carried.size > 0 && Array.isArray(using) && using.some((name) => typeof name === 'string' && carried.has(name.toLowerCase()))) {
