@@ -338,7 +338,7 @@ export const FUNCTIONS: ReadonlyMap<string, FunctionSpec> = new Map<string, Func
   ['count', aggregate('rows, or non-NULL values', [1, 1], same('count'), 'int64')],
   ['countif', aggregate('rows where the condition is TRUE; 0 when it is for none', [1, 1], countIf, 'int64')],
   ['sum', { ...aggregate('sum of non-NULL values (past INT64, or to an infinity from finite FLOAT64 values, an error)', [1, 1], checkedSum, FIRST), placesOver: true }],
-  ['avg', { ...aggregate('mean of non-NULL values (of NUMERICs a NUMERIC, rounded to 9 decimal places)', [1, 1], average, { sameAs: 0, int64: 'float64' }), placesOver: true }],
+  ['avg', { ...aggregate('mean of non-NULL values (of NUMERICs a NUMERIC, rounded to 9 decimal places; of BIGNUMERICs a BIGNUMERIC, to 38)', [1, 1], average, { sameAs: 0, int64: 'float64' }), placesOver: true }],
   ['min', { ...aggregate('smallest non-NULL value; NaN if any is NaN', [1, 1], minimum, FIRST), placesOver: true }],
   ['max', aggregate('largest non-NULL value; NaN if any is NaN', [1, 1], same('max'), FIRST)],
   ['any_value', aggregate('a value of the group', [1, 1], same('any_value'), FIRST)],

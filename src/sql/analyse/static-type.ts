@@ -4,7 +4,7 @@
  * those. Columns and parameters are not known here; a rendering that depends on their type lets
  * DuckDB choose at run time (dialects/duckdb/semantics.ts `byType`).
  */
-import type { Call, ColumnRef, Expr } from '../parse/tree.js';
+import type { Call, Case, ColumnRef, Expr } from '../parse/tree.js';
 
 export type StaticType = 'int64' | 'float64' | 'numeric' | 'bignumeric' | 'string' | 'bytes' | 'bool' | 'date' | 'datetime' | 'timestamp' | 'time' | 'interval' | 'json';
 
@@ -38,6 +38,8 @@ const LITERAL_TYPES: Readonly<Partial<Record<string, StaticType>>> = {
   json: 'json',
 };
 
+const ARITHMETIC: ReadonlySet<string> = new Set(['+', '-', '*', '/']);
+
 const BITWISE_OPERATORS: ReadonlySet<string> = new Set(['&', '|', '^', '<<', '>>']);
 
 const BOOLEAN_OPERATORS: ReadonlySet<string> = new Set(['AND', 'OR', '=', '!=', '<>', '<', '>', '<=', '>=', 'LIKE', 'NOT LIKE', 'IS', 'IS NOT', 'IS DISTINCT FROM', 'IS NOT DISTINCT FROM']);
@@ -65,6 +67,9 @@ function timeArithmetic(operator: string, left: StaticType | undefined, right: S
 }
 
 function arithmetic(operator: string, left: StaticType | undefined, right: StaticType | undefined): StaticType | undefined {
+  // A BIGNUMERIC beside a value of a type the text does not say (a column): the DuckDB dialect
+  // takes it as an INT64 or NUMERIC, coerced, or fails when the query runs (dialects/duckdb/bignumeric.ts).
+  if ((left === 'bignumeric' && right === undefined) || (left === undefined && right === 'bignumeric')) return ARITHMETIC.has(operator) ? 'bignumeric' : undefined;
   if (!isNumeric(left) || !isNumeric(right)) return timeArithmetic(operator, left, right);
   if (left === 'float64' || right === 'float64') return 'float64';
   // An INT64 or NUMERIC is coerced to BIGNUMERIC beside one (GoogleSQL's supertypes).
@@ -72,6 +77,18 @@ function arithmetic(operator: string, left: StaticType | undefined, right: Stati
   if (left === 'numeric' || right === 'numeric') return 'numeric';
   // INT64 / INT64 is FLOAT64 in BigQuery.
   return operator === '/' ? 'float64' : 'int64';
+}
+
+/**
+ * A CASE's type where its results say it: BIGNUMERIC where one is and the others are INT64,
+ * NUMERIC, BIGNUMERIC or NULL (GoogleSQL's supertype; a FLOAT64 among them would make it FLOAT64).
+ * Any other is left unknown, as it was: the DuckDB dialect writes a BIGNUMERIC CASE itself.
+ */
+function caseType(expr: Case, lookup: TypeLookup): StaticType | undefined {
+  const results = [...expr.whens.map((branch) => branch.then), ...(expr.else ? [expr.else] : [])];
+  const types = results.filter((result) => !(result.kind === 'literal' && result.type === 'null')).map((result) => staticType(result, lookup));
+  if (!types.includes('bignumeric')) return undefined;
+  return types.every((type) => type === 'bignumeric' || type === 'int64' || type === 'numeric') ? 'bignumeric' : undefined;
 }
 
 export function staticType(expr: Expr, lookup: TypeLookup): StaticType | undefined {
@@ -113,6 +130,8 @@ export function staticType(expr: Expr, lookup: TypeLookup): StaticType | undefin
     }
     case 'column':
       return lookup.column?.(expr);
+    case 'case':
+      return caseType(expr, lookup);
     default:
       return undefined;
   }

@@ -11,6 +11,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDuckDb, runDuckDbQuery } from '../../../src/backends/duckdb/backend.js';
 import { openConnections, type Connections } from '../../../src/backends/duckdb/connections.js';
 import type { CanneryError } from '../../../src/core/errors.js';
+import { duckDbDialect } from '../../../src/sql/dialects/duckdb/dialect.js';
+import { generate } from '../../../src/sql/generator/generate.js';
+import { parseQuery } from '../../../src/sql/parse/to-tree.js';
 
 describe('a DuckDB error that names a file on the server', () => {
   let instance: DuckDBInstance;
@@ -70,5 +73,35 @@ describe('a NUMERIC answer past NUMERIC\'s range', () => {
       endpointName: 'numeric.test',
     }).catch((error: CanneryError) => error);
     expect(failure).toMatchObject({ code: 'query_failed', message: expect.stringContaining('numeric overflow: 100000000000000000000000000000.000000000'), queryRejected: true });
+  });
+});
+
+describe('a BIGNUMERIC error a host function raises', () => {
+  let instance: DuckDBInstance;
+  let connections: Connections;
+  beforeAll(async () => {
+    instance = await openDuckDb({ path: ':memory:' });
+    connections = await openConnections(instance, 1);
+  });
+  afterAll(async () => {
+    await connections?.close();
+    instance?.closeSync();
+  });
+
+  it("is BigQuery's division by zero in BigQuery's words, a rejected query (400)", async () => {
+    const { sql } = generate(parseQuery("select bignumeric '1.5' / 0 as q"), duckDbDialect([]));
+    const failure = await runDuckDbQuery(connections, {
+      sql,
+      parameters: [],
+      values: {},
+      specs: {},
+      now: new Date(),
+      maxRows: 10,
+      maxBytes: 1024 * 1024,
+      timeoutMs: 10_000,
+      endpointName: 'bignumeric.test',
+    }).catch((error: CanneryError) => error);
+    expect(failure).toMatchObject({ code: 'query_failed', message: expect.stringContaining('division by zero: 1.5 / 0'), queryRejected: true });
+    expect((failure as CanneryError).message).not.toContain('cannery_');
   });
 });

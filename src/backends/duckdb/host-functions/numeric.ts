@@ -4,6 +4,7 @@
  * rounded half away from zero to the type's places (9; BIGNUMERIC's 38); an error past the type's
  * range (NUMERIC's 29 integer digits; BIGNUMERIC's 256 bits of units) or for anything else.
  */
+import { decimalUnits } from '../../../core/decimal-units.js';
 import { BIGNUMERIC_MAX_UNITS, BIGNUMERIC_MIN_UNITS } from '../../../sql/dialects/duckdb/sql-macros.js';
 import { HostFunctionError } from './errors.js';
 
@@ -17,22 +18,9 @@ function parseUnits(text: string, places: number, type: string): bigint {
   const [, before = '', whole = '', fraction = '', exponent = '0', after = ''] = match;
   // One sign at most; digits somewhere; an integer part of commas alone is none.
   if ((before && after) || !/\d/.test(whole + fraction) || (whole !== '' && !/\d/.test(whole))) throw invalid();
-  const digits = (whole.replace(/,/g, '') + fraction).replace(/^0+/, '');
-  const negative = (before || after) === '-';
-  let scale = fraction.length - Number(exponent);
-  let value = BigInt(digits === '' ? '0' : digits);
-  if (value === 0n) return 0n;
-  // Below 10^-(places + 1) the value rounds to 0, past 10^100 it is past any range: no huge power of ten is built.
-  if (scale - digits.length > places + 1) return 0n;
-  if (digits.length - scale > 100) throw new HostFunctionError(`${type} value out of range: ${text}`);
-  // To the type's places, half away from zero.
-  if (scale > places) {
-    const divisor = 10n ** BigInt(scale - places);
-    value = (value + divisor / 2n) / divisor;
-    scale = places;
-  }
-  const units = value * 10n ** BigInt(places - scale);
-  return negative ? -units : units;
+  const units = decimalUnits(whole.replace(/,/g, ''), fraction, exponent, places);
+  if (units === undefined) throw new HostFunctionError(`${type} value out of range: ${text}`);
+  return (before || after) === '-' ? -units : units;
 }
 
 export function parseNumeric(text: string): string {

@@ -11,6 +11,7 @@
 import { BIGINT, BLOB, BOOLEAN, DOUBLE, DuckDBBlobValue, DuckDBListValue, DuckDBScalarFunction, LIST, type DuckDBScalarMainFunction, listValue, VARCHAR, type DuckDBConnection, type DuckDBType, type DuckDBValue } from '#duckdb-api';
 import { HOST_FUNCTIONS, hostFunctionName, type HostFunctionName, type HostType } from '../../../sql/dialects/duckdb/host-functions.js';
 import { blockMeter, HELD_LOOP_BLOCKS, HELD_LOOP_BOUND_MS, heldLoopError, HOST_FUNCTION_BOUNDS, HostBoundError, lengthOf, measure, type HostArgument } from '../../../sql/dialects/duckdb/host-function-bounds.js';
+import { bignumericDiv, bignumericDivide, bignumericMod, bignumericMultiply, bignumericOfDouble, bignumericRound } from './bignumeric.js';
 import { farmFingerprint, fromBase32, sha512, toBase32 } from './encoding.js';
 import { containsSubstr } from './contains.js';
 import { format } from './format.js';
@@ -79,6 +80,12 @@ const IMPLEMENTATIONS: { readonly [K in HostFunctionName]: Implementation } = {
   cast_format_decimal: castFormatDecimal,
   cast_format_float: castFormatFloat,
   parse_bignumeric: parseBignumericUnits,
+  bignumeric_multiply: bignumericMultiply,
+  bignumeric_divide: bignumericDivide,
+  bignumeric_div: bignumericDiv,
+  bignumeric_mod: bignumericMod,
+  bignumeric_round: bignumericRound,
+  bignumeric_of_double: bignumericOfDouble,
   contains_substr: (values: readonly (string | null)[], types: readonly string[], search: string, scope: string) => containsSubstr(readSqlValue(values[0]!, types[0]!), search, scope),
 };
 

@@ -43,7 +43,7 @@ import { isTimeText } from './time-formats.js';
 import { namedStructElements } from './struct-arrays.js';
 import { structCase, structCast, structEquality, structInUnnest, structNullif, structShape } from './struct-equality.js';
 import { typedColumns } from './rewrites/typed-columns.js';
-import { bignumericBinary, bignumericCall, bignumericCast, bignumericContexts, bignumericLiteral, bignumericNegation } from './bignumeric.js';
+import { bignumericBetween, bignumericBinary, bignumericCall, bignumericCase, bignumericCast, bignumericContexts, bignumericIn, bignumericLiteral, bignumericNegation } from './bignumeric.js';
 import { computedOnce, raise, repeatable } from './semantics.js';
 import { canonicalJson, InvalidJson } from '../../functions/json-value.js';
 import { intervalInRange } from '../../functions/overflow.js';
@@ -188,6 +188,8 @@ export function duckDbDialect(sources: readonly string[], options: DuckDbDialect
         return node.not ? `(NOT ${found})` : found;
       },
       in_list: (node, printer) => {
+        const bignumeric = bignumericIn(node, printer);
+        if (bignumeric !== undefined) return bignumeric;
         const shape = structShape(node.operand) ?? node.list.map(structShape).find((found) => found !== undefined);
         if (shape === undefined) {
           return floats(node.operand, ...node.list) ? nanIn(operand(node.operand, printer), node.list.map((item) => operand(item, printer)), node.not, typeOf, (what) => printer.refuse(what, node)) : undefined;
@@ -200,9 +202,11 @@ export function duckDbDialect(sources: readonly string[], options: DuckDbDialect
       },
       unary: (node, printer) => raisingArgument(node, printer) ?? bignumericNegation(node, printer),
       call: (node, printer) => raisingArgument(node, printer) ?? bignumericCall(node, printer) ?? structNullif(node, printer),
-      case: structCase,
+      case: (node, printer) => bignumericCase(node, printer) ?? structCase(node, printer),
       cast: (node, printer) => bignumericCast(node, printer) ?? structCast(printer.expr(node.operand), node.type, node.safe, printer.typeName, (what) => printer.refuse(what, node)),
       between: (node, printer) => {
+        const bignumeric = bignumericBetween(node, printer);
+        if (bignumeric !== undefined) return bignumeric;
         if ([node.operand, node.low, node.high].some((side) => structShape(side) !== undefined)) {
           return printer.refuse('BETWEEN of STRUCTs (GoogleSQL compares STRUCTs for equality only)', node);
         }

@@ -112,6 +112,12 @@ export const HOST_FUNCTION_BOUNDS: { readonly [K in HostFunctionName]: HostFunct
   cast_format_decimal: { called: 'CAST', work: TEXT },
   cast_format_float: { called: 'CAST', work: TEXT },
   parse_bignumeric: { called: 'PARSE_BIGNUMERIC', work: NATIVE },
+  bignumeric_multiply: { called: 'the operator * of BIGNUMERIC', work: NATIVE },
+  bignumeric_divide: { called: 'the operator / of BIGNUMERIC (or AVG)', work: NATIVE },
+  bignumeric_div: { called: 'DIV', work: NATIVE },
+  bignumeric_mod: { called: 'MOD', work: NATIVE },
+  bignumeric_round: { called: 'ROUND (or TRUNC, CEIL, FLOOR)', work: NATIVE },
+  bignumeric_of_double: { called: 'CAST', work: NATIVE },
 };
 
 /**

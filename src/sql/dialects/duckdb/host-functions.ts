@@ -69,6 +69,12 @@ export const HOST_FUNCTIONS = {
   cast_format_decimal: { parameters: ['VARCHAR', 'VARCHAR'], returns: 'VARCHAR' },
   cast_format_float: { parameters: ['VARCHAR', 'DOUBLE'], returns: 'VARCHAR' },
   parse_bignumeric: { parameters: ['VARCHAR'], returns: 'VARCHAR' },
+  bignumeric_multiply: { parameters: ['VARCHAR', 'VARCHAR'], returns: 'VARCHAR' },
+  bignumeric_divide: { parameters: ['VARCHAR', 'VARCHAR'], returns: 'VARCHAR' },
+  bignumeric_div: { parameters: ['VARCHAR', 'VARCHAR'], returns: 'VARCHAR' },
+  bignumeric_mod: { parameters: ['VARCHAR', 'VARCHAR'], returns: 'VARCHAR' },
+  bignumeric_round: { parameters: ['VARCHAR', 'BIGINT', 'VARCHAR'], returns: 'VARCHAR' },
+  bignumeric_of_double: { parameters: ['DOUBLE'], returns: 'VARCHAR' },
 } as const satisfies Record<string, HostFunctionSignature>;
 
 export type HostFunctionName = keyof typeof HOST_FUNCTIONS;
@@ -102,6 +108,12 @@ const CALLED_AS: Partial<Record<HostFunctionName, string>> = {
   ip_trunc: 'NET.IP_TRUNC',
   cast_format_decimal: 'CAST',
   cast_format_float: 'CAST',
+  bignumeric_multiply: 'the operator * of BIGNUMERIC',
+  bignumeric_divide: 'the operator / of BIGNUMERIC (or AVG)',
+  bignumeric_div: 'DIV',
+  bignumeric_mod: 'MOD',
+  bignumeric_round: 'ROUND (or TRUNC, CEIL, FLOOR)',
+  bignumeric_of_double: 'CAST',
 };
 
 /** The BigQuery function(s) a host function renders, as a caller wrote them. */
