@@ -7,9 +7,9 @@
  * DuckDB's native reader doing all the work. DuckDB inserts one batch while JS stages the next, in
  * a second file: the two overlap on two cores instead of taking turns. Memory holds a batch being
  * staged, whatever the input's size; DuckDB's share is capped by the connection's memory_limit (the
- * CLI sets it). Everything lands in
- * one transaction with a row in the imports ledger (ledger.ts): a failed or killed import leaves
- * nothing, and a committed one is known by the input's bytes, so loading it again is a no-op.
+ * CLI sets it). Everything lands in one transaction with a row in the imports ledger (ledger.ts): a
+ * failed or killed import leaves nothing, and a committed one is known by the input's bytes, so
+ * loading it again is a no-op.
  */
 import { randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
