@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream, existsSync } from 'node:fs';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { DuckDBInstance } from '#duckdb-api';
@@ -30,6 +30,14 @@ import { declaredSources } from './source-folder.js';
 
 /** Reads of 1 MiB: a quarter of the per-chunk work of node's 64 KiB default, for the same memory. */
 const READ_BYTES = 1 << 20;
+/**
+ * DuckDB's threads for an NDJSON import: every core but the one JS reads the input on. JS stages a
+ * batch while DuckDB inserts the last (import.ts), so on two cores DuckDB's one thread and JS keep
+ * both busy, and one thread spares the work DuckDB's threads spend sharing a file between them: on
+ * 100K edge events a fifth of the import's CPU, for less wall time than two threads
+ * (docs/benchmarks.md, "Loading data").
+ */
+const NDJSON_IMPORT_THREADS = Math.max(1, availableParallelism() - 1);
 /** V8's longest string is about 512 MiB; a line must fit in one, and its staged form too. */
 const LONGEST_LINE_LIMIT = 256 << 20;
 
@@ -62,7 +70,7 @@ export const importCommand: Command = {
 
     stopCleanlyOnSignals();
     // Opened first: a database another process holds is the one thing said, before any batch.
-    const instance = await openOrHandOver(dbPath, loadMemoryLimit, { source, path });
+    const instance = await openOrHandOver(dbPath, loadMemoryLimit, { source, path }, NDJSON_IMPORT_THREADS);
     if (instance === undefined) return 0;
     const connection = await instance.connect();
     const batchId = randomUUID();
@@ -140,9 +148,14 @@ async function importDeclaredFile(
  * input (`-`) is handed over as a file too: written first to an owner-only file the server reads
  * (the server loads files by path, between its commits), removed once it has answered.
  */
-async function openOrHandOver(dbPath: string, memoryLimit: string, file: { source: string; path: string; format?: string | undefined }): Promise<DuckDBInstance | undefined> {
+async function openOrHandOver(
+  dbPath: string,
+  memoryLimit: string,
+  file: { source: string; path: string; format?: string | undefined },
+  threads?: number,
+): Promise<DuckDBInstance | undefined> {
   try {
-    return await openDuckDb({ path: dbPath, memoryLimit });
+    return await openDuckDb({ path: dbPath, memoryLimit, ...(threads === undefined ? {} : { threads }) });
   } catch (error) {
     // No server there takes files (no socket): the holder's own words (database-busy.ts), before standard input is read.
     if (!(error instanceof DatabaseBusy) || !existsSync(handoffSocketPath(dbPath))) throw error;

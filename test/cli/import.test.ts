@@ -192,7 +192,7 @@ describe.skipIf(!canMount)('cannery import on a full disk', () => {
     const run = onFullDisk(`"$NODE" "$CLI" import --db "$DB" --source ${SOURCE} "$LARGE"; echo "exit: $?"; ls -A "$DISK"`, { DB: db, LARGE: large, TMPDIR: FULL_DISK });
     expect(run.stdout).toBe('exit: 1\n');
     expect(run.stderr).toMatch(
-      new RegExp(`cannery: cannot write the staged copy of the input to ${FULL_DISK}/cannery-import-\\d+-\\w+/batch\\.ndjson: no space left on device \\(ENOSPC\\)\\. .*set TMPDIR to a disk with room`),
+      new RegExp(`cannery: cannot write the staged copy of the input to ${FULL_DISK}/cannery-import-\\d+-\\w+/batch-\\d\\.ndjson: no space left on device \\(ENOSPC\\)\\. .*set TMPDIR to a disk with room`),
     );
     expect(existsSync(db)).toBe(true);
     expect(await query(db, "SELECT count(*) AS n FROM duckdb_tables() WHERE table_name = 'cloudflare.logs.prod'")).toEqual([{ n: 0n }]);

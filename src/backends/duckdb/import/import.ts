@@ -4,10 +4,12 @@
  * The input is read in batches. JS checks each line, learns the schema and writes the batch to a
  * staged file in the table's own layout (event.ts); DuckDB widens the table to the schema so far and
  * reads the file into it with `read_json` and the table's column types (insert-staged.ts), which is
- * DuckDB's native reader doing all the work. Memory holds one batch, whatever the input's size;
- * DuckDB's share is capped by the connection's memory_limit (the CLI sets it). Everything lands in
- * one transaction with a row in the imports ledger (ledger.ts): a failed or killed import leaves
- * nothing, and a committed one is known by the input's bytes, so loading it again is a no-op.
+ * DuckDB's native reader doing all the work. DuckDB inserts one batch while JS stages the next, in
+ * a second file: the two overlap on two cores instead of taking turns. Memory holds a batch being
+ * staged, whatever the input's size; DuckDB's share is capped by the connection's memory_limit (the
+ * CLI sets it). Everything lands in one transaction with a row in the imports ledger (ledger.ts): a
+ * failed or killed import leaves nothing, and a committed one is known by the input's bytes, so
+ * loading it again is a no-op.
  */
 import { randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
@@ -28,9 +30,9 @@ import { createStagingFolder, removeStagingFolder } from './staging.js';
 export interface ImportOptions {
   /** Sources whose declared fields a newly created table gets too, so the shipped SQL can read it. */
   sources?: readonly SourceDescriptor[];
-  /** Where batches are staged (a batch at a time); default: the system's temporary folder. */
+  /** Where batches are staged (two at a time); default: the system's temporary folder. */
   tempDirectory?: string;
-  /** Staged bytes per batch: what JS holds in memory and DuckDB reads at once. */
+  /** Staged bytes per batch: what DuckDB reads at once. */
   batchBytes?: number;
   /** The longest line accepted, in bytes. */
   maxLineBytes?: number;
@@ -94,10 +96,21 @@ export async function importNdjson(
 
   const order = new TimeOrder();
   const folder = await createStagingFolder(options.tempDirectory ?? tmpdir());
-  const staged = new StagedFile(join(folder, 'batch.ndjson'), batchBytes);
+  // Two staged files in turn: DuckDB inserts one batch while JS reads and stages the next.
+  const files = [0, 1].map((index) => new StagedFile(join(folder, `batch-${index}.ndjson`), batchBytes));
+  let staged = files[0]!;
   let rows = 0;
   // The table as this transaction has it: what the last batch widened it to, or as it was.
   let table = existing;
+  // The insert of the batch before this one, settled to its failure (or undefined), so that a
+  // failure no one awaits yet is not an unhandled rejection.
+  let inserting: Promise<{ failure: unknown } | undefined> | undefined;
+  // The connection runs one statement at a time; a failed insert holds the earliest bad line.
+  const inserted = async () => {
+    const settled = await inserting;
+    inserting = undefined;
+    if (settled !== undefined) throw settled.failure;
+  };
   await connection.run('BEGIN TRANSACTION');
   try {
     // The batch being staged: its events, its first input line and the blank ones (which DuckDB's
@@ -110,18 +123,26 @@ export async function importNdjson(
     const load = async () => {
       await staged.end();
       if (events > 0) {
-        // A record became a list after some lines of this batch held it as one object.
+        // A record became a list after some lines of this batch held it as one object. Restaged
+        // now, before a line of the next batch can widen the shapes further.
         if (normaliser.layoutChanged) await staged.rewrite((json) => normaliser.restage(json));
+        await inserted();
         ({ table } = await ensureSourceTable(connection, sourceName, normaliser.metadata, columns, table));
-        await insertStaged(connection, table, columns, {
+        // Not awaited: the statement's text and types are fixed before insertStaged first awaits,
+        // so the shapes the next batch widens do not reach it (they reach the table at its load).
+        inserting = insertStaged(connection, table, columns, {
           file: staged.path,
           firstLine,
           blankLines,
           timestampForm: normaliser.batchTimestampForm,
           // A rewritten line is longer than it was read by a few bytes per field at most.
           longestLine: normaliser.layoutChanged ? staged.bytes : 2 * longestLine,
-        });
+        }).then(
+          () => undefined,
+          (failure: unknown) => ({ failure }),
+        );
         rows += events;
+        staged = files[staged === files[0] ? 1 : 0]!;
       }
       events = 0;
       blankLines = [];
@@ -166,6 +187,7 @@ export async function importNdjson(
       options.onProgress?.({ events: rows + events, bytes: tally.bytes });
     }
     await load();
+    await inserted();
 
     const { sha256, headSha256 } = digest.digest();
     const result: ImportResult = {
@@ -187,10 +209,12 @@ export async function importNdjson(
     await connection.run('COMMIT');
     return table === undefined ? result : { ...result, table };
   } catch (error) {
+    // A batch still being inserted holds earlier lines than the one that failed here: its failure is the one to tell.
+    const earlier = await inserting;
     await rollbackAfter(connection);
-    throw error;
+    throw earlier === undefined ? error : earlier.failure;
   } finally {
-    await staged.abandon();
+    for (const file of files) await file.abandon();
     await removeStagingFolder(folder);
   }
 }

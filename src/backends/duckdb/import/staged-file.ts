@@ -95,7 +95,7 @@ function noSpace(error: unknown, path: string, batchBytes: number): Error | unde
   if (code !== 'ENOSPC' && code !== 'EDQUOT') return undefined;
   return new Error(
     `cannot write the staged copy of the input to ${path}: no space left on device (${code}). ` +
-      `An import stages one batch at a time there (up to about ${formatBytes(batchBytes)}); free space, or set TMPDIR to a disk with room`,
+      `An import stages two batches at a time there (up to about ${formatBytes(batchBytes)} each); free space, or set TMPDIR to a disk with room`,
     { cause: error },
   );
 }

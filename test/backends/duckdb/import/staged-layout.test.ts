@@ -201,6 +201,24 @@ describe('staging in the table layout', () => {
     }
   });
 
+  it('names the line DuckDB refuses in a batch being inserted before a bad line JS reads after it', async () => {
+    const lines = [
+      '{"id":"1","timestamp":0,"event_message":"x","metadata":{"a":1}}',
+      '{"id":"2","timestamp":0,"event_message":"x","metadata":{"a":1,"a":2}}',
+      'not json',
+    ];
+    // A batch a line: JS reads line 3 while DuckDB inserts line 2's batch, or before it is awaited.
+    const { connection, close } = await connectDuckDB();
+    try {
+      const input = Readable.from(lines.map((line) => `${line}\n`));
+      const error = await importNdjson(connection, 'dup', input, { batchBytes: 60 }).catch((caught: unknown) => caught);
+      expect((error as DataError).message).toMatch(/^line 2: Object \{.*\} has duplicate key "a"/);
+      expect(await readSourceTable(connection, 'dup')).toBeUndefined();
+    } finally {
+      close();
+    }
+  });
+
   it('refuses a number beyond the range of a DOUBLE rather than storing it as something else', async () => {
     const { connection, close } = await connectDuckDB();
     try {

@@ -61,7 +61,7 @@ describe('the staged copy', () => {
     await staged.abandon();
     expect((error as Error).message).toBe(
       'cannot write the staged copy of the input to /dev/full: no space left on device (ENOSPC). ' +
-        'An import stages one batch at a time there (up to about 64.0 MiB); free space, or set TMPDIR to a disk with room',
+        'An import stages two batches at a time there (up to about 64.0 MiB each); free space, or set TMPDIR to a disk with room',
     );
   });
 });
