@@ -8,11 +8,9 @@
  * is a 256-bit count of units of 10^-38). Written apart from the code under test: the literal's
  * text, the oracle's rounding and decimal, and a double's exact value are this file's own.
  */
-import type { DuckDBConnection, DuckDBInstance } from '#duckdb-api';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDuckDb } from '../../src/backends/duckdb/backend.js';
-import { defineSqlMacros } from '../../src/backends/duckdb/sql-macros.js';
+import { describe, expect, it } from 'vitest';
+import { serviceDuckDbForFile } from '../support/duckdb.js';
 import { toWireValue } from '../../src/backends/duckdb/values.js';
 import type { WireRow } from '../../src/core/types.js';
 import { wireDecimal } from '../../src/core/wire-decimal.js';
@@ -24,24 +22,12 @@ const RUNS = 40;
 const MAX = 2n ** 255n - 1n;
 const MIN = -(2n ** 255n);
 const dialect = duckDbDialect([]);
-let instance: DuckDBInstance;
-let connection: DuckDBConnection;
-
 // As the service opens DuckDB: with the host functions `*`, `/` and the rounding functions call.
-beforeAll(async () => {
-  instance = await openDuckDb({ path: ':memory:' });
-  connection = await instance.connect();
-  await defineSqlMacros(connection);
-});
-
-afterAll(() => {
-  connection?.closeSync();
-  instance?.closeSync();
-});
+const duck = serviceDuckDbForFile();
 
 async function answer(sql: string): Promise<WireRow[] | { error: string }> {
   try {
-    const reader = await connection.runAndReadAll(generate(parseQuery(sql), dialect).sql);
+    const reader = await duck.connection().runAndReadAll(generate(parseQuery(sql), dialect).sql);
     return JSON.parse(JSON.stringify(reader.convertRowObjects(toWireValue))) as WireRow[];
   } catch (error) {
     return { error: (error as Error).message };

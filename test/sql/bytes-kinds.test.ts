@@ -7,12 +7,10 @@
  * Levenshtein distance over the bytes drawn at random. The query is compiled by the one generator
  * and run on a real DuckDB in memory, with the backend's macros and host functions.
  */
-import type { DuckDBConnection, DuckDBInstance } from '#duckdb-api';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDuckDb } from '../../src/backends/duckdb/backend.js';
+import { describe, expect, it } from 'vitest';
 import { inCallerTerms } from '../../src/backends/duckdb/caller-terms.js';
-import { defineSqlMacros } from '../../src/backends/duckdb/sql-macros.js';
+import { serviceDuckDbForFile } from '../support/duckdb.js';
 import { toWireValue } from '../../src/backends/duckdb/values.js';
 import type { WireRow } from '../../src/core/types.js';
 import { duckDbDialect } from '../../src/sql/dialects/duckdb/dialect.js';
@@ -20,24 +18,12 @@ import { generate } from '../../src/sql/generator/generate.js';
 import { parseQuery } from '../../src/sql/parse/to-tree.js';
 
 const dialect = duckDbDialect([]);
-let instance: DuckDBInstance;
-let connection: DuckDBConnection;
-
-beforeAll(async () => {
-  instance = await openDuckDb({ path: ':memory:' });
-  connection = await instance.connect();
-  await defineSqlMacros(connection);
-});
-
-afterAll(() => {
-  connection?.closeSync();
-  instance?.closeSync();
-});
+const duck = serviceDuckDbForFile();
 
 /** The rows, or the error's message (compiling, or running in the caller's terms as the service says it). */
 async function outcome(sql: string): Promise<WireRow[] | string> {
   try {
-    const reader = await connection.runAndReadAll(generate(parseQuery(sql), dialect).sql);
+    const reader = await duck.connection().runAndReadAll(generate(parseQuery(sql), dialect).sql);
     return reader.convertRowObjects(toWireValue) as WireRow[];
   } catch (error) {
     return inCallerTerms((error as Error).message);

@@ -8,10 +8,9 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { DuckDBConnection, DuckDBInstance, DuckDBValue } from '#duckdb-api';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DuckDBValue } from '#duckdb-api';
+import { describe, expect, it } from 'vitest';
 import * as YAML from '#yaml';
-import { openDuckDb } from '../../src/backends/duckdb/backend.js';
 import { toWireValue } from '../../src/backends/duckdb/values.js';
 import { sourceNames } from '../../src/config/sources.js';
 import type { WireValue } from '../../src/core/types.js';
@@ -23,7 +22,7 @@ import { UnsupportedConstruct } from '../../src/sql/generator/unsupported.js';
 import { EXECUTION_TIME_PARAM, isSupportedFunction, REFUSED_FUNCTIONS } from '../../src/sql/language.js';
 import { parseQuery } from '../../src/sql/parse/to-tree.js';
 import { bigQueryTypeOf, mismatch, typeMatches, type Printed } from '../support/printed-values.js';
-import { defineSqlMacros } from '../../src/backends/duckdb/sql-macros.js';
+import { serviceDuckDbForFile } from '../support/duckdb.js';
 
 const FOLDER = fileURLToPath(new URL('./reference/', import.meta.url));
 
@@ -50,19 +49,7 @@ const examples = files.map((file) => ({ file, examples: YAML.parse(readFileSync(
 const duckdb = duckDbDialect(sourceNames());
 const bigquery = bigQueryDialect(sourceTables(sourceNames(), { project: 'p', dataset: 'd' }));
 
-let instance: DuckDBInstance;
-let connection: DuckDBConnection;
-
-beforeAll(async () => {
-  instance = await openDuckDb({ path: ':memory:' });
-  connection = await instance.connect();
-  await defineSqlMacros(connection);
-});
-
-afterAll(() => {
-  connection?.closeSync();
-  instance?.closeSync();
-});
+const duck = serviceDuckDbForFile();
 
 /** The refusal an example must meet: its own, or its function's when the table refuses that and the example calls it. */
 function expectedRefusal(example: Example): string | undefined {
@@ -82,7 +69,7 @@ async function run(sql: string): Promise<Answer> {
   const compiled = generate(parseQuery(sql), duckdb, { rowCap: 1000 });
   const bindings: Record<string, DuckDBValue> = {};
   for (const name of compiled.parameters) if (name === EXECUTION_TIME_PARAM) bindings[name] = '2024-05-08T12:00:00Z';
-  const reader = await connection.runAndReadAll(compiled.sql, bindings);
+  const reader = await duck.connection().runAndReadAll(compiled.sql, bindings);
   const names = reader.columnNames();
   const types = reader.columnTypes();
   const raw = reader.getRows();

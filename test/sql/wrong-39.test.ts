@@ -7,13 +7,11 @@
  * column divided was DuckDB's rounding division, `SUM(x) + 1` of a column did not overflow, DIV of
  * a NUMERIC column was an error that SAFE.DIV turned into NULL.
  */
-import type { DuckDBConnection, DuckDBInstance } from '#duckdb-api';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDuckDb } from '../../src/backends/duckdb/backend.js';
+import { describe, expect, it } from 'vitest';
 import type { SourceDeclaration } from '../../src/config/source-declaration.js';
 import { sourceColumnsLookup } from '../../src/sql/analyse/shapes.js';
-import { defineSqlMacros } from '../../src/backends/duckdb/sql-macros.js';
+import { serviceDuckDbForFile } from '../support/duckdb.js';
 import { toWireValue } from '../../src/backends/duckdb/values.js';
 import type { WireRow } from '../../src/core/types.js';
 import { wireInteger } from '../../src/core/wire-integer.js';
@@ -23,22 +21,10 @@ import { parseQuery } from '../../src/sql/parse/to-tree.js';
 
 const RUNS = 30;
 const dialect = duckDbDialect([]);
-let instance: DuckDBInstance;
-let connection: DuckDBConnection;
-
-beforeAll(async () => {
-  instance = await openDuckDb({ path: ':memory:' });
-  connection = await instance.connect();
-  await defineSqlMacros(connection);
-});
-
-afterAll(() => {
-  connection?.closeSync();
-  instance?.closeSync();
-});
+const duck = serviceDuckDbForFile();
 
 async function rows(sql: string, over = dialect): Promise<WireRow[]> {
-  const reader = await connection.runAndReadAll(generate(parseQuery(sql), over).sql);
+  const reader = await duck.connection().runAndReadAll(generate(parseQuery(sql), over).sql);
   return JSON.parse(JSON.stringify(reader.convertRowObjects(toWireValue))) as WireRow[];
 }
 
@@ -198,8 +184,8 @@ describe('a declared source\'s FLOAT64 and RECORD columns', () => {
       ],
     } as Pick<SourceDeclaration, 'name' | 'columns'> as SourceDeclaration;
     const declared = duckDbDialect(['shop.readings'], { sourceColumns: sourceColumnsLookup([], [declaration]) });
-    await connection.run('CREATE TABLE "shop.readings" (id VARCHAR, v DOUBLE, r STRUCT(a BIGINT, b BIGINT))');
-    await connection.run(`INSERT INTO "shop.readings" VALUES ('x', 'nan'::DOUBLE, {'a': 1, 'b': NULL}), ('y', 1.5, {'a': 1, 'b': 2}), ('z', NULL, NULL)`);
+    await duck.connection().run('CREATE TABLE "shop.readings" (id VARCHAR, v DOUBLE, r STRUCT(a BIGINT, b BIGINT))');
+    await duck.connection().run(`INSERT INTO "shop.readings" VALUES ('x', 'nan'::DOUBLE, {'a': 1, 'b': NULL}), ('y', 1.5, {'a': 1, 'b': 2}), ('z', NULL, NULL)`);
     const answer = await rows('SELECT id, v = v AS eq, v < 2 AS lt, r = r AS same, MIN(v) OVER () AS low FROM `shop.readings` ORDER BY v', declared);
     expect(answer).toEqual([
       { id: 'z', eq: null, lt: null, same: null, low: 'NaN' },

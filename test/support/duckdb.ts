@@ -1,4 +1,6 @@
+import { afterAll, beforeAll } from 'vitest';
 import { DuckDBInstance, type DuckDBConnection, type DuckDBValue } from '#duckdb-api';
+import { openDuckDb } from '../../src/backends/duckdb/backend.js';
 import { writeBackRows } from '../../src/backends/duckdb/write-back.js';
 import type { WireRow } from '../../src/core/types.js';
 import type { QueryRequest } from '../../src/engine/backend.js';
@@ -21,6 +23,25 @@ export async function connectDuckDB(path = ':memory:'): Promise<{ connection: Du
       instance.closeSync();
     },
   };
+}
+
+/**
+ * For the test file that calls it: DuckDB in memory as the service opens it (its host functions),
+ * with the SQL macros, opened before the file's tests and closed after them.
+ */
+export function serviceDuckDbForFile(): { connection: () => DuckDBConnection } {
+  let instance: DuckDBInstance | undefined;
+  let connection: DuckDBConnection | undefined;
+  beforeAll(async () => {
+    instance = await openDuckDb({ path: ':memory:' });
+    connection = await instance.connect();
+    await defineSqlMacros(connection);
+  });
+  afterAll(() => {
+    connection?.closeSync();
+    instance?.closeSync();
+  });
+  return { connection: () => connection! };
 }
 
 export async function rows(connection: DuckDBConnection, sql: string, values?: Record<string, string>): Promise<Record<string, unknown>[]> {
