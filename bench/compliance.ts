@@ -661,6 +661,22 @@ async function runCase(service: ServiceShape, endpoint: unknown, testCase: Case)
   return { class: 'DIFFERENT', detail: problem, answer: rows };
 }
 
+/**
+ * A refusal's message reduced to what it names, so that one construct's refusals count together:
+ * the service's preamble dropped, quoted text and numbers blanked, cut at its first parenthesis.
+ */
+function refusalReason(message: string): string {
+  // A syntax error is counted by the word the grammar stopped at, which names what it lacks.
+  const syntax = /SQL syntax error at line \d+, column \d+: found ('[^']*'|"[^"]*"|[^,]+)/.exec(message);
+  if (syntax) return `syntax error at ${syntax[1]}`;
+  const named = message.replace(/^.*?(not supported|is refused|refused)[^:]*:\s*/i, '');
+  return named
+    .replace(/'[^']*'|"[^"]*"|`[^`]*`/g, '…')
+    .replace(/\b\d+(\.\d+)?\b/g, 'N')
+    .replace(/\s*\(.*$/, '')
+    .slice(0, 120);
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
@@ -698,6 +714,8 @@ async function main(): Promise<void> {
   const perClass = new Map<Class, number>(CLASSES.map((name) => [name, 0]));
   const perFile = new Map<string, Map<Class, number>>();
   const report: (Case & Outcome)[] = [];
+  // What the refusals name, most common first: where answering more would count most.
+  const refusals = new Map<string, number>();
   const started = performance.now();
   for (const [index, testCase] of cases.entries()) {
     const outcome = await runCase(service, endpoint, testCase);
@@ -706,6 +724,10 @@ async function main(): Promise<void> {
     counts.set(outcome.class, (counts.get(outcome.class) ?? 0) + 1);
     perFile.set(testCase.file, counts);
     if (outcome.class === 'DIFFERENT' || outcome.class === "differs by the suite's time zone" || outcome.class === 'error, answer expected' || outcome.class === 'answer, error expected' || outcome.class.startsWith('crash') || outcome.class === 'unreadable expectation') report.push({ ...testCase, ...outcome });
+    if (outcome.class === 'refused by name') {
+      const why = refusalReason(outcome.detail ?? '');
+      refusals.set(why, (refusals.get(why) ?? 0) + 1);
+    }
     if ((index + 1) % 250 === 0) process.stderr.write(`${index + 1}/${cases.length} cases\n`);
   }
   const seconds = (performance.now() - started) / 1000;
@@ -719,6 +741,8 @@ async function main(): Promise<void> {
   console.log(markdownTable(['class', 'cases'], CLASSES.map((name) => [name, String(perClass.get(name))])));
   console.log('\nSkipped:\n');
   console.log(markdownTable(['why', 'cases'], [...skipped].sort((a, b) => b[1] - a[1]).map(([why, count]) => [why, String(count)])));
+  console.log('\nRefused by name, by what the refusal names (the 40 most common):\n');
+  console.log(markdownTable(['refusal', 'cases'], [...refusals].sort((a, b) => b[1] - a[1]).slice(0, 40).map(([why, count]) => [why.replaceAll('|', '\\|'), String(count)])));
   console.log('\nPer file:\n');
   const short = ['equal', 'error ok', 'refused', 'error', 'DIFFERENT', 'zone', 'answered', 'crash', 'unread'];
   console.log(markdownTable(['file', ...short], [...perFile].map(([file, counts]) => [file, ...CLASSES.map((name) => String(counts.get(name) ?? 0))])));

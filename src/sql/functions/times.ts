@@ -4,7 +4,7 @@
  * STRING of a TIMESTAMP with its zone's offset, and the bucket functions over BigQuery's default
  * origin (1950-01-01 00:00:00).
  */
-import { repeatable, secondFraction } from '../dialects/duckdb/semantics.js';
+import { raise, repeatable, secondFraction } from '../dialects/duckdb/semantics.js';
 import { intervalFieldsInRange } from './overflow.js';
 import { coerced, failWhen } from './arguments.js';
 import { scalar, type CallContext, type FunctionSpec, type Render } from './call.js';
@@ -118,6 +118,12 @@ function bucket(call: CallContext): string {
   // gives TIMESTAMP_BUCKET a TIMESTAMP only, so that answer is not known to be BigQuery's.
   const given = call.argNodes[0] && call.typeOf(call.argNodes[0]);
   if (call.name === 'timestamp_bucket' && (given === 'date' || given === 'datetime')) return call.refuse(`TIMESTAMP_BUCKET of a ${given.toUpperCase()} (use ${given.toUpperCase()}_BUCKET)`);
+  if (call.name === 'timestamp_bucket' && given === undefined) {
+    // A column the query does not type: DuckDB's constant typeof() tells a DATE or DATETIME apart.
+    const value = repeatable(call.args[0]!, call.refuse);
+    const checked = `[${value}][(CASE WHEN typeof(${value}) IN ('DATE', 'TIMESTAMP') THEN ${raise('TIMESTAMP_BUCKET of a DATE or DATETIME is not supported (use DATE_BUCKET or DATETIME_BUCKET)')} ELSE 1 END)]`;
+    call = { ...call, args: [checked, ...call.args.slice(1)] };
+  }
   const origin = call.args[2] === undefined ? ORIGINS[call.name]! : coerced(call, 2, type);
   const width = repeatable(call.args[1]!, call.refuse);
   return failWhen(call, `${width} <= INTERVAL 0 SECOND`, `${call.name.toUpperCase()}'s bucket width must be positive`, `time_bucket(${width}, ${coerced(call, 0, type)}, ${origin})`, type);
