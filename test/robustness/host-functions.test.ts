@@ -90,8 +90,10 @@ describe('host functions past their bounds', () => {
       "select x, y from unnest(generate_array(1, 2000)) as x cross join unnest(generate_array(1, 1000)) as y where edit_distance(concat(repeat('a', 60), cast(x * 1000 + y as string)), repeat('b', 60)) < 0";
     let answer: { status: number; body: any } | undefined;
     const slowest = await slowestHealthDuring(sandbox(sql).then((result) => (answer = result)));
-    expect(answer!.status, JSON.stringify(answer!.body)).toBe(504);
-    expect(answer!.body.error.code).toBe('query_timeout');
+    // Or the held-loop bound ends it first: with DuckDB on two threads, a busy machine can queue
+    // host calls back to back past it (host-function-bounds.ts). Either way it is never an empty 200.
+    const ended = `${answer!.status} ${answer!.body.error?.code}`;
+    expect(['504 query_timeout', '400 resources_exceeded'], JSON.stringify(answer!.body)).toContain(ended);
     expect(slowest).toBeLessThan(STALL_MS);
   });
 });
