@@ -93,9 +93,12 @@ describe('SIGTERM while a query is busy in a host function', () => {
       CANNERY_QUERY_TIMEOUT_MS: '600000',
     });
     try {
-      // Two million rows through EDIT_DISTANCE, each block within its bound: minutes of work.
+      // Twenty million rows through EDIT_DISTANCE: minutes of work in blocks of some 30 ms each,
+      // so that no chance run of blocks with no turn between them reaches the held-loop bound
+      // (HELD_LOOP_BOUND_MS) and ends the query before the signal, as blocks of 250 ms did on a
+      // busy machine.
       const sql =
-        "select x from unnest(generate_array(1, 2000)) as x cross join unnest(generate_array(1, 1000)) as y where edit_distance(concat(repeat('a', 60), cast(x * 1000 + y as string)), repeat('b', 60)) < 0";
+        "select x from unnest(generate_array(1, 20000)) as x cross join unnest(generate_array(1, 1000)) as y where edit_distance(concat(repeat('a', 20), cast(x * 1000 + y as string)), repeat('b', 20)) < 0";
       const busy = fetch(`${served.url}/api/endpoints/query/logs.all`, {
         method: 'POST',
         headers: { 'x-api-key': KEY, 'content-type': 'application/json' },
