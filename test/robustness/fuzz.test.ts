@@ -4,7 +4,9 @@
  * in, the answer is a JSON error or a result, never a 5xx, and the service keeps answering.
  *
  * Runs are bounded (about 1,000 requests in all) and seeded at random; on a failure fast-check
- * prints the seed and the smallest input it could shrink to, to replay with `{ seed, path }`.
+ * prints the seed and the smallest input it could shrink to, to replay with `{ seed, path }`. The
+ * seed is also printed as the file starts, and FUZZ_SEED=N replays it: a run that ends in the
+ * test's own timeout (a stall, not a failed property) prints nothing else.
  */
 import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -15,7 +17,11 @@ import { expectWellFormed, send, type RawRequest } from './raw-http.js';
 
 let service: TestService;
 
+const SEED = process.env.FUZZ_SEED === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(process.env.FUZZ_SEED);
+fc.configureGlobal({ seed: SEED });
+
 beforeAll(async () => {
+  console.log(`fuzz.test.ts: fast-check seed ${SEED} (replay with FUZZ_SEED=${SEED})`);
   // The fixture's day, so usage.api-counts' windows have rows in them.
   service = await startTestService({ fixtures: FIXTURES, clock: () => new Date('2024-05-01T12:30:00Z') });
 });
@@ -108,6 +114,9 @@ describe('fuzzing sandbox SQL', () => {
       }),
       {
         numRuns: 250,
+        // One answer past this is a stalled service (the test service's query timeout is 10 s):
+        // fail that run, so fast-check names the query, rather than let the test's timeout end it.
+        timeout: 60_000,
         // Found by this test: nesting past DuckDB's expression depth limit was a 502.
         examples: [[`select ${Array.from({ length: 2000 }, (_, i) => `${i}`).join(' + ')}`, true, 'logs.all']],
       },
