@@ -43,6 +43,7 @@ import { isTimeText } from './time-formats.js';
 import { namedStructElements } from './struct-arrays.js';
 import { structCase, structCast, structEquality, structInUnnest, structNullif, structShape } from './struct-equality.js';
 import { typedColumns } from './rewrites/typed-columns.js';
+import { setOperationNumericLiterals } from './rewrites/set-operation-numeric.js';
 import { bignumericBetween, bignumericBinary, bignumericCall, bignumericCase, bignumericCast, bignumericContexts, bignumericIn, bignumericLiteral, bignumericNegation } from './bignumeric.js';
 import { computedOnce, raise, repeatable } from './semantics.js';
 import { canonicalJson, InvalidJson } from '../../functions/json-value.js';
@@ -127,6 +128,9 @@ export function duckDbDialect(sources: readonly string[], options: DuckDbDialect
       bignumericContexts,
       // First to change it: the passes after it read set operations by place only.
       setsByName(sourceColumns),
+      // Before the columns are typed: a NUMERIC column's FLOAT64 literals become NUMERICs, so that
+      // the column is typed NUMERIC (ordered as one, not through doubles).
+      setOperationNumericLiterals,
       // Before names are resolved: it follows the query's own scopes, as BigQuery reads them.
       typedColumns(sourceColumns),
       usingColumnsFirst,
