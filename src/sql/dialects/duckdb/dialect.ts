@@ -16,6 +16,7 @@
  * keep, dropped; REGEXP_CONTAINS tested with substring searches first; conditions on a STRUCT
  * column's fields kept out of the table scan.
  */
+import { duckZone } from './time-zones.js';
 import type { Dialect, DuckDbDialectSettings, Printer } from '../../generator/dialect.js';
 import { EXTRACT_PARTS, extractKey, TYPE_LOOKUP } from '../../language.js';
 import { staticType } from '../../analyse/static-type.js';
@@ -223,7 +224,7 @@ export function duckDbDialect(sources: readonly string[], options: DuckDbDialect
       },
       extract: (node, printer) => {
         // AT TIME ZONE: the parts of the civil time there.
-        const source = node.timeZone ? `timezone(${printer.expr(node.timeZone)}, ${printer.expr(node.source)})` : printer.expr(node.source);
+        const source = node.timeZone ? `timezone(${duckZone(printer.expr(node.timeZone))}, ${printer.expr(node.source)})` : printer.expr(node.source);
         return EXTRACT_PARTS[extractKey(node)]?.(source);
       },
       subscript: (node, printer) => {
