@@ -469,7 +469,7 @@ function latin1(text: string): Buffer {
  * [default_time_zone]), BigQuery in UTC: a TIMESTAMP literal without a zone, a cast of one to
  * STRING or DATE, answer otherwise. An answer that differs only so is counted apart: compared again
  * with times that may differ by whole minutes up to two days (a zone's offset, and a day boundary
- * it moves), and timestamps' text by any.
+ * it moves), times of day by whole minutes, and timestamps' text by any.
  */
 let zoneLenient = false;
 const MINUTE_US = 60_000_000n;
@@ -581,6 +581,9 @@ function mismatch(type: ZType | undefined, want: ZValue, got: unknown): string |
       return trimFraction(String(got).replace('T', ' ')) === trimFraction(text.replace('T', ' ')) ? undefined : differ();
     }
     case 'TIME':
+      // A time of day in another zone differs by whole minutes: its seconds and fraction are the same.
+      if (zoneLenient && /^\d\d:\d\d(:\d\d(\.\d+)?)?$/.test(String(got)) && trimFraction(String(got)).slice(5) === trimFraction(text).slice(5)) return undefined;
+      return trimFraction(String(got)) === trimFraction(text) ? undefined : differ();
     case 'INTERVAL':
       return trimFraction(String(got)) === trimFraction(text) ? undefined : differ();
     default:
