@@ -219,6 +219,12 @@ export function duckDbDialect(sources: readonly string[], options: DuckDbDialect
       },
       orderItem: (item, printer) => (floats(item.expr) ? nanOrderKey(printer.expr(item.expr), item.expr, typeOf, item.direction, item.nulls, (what) => printer.refuse(what, item.expr)) : undefined),
       interval: (node, printer) => {
+        // DuckDB rounds fractional seconds past microseconds to the nearest (`INTERVAL '0.123456789'
+        // SECOND` is 0.123457), where ZetaSQL's answers truncate them (`'0.000000001'` is 0): where
+        // the two differ, a seventh digit of 5 or more, refused rather than rounded.
+        if (node.value.kind === 'literal' && typeof node.value.value === 'string' && /\.\d{6}[5-9]/.test(node.value.value)) {
+          return printer.refuse('an INTERVAL literal with fractional seconds past microseconds that DuckDB would round rather than truncate', node);
+        }
         const value = printer.expr(node.value);
         return intervalInRange(`(INTERVAL (${value}) ${node.unit.toUpperCase()})`, node.value, value, node.unit);
       },
