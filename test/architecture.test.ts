@@ -45,7 +45,7 @@ const ROOM_EXCEPTIONS: readonly { from: RegExp; to: RegExp; why: string }[] = [
   { from: /^sql\/parse\/to-tree\.ts$/, to: /^sql\/language\.ts$/, why: 'the reader asks the language table which arguments are date parts' },
   {
     from: /^sql\/(language\.ts|functions\/[^/]+\.ts)$/,
-    to: /^sql\/dialects\/duckdb\/(quote|semantics|json-path|time-formats|cast-formats|number-formats|host-functions|sql-macros)\.ts$/,
+    to: /^sql\/dialects\/duckdb\/(quote|semantics|json-path|time-formats|cast-formats|number-formats|host-functions|sql-macros|time-zones)\.ts$/,
     why: "each row of the language table carries its DuckDB rendering, written with the DuckDB dialect's helpers (which import only parse and analyse)",
   },
 ];

@@ -9,6 +9,7 @@
  * edge cases included (an error BigQuery raises is raised on DuckDB too, so `SAFE.` can turn it
  * into NULL). A rendering for BigQuery is only given where it is not `NAME(args)`.
  */
+import { duckZone } from './dialects/duckdb/time-zones.js';
 import { quoteString } from './dialects/duckdb/quote.js';
 import { intervalQuotient, sqlMacroName } from './dialects/duckdb/sql-macros.js';
 import { byType, computedOnce, float64Text, raise, repeatable, secondFraction, timeText, trying } from './dialects/duckdb/semantics.js';
@@ -54,12 +55,12 @@ function truncation(kind: TimeKind | 'any'): Render {
       // Only an ISO year's truncation depends on the type (see truncateAnyType).
       if (part === 'isoyear' && !(known === 'date' || known === 'string' || known === 'datetime' || known === 'timestamp')) return call.refuse('DATE_TRUNC to ISOYEAR of a value whose type the query does not say');
       if (zone === undefined) return truncateAnyType(value, part, known !== 'datetime' && known !== 'timestamp');
-      return `timezone(${zone}, ${truncateAnyType(`timezone(${zone}, ${value})`, part, false)})`;
+      return `timezone(${duckZone(zone)}, ${truncateAnyType(`timezone(${duckZone(zone)}, ${value})`, part, false)})`;
     }
     const value = coerced(call, 0, TIME_KIND_TYPES[kind]);
     if (zone === undefined) return truncateTime(value, part, kind === 'timestamp');
     // In a time zone: the civil time there, truncated, as an instant again.
-    return `timezone(${zone}, ${truncateTime(`timezone(${zone}, ${value})`, part, false)})`;
+    return `timezone(${duckZone(zone)}, ${truncateTime(`timezone(${duckZone(zone)}, ${value})`, part, false)})`;
   };
 }
 
@@ -204,7 +205,7 @@ function format(kind: TimeKind): Render {
       const zoneNode = call.argNodes[2];
       const zoneSql = call.args[2] ?? `'UTC'`;
       value.instant = value.local;
-      value.local = `timezone(${zoneSql}, ${value.local})`;
+      value.local = `timezone(${duckZone(zoneSql)}, ${value.local})`;
       value.zone = zoneNode === undefined ? 'UTC' : zoneNode.kind === 'literal' && typeof zoneNode.value === 'string' ? zoneNode.value : undefined;
     }
     return withFormat(call, () => formatSql(formatText, kind, value));
@@ -221,7 +222,7 @@ function parse(kind: TimeKind): Render {
     if (kind === 'date' || kind === 'time') return `CAST(${parsed} AS ${kind.toUpperCase()})`;
     if (kind === 'datetime' || zoned) return parsed;
     const zone = call.args[2];
-    return zone === undefined ? `CAST(${parsed} AS TIMESTAMPTZ)` : `timezone(${zone}, ${parsed})`;
+    return zone === undefined ? `CAST(${parsed} AS TIMESTAMPTZ)` : `timezone(${duckZone(zone)}, ${parsed})`;
   };
 }
 
@@ -263,7 +264,7 @@ function timestampOf(call: CallContext): string {
   if (zone === undefined) return text ? checkedTimeCast('timestamp', call.args[0]!, 'TIMESTAMPTZ', false, call.refuse) : `CAST(${call.args[0]} AS TIMESTAMPTZ)`;
   const literal = literalValue(call, 0);
   if (typeof literal === 'string' && /(?:[+-]\d{1,2}(?::?\d{2})?|Z|UTC)\s*$/i.test(literal)) return call.invalid('TIMESTAMP of a string with a time zone takes no second time zone');
-  return `timezone(${zone}, ${text ? checkedTimeCast('datetime', call.args[0]!, 'TIMESTAMP', false, call.refuse) : `CAST(${call.args[0]} AS TIMESTAMP)`})`;
+  return `timezone(${duckZone(zone)}, ${text ? checkedTimeCast('datetime', call.args[0]!, 'TIMESTAMP', false, call.refuse) : `CAST(${call.args[0]} AS TIMESTAMP)`})`;
 }
 
 /** DATETIME(year, month, day, hour, minute, second), DATETIME(date, time), DATETIME(timestamp[, zone]). */
@@ -272,13 +273,13 @@ function datetimeOf(call: CallContext): string {
   if (call.args.length !== 1 && call.args.length !== 2) return call.invalid('DATETIME takes 1, 2 or 6 arguments');
   const second = call.argNodes[1];
   if (second !== undefined && call.typeOf(second) === 'time') return `(CAST(${call.args[0]} AS DATE) + ${call.args[1]})`;
-  return `timezone(${call.args[1] ?? `'UTC'`}, CAST(${call.args[0]} AS TIMESTAMPTZ))`;
+  return `timezone(${duckZone(call.args[1] ?? `'UTC'`)}, CAST(${call.args[0]} AS TIMESTAMPTZ))`;
 }
 
 /** DATE(year, month, day), DATE(timestamp[, zone]), DATE(datetime), DATE(string). */
 function dateOf(call: CallContext): string {
   if (call.args.length === 3) return `make_date(${call.args.join(', ')})`;
-  if (call.args.length === 2) return `CAST(timezone(${call.args[1]}, CAST(${call.args[0]} AS TIMESTAMPTZ)) AS DATE)`;
+  if (call.args.length === 2) return `CAST(timezone(${duckZone(call.args[1]!)}, CAST(${call.args[0]} AS TIMESTAMPTZ)) AS DATE)`;
   if (call.typeOf(call.argNodes[0]!) === 'string') return checkedTimeCast('date', call.args[0]!, 'DATE', false, call.refuse);
   return `CAST(${call.args[0]} AS DATE)`;
 }
@@ -299,8 +300,8 @@ export const FUNCTIONS: ReadonlyMap<string, FunctionSpec> = new Map<string, Func
   ['bit_count', scalar('the number of bits set in the two\'s complement INT64', [1, 1], (call) => `CAST(bit_count(CAST(${call.args[0]} AS BIGINT)) AS BIGINT)`, { returns: 'int64' })],
   // Time: TIMESTAMP is DuckDB TIMESTAMPTZ in a UTC session; DATETIME is DuckDB TIMESTAMP.
   ['current_timestamp', scalar('the query\'s execution time, the same for the whole query', [0, 0], executionTime, { bigquery: () => 'CURRENT_TIMESTAMP()', returns: 'timestamp' })],
-  ['current_date', scalar('the DATE of the execution time, in a time zone (UTC by default)', [0, 1], (call) => (call.args[0] === undefined ? `CAST(${executionTime(call)} AS DATE)` : `CAST(timezone(${call.args[0]}, ${executionTime(call)}) AS DATE)`), { returns: 'date' })],
-  ['current_datetime', scalar('the DATETIME of the execution time, in a time zone (UTC by default)', [0, 1], (call) => `timezone(${call.args[0] ?? `'UTC'`}, ${executionTime(call)})`, { returns: 'datetime' })],
+  ['current_date', scalar('the DATE of the execution time, in a time zone (UTC by default)', [0, 1], (call) => (call.args[0] === undefined ? `CAST(${executionTime(call)} AS DATE)` : `CAST(timezone(${duckZone(call.args[0])}, ${executionTime(call)}) AS DATE)`), { returns: 'date' })],
+  ['current_datetime', scalar('the DATETIME of the execution time, in a time zone (UTC by default)', [0, 1], (call) => `timezone(${duckZone(call.args[0] ?? `'UTC'`)}, ${executionTime(call)})`, { returns: 'datetime' })],
   ['timestamp_trunc', scalar('a TIMESTAMP truncated to a date part, in UTC or a time zone (weeks start on Sunday)', [2, 3], truncation('timestamp'), { dateParts: [1], parts: TRUNCATION_PARTS, returns: 'timestamp' })],
   ['datetime_trunc', scalar('a DATETIME truncated to a date part (weeks start on Sunday)', [2, 2], truncation('datetime'), { dateParts: [1], parts: TRUNCATION_PARTS, returns: 'datetime' })],
   ['date_trunc', scalar('a DATE (or DATETIME, TIMESTAMP) truncated to a date part, of the same type', [2, 3], truncation('any'), { dateParts: [1], parts: DATE_TRUNCATION_PARTS, returns: FIRST })],
@@ -316,7 +317,7 @@ export const FUNCTIONS: ReadonlyMap<string, FunctionSpec> = new Map<string, Func
   ['timestamp', scalar('a TIMESTAMP from a string, DATE or DATETIME, read in a time zone (UTC by default)', [1, 2], timestampOf, { returns: 'timestamp' })],
   ['datetime', scalar('a DATETIME from its parts, from a DATE and a TIME, or of a TIMESTAMP in a time zone (UTC by default)', [1, 6], datetimeOf, { returns: 'datetime' })],
   ['date', scalar('a DATE from year, month and day, or of a TIMESTAMP in a time zone (UTC by default), DATETIME or string', [1, 3], dateOf, { returns: 'date' })],
-  ['current_time', scalar('the TIME of the execution time, in a time zone (UTC by default)', [0, 1], (call) => `CAST(timezone(${call.args[0] ?? `'UTC'`}, ${executionTime(call)}) AS TIME)`, { returns: 'time' })],
+  ['current_time', scalar('the TIME of the execution time, in a time zone (UTC by default)', [0, 1], (call) => `CAST(timezone(${duckZone(call.args[0] ?? `'UTC'`)}, ${executionTime(call)}) AS TIME)`, { returns: 'time' })],
   ['unix_micros', scalar('microseconds since the Unix epoch', [1, 1], same('epoch_us'), { returns: 'int64' })],
   // Rounded down, as BigQuery does before 1970 too (DuckDB's epoch_ms rounds toward zero).
   ['unix_millis', scalar('milliseconds since the Unix epoch, rounded down', [1, 1], unixMillis, { returns: 'int64' })],

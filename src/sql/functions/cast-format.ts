@@ -8,6 +8,7 @@
  * BASE8, BASE32, BASE64M, and decoding from HEX or BASE64), the numeric elements RN and TM, and
  * casts from STRING to a date, a time or a number with a format.
  */
+import { duckZone } from '../dialects/duckdb/time-zones.js';
 import type { StaticType } from '../analyse/static-type.js';
 import { castFormatSql, type CastFormatValue } from '../dialects/duckdb/cast-formats.js';
 import { hostCall } from '../dialects/duckdb/host-functions.js';
@@ -58,7 +59,7 @@ function timeToString(cast: CastFormatContext, kind: TimeKind, format: string): 
   if (kind === 'timestamp') {
     const zone = cast.timeZone;
     value.instant = cast.operand;
-    value.local = `timezone(${zone?.sql ?? `'UTC'`}, ${cast.operand})`;
+    value.local = `timezone(${duckZone(zone?.sql ?? `'UTC'`)}, ${cast.operand})`;
     value.zone = zone === undefined ? 'UTC' : zone.node.kind === 'literal' && typeof zone.node.value === 'string' ? zone.node.value : undefined;
   }
   return castFormatSql(format, kind, value);

@@ -4,6 +4,7 @@
  * STRING of a TIMESTAMP with its zone's offset, and the bucket functions over BigQuery's default
  * origin (1950-01-01 00:00:00).
  */
+import { duckZone } from '../dialects/duckdb/time-zones.js';
 import { raise, repeatable, secondFraction } from '../dialects/duckdb/semantics.js';
 import { intervalFieldsInRange } from './overflow.js';
 import { coerced, failWhen } from './arguments.js';
@@ -58,7 +59,7 @@ function timeTrunc(call: CallContext): string {
 function time(call: CallContext): string {
   if (call.args.length === 3) return `make_time(${call.args[0]}, ${call.args[1]}, ${call.args[2]})`;
   const zone = call.args[1];
-  if (zone !== undefined) return `CAST(timezone(${zone}, ${coerced(call, 0, 'TIMESTAMPTZ')}) AS TIME)`;
+  if (zone !== undefined) return `CAST(timezone(${duckZone(zone)}, ${coerced(call, 0, 'TIMESTAMPTZ')}) AS TIME)`;
   // A TIMESTAMP's time of day in UTC (DuckDB casts TIMESTAMPTZ to TIME only through TIMETZ).
   return `CAST(CAST(${call.args[0]} AS TIMETZ) AS TIME)`;
 }
@@ -66,7 +67,7 @@ function time(call: CallContext): string {
 /** STRING(timestamp[, zone]): the civil time in the zone (UTC by default) and its offset (`+00`, `-08`, `+05:30`). */
 function timestampString(call: CallContext): string {
   const instant = repeatable(coerced(call, 0, 'TIMESTAMPTZ'), call.refuse);
-  const local = repeatable(`timezone(${call.args[1] ?? `'UTC'`}, ${instant})`, call.refuse);
+  const local = repeatable(`timezone(${duckZone(call.args[1] ?? `'UTC'`)}, ${instant})`, call.refuse);
   const minutes = repeatable(`CAST(round((epoch(${local}) - epoch(${instant})) / 60) AS BIGINT)`, call.refuse);
   const offset = `(CASE WHEN ${minutes} < 0 THEN '-' ELSE '+' END || lpad(CAST(abs(${minutes}) // 60 AS VARCHAR), 2, '0') || (CASE WHEN ${minutes} % 60 = 0 THEN '' ELSE ':' || lpad(CAST(abs(${minutes}) % 60 AS VARCHAR), 2, '0') END))`;
   return `(strftime(${local}, '%Y-%m-%d %H:%M:%S') || ${secondFraction(local, call.refuse)} || ${offset})`;

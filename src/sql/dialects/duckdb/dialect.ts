@@ -16,6 +16,7 @@
  * keep, dropped; REGEXP_CONTAINS tested with substring searches first; conditions on a STRUCT
  * column's fields kept out of the table scan.
  */
+import { duckZone } from './time-zones.js';
 import type { Dialect, DuckDbDialectSettings, Printer } from '../../generator/dialect.js';
 import { EXTRACT_PARTS, extractKey, TYPE_LOOKUP } from '../../language.js';
 import { staticType } from '../../analyse/static-type.js';
@@ -43,6 +44,7 @@ import { isTimeText } from './time-formats.js';
 import { namedStructElements } from './struct-arrays.js';
 import { structCase, structCast, structEquality, structInUnnest, structNullif, structShape } from './struct-equality.js';
 import { typedColumns } from './rewrites/typed-columns.js';
+import { setOperationNumericLiterals } from './rewrites/set-operation-numeric.js';
 import { bignumericBetween, bignumericBinary, bignumericCall, bignumericCase, bignumericCast, bignumericContexts, bignumericIn, bignumericLiteral, bignumericNegation } from './bignumeric.js';
 import { computedOnce, raise, repeatable } from './semantics.js';
 import { canonicalJson, InvalidJson } from '../../functions/json-value.js';
@@ -127,6 +129,9 @@ export function duckDbDialect(sources: readonly string[], options: DuckDbDialect
       bignumericContexts,
       // First to change it: the passes after it read set operations by place only.
       setsByName(sourceColumns),
+      // Before the columns are typed: a NUMERIC column's FLOAT64 literals become NUMERICs, so that
+      // the column is typed NUMERIC (ordered as one, not through doubles).
+      setOperationNumericLiterals,
       // Before names are resolved: it follows the query's own scopes, as BigQuery reads them.
       typedColumns(sourceColumns),
       usingColumnsFirst,
@@ -214,12 +219,18 @@ export function duckDbDialect(sources: readonly string[], options: DuckDbDialect
       },
       orderItem: (item, printer) => (floats(item.expr) ? nanOrderKey(printer.expr(item.expr), item.expr, typeOf, item.direction, item.nulls, (what) => printer.refuse(what, item.expr)) : undefined),
       interval: (node, printer) => {
+        // DuckDB rounds fractional seconds past microseconds to the nearest (`INTERVAL '0.123456789'
+        // SECOND` is 0.123457), where ZetaSQL's answers truncate them (`'0.000000001'` is 0): where
+        // the two differ, a seventh digit of 5 or more, refused rather than rounded.
+        if (node.value.kind === 'literal' && typeof node.value.value === 'string' && /\.\d{6}[5-9]/.test(node.value.value)) {
+          return printer.refuse('an INTERVAL literal with fractional seconds past microseconds that DuckDB would round rather than truncate', node);
+        }
         const value = printer.expr(node.value);
         return intervalInRange(`(INTERVAL (${value}) ${node.unit.toUpperCase()})`, node.value, value, node.unit);
       },
       extract: (node, printer) => {
         // AT TIME ZONE: the parts of the civil time there.
-        const source = node.timeZone ? `timezone(${printer.expr(node.timeZone)}, ${printer.expr(node.source)})` : printer.expr(node.source);
+        const source = node.timeZone ? `timezone(${duckZone(printer.expr(node.timeZone))}, ${printer.expr(node.source)})` : printer.expr(node.source);
         return EXTRACT_PARTS[extractKey(node)]?.(source);
       },
       subscript: (node, printer) => {

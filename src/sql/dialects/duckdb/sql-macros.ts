@@ -20,6 +20,12 @@ export function sqlMacroName(name: SqlMacroName): string {
   return `${PREFIX}${name}`;
 }
 
+/** BigQuery's offset form of a time zone, `[UTC]{+|-}H[H][:M[M]]`: groups 2 sign, 3 hours, 5 minutes (time-zones.ts). */
+export const ZONE_OFFSET_PATTERN = '^(UTC)?([+-])([0-9]{1,2})(:?([0-9]{2}))?$';
+
+/** What a time zone offset with minutes fails with (time-zones.ts). */
+export const ZONE_MINUTES_REFUSED = 'a time zone offset with minutes (such as +05:30) is not supported on the embedded engine: name the zone (Asia/Kolkata)';
+
 /** What NUMERIC arithmetic past its range fails with, as BigQuery's message starts. */
 export const NUMERIC_OVERFLOW = 'numeric overflow';
 
@@ -163,6 +169,16 @@ export const SQL_MACROS = {
    * one element). A NaN key keeps no row: BigQuery's MAX and MIN over one are NaN, which equals
    * nothing (ZetaSQL's compliance answers say so), where DuckDB's NaN equals NaN and its MIN skips it.
    */
+  /**
+   * A time zone as DuckDB reads it the way BigQuery does (time-zones.ts): an offset of whole hours
+   * as its fixed zone, one with minutes an error, a name as it is.
+   */
+  time_zone: [
+    `(z) AS (CASE WHEN NOT regexp_full_match(z, '${ZONE_OFFSET_PATTERN.slice(1, -1)}') THEN z ` +
+      `WHEN regexp_extract(z, '${ZONE_OFFSET_PATTERN}', 5) NOT IN ('', '00') THEN ${raise(ZONE_MINUTES_REFUSED, 'VARCHAR')} ` +
+      `WHEN CAST(regexp_extract(z, '${ZONE_OFFSET_PATTERN}', 3) AS INTEGER) = 0 THEN 'UTC' ` +
+      `ELSE 'Etc/GMT' || (CASE WHEN regexp_extract(z, '${ZONE_OFFSET_PATTERN}', 2) = '+' THEN '-' ELSE '+' END) || CAST(CAST(regexp_extract(z, '${ZONE_OFFSET_PATTERN}', 3) AS INTEGER) AS VARCHAR) END)`,
+  ],
   having_max: [`(entries) AS ${havingRows('list_max')}`],
   having_min: [`(entries) AS ${havingRows('list_min')}`],
 } as const;

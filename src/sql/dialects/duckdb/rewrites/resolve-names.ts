@@ -365,7 +365,14 @@ export function resolveNames(options: ResolveOptions = {}): Rewrite {
           if (relation?.columns === undefined) return undefined;
           for (const [name, shape] of relation.columns) columns.set(name, shape);
         }
-        if (item.table === undefined) for (const [alias, unnest] of scope.unnests) columns.set(alias, unnest.element);
+        if (item.table === undefined) {
+          for (const [alias, unnest] of scope.unnests) {
+            // An UNNEST of STRUCTs is its fields, as BigQuery's `*` reads it (and DuckDB's): a CTE
+            // `SELECT * FROM UNNEST([STRUCT(1 AS i)]) [AS s]` has a column i, none named s.
+            if (unnest.element.kind === 'struct') for (const [name, shape] of unnest.element.fields) columns.set(name, shape);
+            else columns.set(alias, unnest.element);
+          }
+        }
         continue;
       }
       columns.set(key(item.alias ?? impliedName(item.expr) ?? `f${anonymous++}_`), shapeOf(item.expr, scope).shape);

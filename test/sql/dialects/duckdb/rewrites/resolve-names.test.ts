@@ -34,6 +34,7 @@ describe('a name nothing in scope has', () => {
     ],
     ['an unknown column of a table alias', 'select t.foo from edge_logs as t', /^sql cannot run: Name foo not found inside t \(edge_logs\); its columns: id, timestamp, event_message, identifier, metadata/],
     ['a SELECT alias in WHERE, which sees FROM names only', "select id as x from edge_logs where x = 'e1'", /^sql cannot run: Unrecognized name: x/],
+    ['the alias of an UNNEST of STRUCTs, which SELECT * reads as its fields', 'with t as (select * from unnest([struct(1 as width)]) as s) select s from t', /^sql cannot run: Unrecognized name: s \(not a column of t/],
     ['an unknown name in a correlated subquery', 'select id, (select count(*) from unnest(metadata) as m where m.nope = 1) as n from edge_logs', /^sql cannot run: Field name nope does not exist in m/],
   ])('%s is a 400 naming it', async (_what, sql, message) => {
     const { status, body } = await sandbox(sql);
@@ -53,6 +54,17 @@ describe('names that resolve', () => {
       { timestamp: 1714557600000000, count: 3 },
       { timestamp: 1714561200000000, count: 1 },
       { timestamp: 1714564800000000, count: 1 },
+    ]);
+  });
+
+  it("a CTE's SELECT * over an UNNEST of STRUCTs has their fields as columns (ZetaSQL's QUALIFY and PIVOT cases)", async () => {
+    const { status, body } = await sandbox(
+      "with t as (select * from unnest([struct(1 as i, 'A' as p, 2 as o), struct(2 as i, 'A' as p, 1 as o), struct(3 as i, 'B' as p, 1 as o)])) select i, p from t where true qualify row_number() over (partition by p order by o) = 1 order by i",
+    );
+    expect(status).toBe(200);
+    expect(body.result).toEqual([
+      { i: 2, p: 'A' },
+      { i: 3, p: 'B' },
     ]);
   });
 
