@@ -54,7 +54,22 @@ const SKIPPED_FEATURES: Record<string, string> = {
   BRACED_PROTO_CONSTRUCTORS: 'protocol buffers',
   ARRAY_EQUALITY: 'BigQuery refuses = and IN on ARRAYs: not comparable',
   ARRAY_ORDERING: 'BigQuery refuses ORDER BY, MIN and MAX of ARRAYs: not orderable',
+  // BigQuery's function list (cloud.google.com/bigquery/docs/reference/standard-sql/functions-all)
+  // has no function that takes a lambda (ARRAY_FILTER, ARRAY_TRANSFORM, APPLY are Spanner's and
+  // Bigtable's), no ARRAY_ZIP, and its query syntax's UNNEST takes one array.
+  INLINE_LAMBDA_ARGUMENT: 'lambda arguments (x -> ...): no BigQuery function takes one',
+  SAFE_FUNCTION_CALL_WITH_LAMBDA_ARGS: 'lambda arguments (x -> ...): no BigQuery function takes one',
+  ARRAY_ZIP: 'ARRAY_ZIP: not a BigQuery function',
+  MULTIWAY_UNNEST: 'UNNEST of several arrays: BigQuery UNNEST takes one',
 };
+
+/**
+ * Functions BigQuery has not (cloud.google.com/bigquery/docs/reference/standard-sql/functions-all
+ * lists none of them; ZetaSQL has them for Spanner, Bigtable or no product). A case calling one is
+ * skipped whatever its features say: most of them have no feature of their own.
+ */
+const NON_BIGQUERY_FUNCTION =
+  /\b(RADIANS|DEGREES|FLATTEN|SPLIT_SUBSTR|NEXT_DAY|LCASE|UCASE|REGEXP_MATCH|APPLY|ARRAY_(IS_DISTINCT|(FIRST|LAST|REMOVE_FIRST|REMOVE_LAST)_N|OFFSETS?|FIND(_ALL)?|ZIP|MIN|MAX|SUM|AVG|FILTER|TRANSFORM|INCLUDES(_ANY|_ALL)?))\s*\(/i;
 
 /** Types the queries cast to or the tables hold that BigQuery has not (DOUBLE is FLOAT64's ZetaSQL name, FLOAT is FLOAT32). */
 const NON_BIGQUERY_TYPE = /\b(U?INT32|UINT64|DOUBLE|FLOAT|ENUM|PROTO)\b|\bNEW\s+\w+\.|zetasql_test__/i;
@@ -109,11 +124,17 @@ function readCases(file: string, text: string): { cases: Case[]; skipped: SkipRe
     const features = [...defaults, ...splitList(options.get('required_features') ?? '')];
     const lacking = features.map((feature) => Object.keys(SKIPPED_FEATURES).find((prefix) => feature.startsWith(prefix))).find((prefix) => prefix !== undefined);
     if (options.has('prepare_database')) {
-      const created = /^CREATE\s+(?:TEMP\w*\s+)?TABLE\s+(\w+)\s+AS\s+([\s\S]+)$/i.exec(query);
+      const created = /^CREATE\s+(?:TEMP\w*\s+)?TABLE\s+(\w+)\s*(?:\(([\s\S]*?)\))?\s*AS\s+([\s\S]+)$/i.exec(query);
       if (!created) continue;
-      const select = created[2]!;
-      const skip = lacking ? SKIPPED_FEATURES[lacking] : NON_BIGQUERY_TYPE.test(select) ? 'a table of types BigQuery lacks (INT32, UINT64, FLOAT, protos)' : undefined;
-      tables.set(created[1]!.toLowerCase(), { name: created[1]!, select, ...(skip ? { skip } : {}) });
+      const select = created[2] === undefined ? created[3]! : namedSelect(created[3]!, readColumns(created[2]));
+      const skip = lacking
+        ? SKIPPED_FEATURES[lacking]
+        : select === undefined
+          ? 'a table whose column list this reader cannot read'
+          : NON_BIGQUERY_TYPE.test(select)
+            ? 'a table of types BigQuery lacks (INT32, UINT64, FLOAT, protos)'
+            : undefined;
+      tables.set(created[1]!.toLowerCase(), { name: created[1]!, select: select ?? '', ...(skip ? { skip } : {}) });
       continue;
     }
     if (lacking) {
@@ -132,6 +153,11 @@ function readCases(file: string, text: string): { cases: Case[]; skipped: SkipRe
       skipped.push('not a SELECT (DDL, DML, pipe syntax, a script)');
       continue;
     }
+    const missing = NON_BIGQUERY_FUNCTION.exec(stripComments(query));
+    if (missing) {
+      skipped.push(`${missing[1]!.toUpperCase()}: not a BigQuery function`);
+      continue;
+    }
     if (NON_BIGQUERY_TYPE.test(query) || NON_BIGQUERY_RESULT.test(expected.split('\n')[0]!.split('[')[0]!)) {
       skipped.push('types BigQuery lacks (INT32, UINT64, FLOAT, protos, enums)');
       continue;
@@ -145,6 +171,61 @@ function readCases(file: string, text: string): { cases: Case[]; skipped: SkipRe
     cases.push({ file, name, sql: withTables(query, read), expected });
   }
   return { cases, skipped };
+}
+
+interface Column {
+  name: string;
+  type: string;
+  collate?: string;
+}
+
+/** A CREATE TABLE's column list: each column's name, type and collation, if it declares one. */
+function readColumns(list: string): Column[] | undefined {
+  const columns: Column[] = [];
+  for (const part of splitTopLevel(list)) {
+    const column = /^\s*(\w+)\s+([\s\S]+?)(?:\s+COLLATE\s+('[^']*'))?\s*$/i.exec(part);
+    if (!column) return undefined;
+    columns.push({ name: column[1]!, type: column[2]!, ...(column[3] ? { collate: column[3] } : {}) });
+  }
+  return columns;
+}
+
+/**
+ * A CREATE TABLE (columns) AS SELECT as a query BigQuery can take as a CTE, which has no column
+ * list: a first, empty operand of a UNION ALL names and types the columns (a set operation takes
+ * its names from its first operand), and an outer SELECT gives the declared collations with
+ * COLLATE(), BigQuery's function for it.
+ */
+function namedSelect(select: string, columns: Column[] | undefined): string | undefined {
+  if (!columns) return undefined;
+  const typed = columns.map((column) => `CAST(NULL AS ${column.type}) AS ${column.name}`).join(', ');
+  const named = `SELECT ${typed} FROM UNNEST(ARRAY<INT64>[])\nUNION ALL\n${select}`;
+  if (!columns.some((column) => column.collate !== undefined)) return named;
+  const collated = columns.map((column) => (column.collate === undefined ? column.name : `COLLATE(${column.name}, ${column.collate}) AS ${column.name}`)).join(', ');
+  return `SELECT ${collated} FROM (\n${named}\n)`;
+}
+
+/** Splits at the commas outside parentheses, angle brackets and quotes. */
+function splitTopLevel(text: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let quote: string | undefined;
+  let start = 0;
+  for (let at = 0; at < text.length; at++) {
+    const char = text[at]!;
+    if (quote) {
+      if (char === '\\') at++;
+      else if (char === quote) quote = undefined;
+    } else if (char === "'" || char === '"' || char === '`') quote = char;
+    else if (char === '(' || char === '<') depth++;
+    else if (char === ')' || char === '>') depth--;
+    else if (char === ',' && depth === 0) {
+      parts.push(text.slice(start, at));
+      start = at + 1;
+    }
+  }
+  parts.push(text.slice(start));
+  return parts.filter((part) => part.trim() !== '');
 }
 
 function splitList(text: string): string[] {

@@ -5,7 +5,7 @@
  * origin (1950-01-01 00:00:00).
  */
 import { duckZone } from '../dialects/duckdb/time-zones.js';
-import { raise, repeatable, secondFraction } from '../dialects/duckdb/semantics.js';
+import { computedOnce, raise, repeatable, secondFraction } from '../dialects/duckdb/semantics.js';
 import { intervalFieldsInRange } from './overflow.js';
 import { coerced, failWhen } from './arguments.js';
 import { scalar, type CallContext, type FunctionSpec, type Render } from './call.js';
@@ -103,6 +103,46 @@ function makeInterval(call: CallContext): string {
   return terms.length === 0 ? 'INTERVAL 0 SECOND' : intervalFieldsInRange(`(${terms.join(' + ')})`, call.refuse);
 }
 
+const DAY_MICROS = 86_400_000_000n;
+
+/**
+ * JUSTIFY_DAYS, JUSTIFY_HOURS, JUSTIFY_INTERVAL: the parts named (days and months; time and days;
+ * all three) taken as one total, a month 30 days and a day 24 hours, and split again with one
+ * sign, as BigQuery does (`1-2 -35 0:0:0` justifies its days to `1-0 25 0:0:0`); BigQuery's error
+ * where a part of the result is past its range. DuckDB's INTERVAL holds months, days and
+ * microseconds as BigQuery's does; the totals are HUGEINT, as months in microseconds pass INT64.
+ */
+function justify(call: CallContext): string {
+  const justified = computedOnce(repeatable(call.args[0]!, call.refuse), (v) => {
+    const months = `(CAST(datepart('year', ${v}) AS HUGEINT) * 12 + datepart('month', ${v}))`;
+    const days = `CAST(datepart('day', ${v}) AS HUGEINT)`;
+    const micros = `(CAST(datepart('hour', ${v}) AS HUGEINT) * 3600000000 + datepart('minute', ${v}) * 60000000 + datepart('microseconds', ${v}))`;
+    // A total split into units of `unit` and the rest, each with the total's sign.
+    const split = (total: string, unit: string) => {
+      const sign = `(CASE WHEN ${total} < 0 THEN -1 ELSE 1 END)`;
+      return { whole: `(${sign} * (abs(${total}) // ${unit}))`, rest: `(${sign} * (abs(${total}) % ${unit}))` };
+    };
+    const interval = (m: string, d: string, us: string) => `(to_months(CAST(${m} AS INTEGER)) + to_days(CAST(${d} AS INTEGER)) + to_microseconds(CAST(${us} AS BIGINT)))`;
+    switch (call.name) {
+      case 'justify_days': {
+        const { whole, rest } = split(`(${months} * 30 + ${days})`, '30');
+        return interval(whole, rest, micros);
+      }
+      case 'justify_hours': {
+        const { whole, rest } = split(`(${days} * ${DAY_MICROS} + ${micros})`, String(DAY_MICROS));
+        return interval(months, whole, rest);
+      }
+      default: {
+        const total = `((${months} * 30 + ${days}) * ${DAY_MICROS} + ${micros})`;
+        const { whole, rest } = split(total, String(30n * DAY_MICROS));
+        const time = split(rest, String(DAY_MICROS));
+        return interval(whole, time.whole, time.rest);
+      }
+    }
+  });
+  return intervalFieldsInRange(justified, call.refuse);
+}
+
 const ORIGINS: Readonly<Record<string, string>> = {
   date_bucket: `DATE '1950-01-01'`,
   datetime_bucket: `TIMESTAMP '1950-01-01 00:00:00'`,
@@ -131,6 +171,9 @@ function bucket(call: CallContext): string {
 }
 
 export const TIME_FUNCTIONS: ReadonlyMap<string, FunctionSpec> = new Map<string, FunctionSpec>([
+  ['justify_days', scalar('the INTERVAL with its days and months as one total, 30 days a month, split again with one sign', [1, 1], justify)],
+  ['justify_hours', scalar('the INTERVAL with its time and days as one total, 24 hours a day, split again with one sign', [1, 1], justify)],
+  ['justify_interval', scalar('the INTERVAL with its months, days and time as one total, split again with one sign', [1, 1], justify)],
   ['make_interval', scalar('an INTERVAL of years, months, days, hours, minutes and seconds (by position or name; 0 where absent)', [0, 6], makeInterval, { named: INTERVAL_PARTS })],
   ['last_day', scalar('the last day of the DATE\'s month, or of its week, quarter, year or ISO year', [1, 2], lastDay, { dateParts: [1], parts: LAST_DAY_PARTS, returns: 'date' })],
   ['unix_date', scalar('days since 1970-01-01', [1, 1], (call) => `date_diff('day', DATE '1970-01-01', ${coerced(call, 0, 'DATE')})`, { returns: 'int64' })],

@@ -434,6 +434,8 @@ export function resolveNames(options: ResolveOptions = {}): Rewrite {
       if (target && !target.sameColumn) return keepColumn(target.expr, scope, aliases);
     }
     if (expr.kind === 'column') return keepColumn(resolveColumn(expr, scope), scope, aliases);
+    // GROUPING's argument names a GROUP BY item, as a GROUP BY item does: a SELECT alias first.
+    if (expr.kind === 'call' && expr.name.toLowerCase() === 'grouping' && expr.over === undefined) return { ...expr, args: expr.args.map((arg) => resolveGroupItem(arg, scope, aliases)) };
     if (expr.kind === 'call' && (expr.over !== undefined || FUNCTIONS.get(expr.name)?.kind === 'aggregate')) return keepColumn(resolveExpr(expr, scope), scope, aliases);
     return mapExprChildren(expr, { expr: (child) => resolveWithAliases(child, scope, aliases), query: (query) => rewriteQuery(query, scope).query });
   }

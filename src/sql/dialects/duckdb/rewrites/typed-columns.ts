@@ -297,8 +297,34 @@ function rewriteQuery(query: Query, outer: Ctes, parent: Scope | undefined): Que
   // ORDER BY reads the SELECT's items by alias, then its FROM columns.
   const select = query.body.kind === 'select' ? query.body : undefined;
   const aliases = new Map(select?.items.flatMap((item): [string, Expr][] => (item.kind === 'item' && item.alias !== undefined ? [[key(item.alias), item.expr]] : [])));
-  const orderBy = select ? orderItems(query.orderBy, scopeOf(select, ctes, parent), aliases) : query.orderBy;
+  const scope = select && scopeOf(select, ctes, parent);
+  const orderBy = select && scope ? orderItems(query.orderBy.map((item) => byName(item, select, aliases, scope)), scope, aliases) : query.orderBy;
   return { ...query, with: withs, body, orderBy };
+}
+
+/**
+ * An ORDER BY ordinal (`ORDER BY 1`) whose SELECT item is a FLOAT64 written as the key that names
+ * the item (its alias, or the column it is), so that NaN sorts as for a named key: an ordinal is
+ * a number to the NaN rules. Left as written where no name is sure to mean the item.
+ */
+function byName(item: OrderItem, select: Select, aliases: ReadonlyMap<string, Expr>, scope: Scope): OrderItem {
+  if (item.expr.kind !== 'literal' || item.expr.type !== 'int64') return item;
+  const position = Number(item.expr.value);
+  const before = select.items.slice(0, position);
+  // A star before the position leaves which column it is to the backend.
+  if (before.length < position || before.some((selected) => selected.kind !== 'item')) return item;
+  const target = before[position - 1]!;
+  if (target.kind !== 'item') return item;
+  const float = staticType(target.expr, TYPE_LOOKUP) === 'float64' || scalarOf(typeOf(target.expr, scope)) === 'float64';
+  if (!float) return item;
+  const loc = item.expr.loc;
+  if (target.alias !== undefined) {
+    const named: ColumnRef = { kind: 'column', name: target.alias, fields: [], loc };
+    return { ...item, expr: { kind: 'cast', safe: false, operand: named, type: { name: 'FLOAT64' }, loc } };
+  }
+  // An unaliased column is named by itself, where no alias takes its name.
+  if (target.expr.kind !== 'column' || aliases.has(key(target.expr.name))) return item;
+  return { ...item, expr: { kind: 'cast', safe: false, operand: target.expr, type: { name: 'FLOAT64' }, loc } };
 }
 
 /**
