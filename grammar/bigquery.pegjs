@@ -58,6 +58,7 @@
 // 30. UNPIVOT [INCLUDE | EXCLUDE NULLS] (v FOR n IN (col [[AS] 'name' | 1], ...)) and of several
 //     values columns, ((v1, v2) FOR n IN ((a, b) [[AS] 'name' | 1], ...)) (an `unpivot_operator`
 //     on the FROM item, as PIVOT's); UNPIVOT is reserved, as PIVOT was, so never an alias.
+// 31. Quantified LIKE: [NOT] LIKE ANY | SOME | ALL (patterns) or UNNEST(array) (operator `LIKE ANY`...).
 
 {
   const reservedMap = {
@@ -2579,9 +2580,22 @@ in_op
 // cannery: the pattern is an operand of the comparison, so `s LIKE 'a' || x` matches 'a' || x, as ||
 // binds more tightly than LIKE (stock took the literal alone and left `|| x` to apply to the LIKE).
 like_op_right
-  = op:like_op __ right:bitwise_or_expr {
+  // cannery: quantified LIKE, `x [NOT] LIKE ANY | SOME | ALL (p, ...)` or `... UNNEST(array)`: the
+  // quantifier joins the operator (`NOT LIKE ANY`), the patterns an expr_list or an unnest node.
+  = op:like_op __ q:like_quantifier __ LPAREN __ l:expr_list __ RPAREN {
+      return { op: op + ' ' + q, right: l };
+    }
+  / op:like_op __ q:like_quantifier __ u:in_unnest {
+      return { op: op + ' ' + q, right: u };
+    }
+  / op:like_op __ right:bitwise_or_expr {
       return { op: op, right: right };
     }
+
+like_quantifier
+  = "ANY"i !ident_start { return 'ANY'; }
+  / "SOME"i !ident_start { return 'SOME'; }
+  / KW_ALL
 
 in_op_right
   = op:in_op __ LPAREN  __ l:expr_list __ RPAREN {

@@ -222,6 +222,13 @@ describe('arrays and structs', () => {
     expect(only("select 1 from t where y in unnest(['a', 'b'])")).toEqual(number(1));
   });
 
+  it('quantified LIKE: the quantifier joins the operator, the patterns a list or an UNNEST', () => {
+    const [any, some, all] = selected("select x like any ('a%', 'b'), x not like some ('c'), x like all unnest(y) from t");
+    expect(any).toMatchObject({ type: 'binary_expr', operator: 'LIKE ANY', right: { type: 'expr_list', value: [{ value: 'a%' }, { value: 'b' }] } });
+    expect(some).toMatchObject({ type: 'binary_expr', operator: 'NOT LIKE SOME', right: { type: 'expr_list', value: [{ value: 'c' }] } });
+    expect(all).toMatchObject({ type: 'binary_expr', operator: 'LIKE ALL', right: { type: 'unnest', expr: { type: 'column_ref' } } });
+  });
+
   it('STRUCT: positional, named and typed', () => {
     expect(selected("select struct(1, 2), struct(1 as a, 'x' as b), struct<a int64>(1) from t")).toMatchObject([
       { type: 'struct', expr_list: [{ expr: number(1), as: null }, { expr: number(2), as: null }] },
