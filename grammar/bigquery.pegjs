@@ -59,6 +59,8 @@
 //     values columns, ((v1, v2) FOR n IN ((a, b) [[AS] 'name' | 1], ...)) (an `unpivot_operator`
 //     on the FROM item, as PIVOT's); UNPIVOT is reserved, as PIVOT was, so never an alias.
 // 31. Quantified LIKE: [NOT] LIKE ANY | SOME | ALL (patterns) or UNNEST(array) (operator `LIKE ANY`...).
+// 32. ARRAY_AGG(x) takes OVER, as the other aggregate calls do.
+// 33. STRUCT(...) is an operand: an operator may follow it (`STRUCT(1) IS DISTINCT FROM NULL`).
 
 {
   const reservedMap = {
@@ -2349,9 +2351,11 @@ expr_list
       return el;
     }
 
+// cannery: STRUCT(...) is read as an operand (primary_term, before the calls), not first as a whole
+// expression, so an operator after it applies (`STRUCT(1) IS DISTINCT FROM NULL`, `STRUCT(a) =
+// STRUCT(b)`), where stock stopped after the STRUCT and failed at the operator.
 _expr
-  = struct_expr
-  / json_expr
+  = json_expr
   / or_expr
   / unary_expr
   / array_expr
@@ -2697,9 +2701,10 @@ primary_term
   = array_expr
   / interval_expr
   / cast_expr
+  // cannery: STRUCT(...) before the calls, which read `STRUCT(x)` as a call of a function STRUCT.
+  / struct_expr
   / aggr_func
   / func_call
-  / struct_expr
   / json_expr
   / literal
   / case_expr
@@ -3019,12 +3024,15 @@ count_arg
   / d:KW_DISTINCT? __ c:or_and_expr __ or:order_by_clause?  { return { distinct: d, expr: c, orderby: or, ...getLocationObject() }; }
 
 aggr_array_agg
-  = pre:(ident __ DOT)? __ name:(KW_ARRAY_AGG / KW_STRING_AGG) __ LPAREN __ arg:expr __ RPAREN {
+  // cannery: OVER after ARRAY_AGG(x), as after any aggregate (stock stopped before it, so the
+  // analytic form was a syntax error; STRING_AGG(x) reaches aggr_fun_count first, which takes OVER).
+  = pre:(ident __ DOT)? __ name:(KW_ARRAY_AGG / KW_STRING_AGG) __ LPAREN __ arg:expr __ RPAREN __ bc:over_partition? {
     // => { type: 'aggr_func'; args:count_arg; name: 'ARRAY_AGG' | 'STRING_AGG';  }
       return {
         type: 'aggr_func',
         name: pre ? `${pre[0]}.${name}` : name,
         args: arg,
+        ...(bc ? { over: bc } : {}),
       };
     }
 

@@ -41,7 +41,7 @@ import { columnsData, columnsLookup } from '../../analyse/shape-data.js';
 import { quoteIdentifier, quoteString } from './quote.js';
 import { isTimeText } from './time-formats.js';
 import { namedStructElements } from './struct-arrays.js';
-import { structCase, structCast, structEquality, structInUnnest, structNullif, structShape } from './struct-equality.js';
+import { structCase, structCast, structDistinct, structEquality, structInUnnest, structNullif, structShape } from './struct-equality.js';
 import { typedColumns } from './rewrites/typed-columns.js';
 import { bignumericBetween, bignumericBinary, bignumericCall, bignumericCase, bignumericCast, bignumericContexts, bignumericIn, bignumericLiteral, bignumericNegation } from './bignumeric.js';
 import { computedOnce, raise, repeatable } from './semantics.js';
@@ -160,6 +160,13 @@ export function duckDbDialect(sources: readonly string[], options: DuckDbDialect
         if (raising !== undefined) return raising;
         const bignumeric = bignumericBinary(node, printer);
         if (bignumeric !== undefined) return bignumeric;
+        if (node.operator === 'IS DISTINCT FROM' || node.operator === 'IS NOT DISTINCT FROM') {
+          const shape = structShape(node.left) ?? structShape(node.right);
+          if (shape !== undefined) {
+            const distinct = structDistinct(printer.expr(node.left), printer.expr(node.right), shape, (what) => printer.refuse(what, node));
+            return node.operator === 'IS DISTINCT FROM' ? distinct : `(NOT ${distinct})`;
+          }
+        }
         if (STRUCT_COMPARISONS.has(node.operator)) {
           const shape = structShape(node.left) ?? structShape(node.right);
           if (shape !== undefined) {
