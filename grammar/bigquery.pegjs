@@ -58,6 +58,9 @@
 // 30. UNPIVOT [INCLUDE | EXCLUDE NULLS] (v FOR n IN (col [[AS] 'name' | 1], ...)) and of several
 //     values columns, ((v1, v2) FOR n IN ((a, b) [[AS] 'name' | 1], ...)) (an `unpivot_operator`
 //     on the FROM item, as PIVOT's); UNPIVOT is reserved, as PIVOT was, so never an alias.
+// 31. Quantified LIKE: [NOT] LIKE ANY | SOME | ALL (patterns) or UNNEST(array) (operator `LIKE ANY`...).
+// 32. ARRAY_AGG(x) takes OVER, as the other aggregate calls do.
+// 33. STRUCT(...) is an operand: an operator may follow it (`STRUCT(1) IS DISTINCT FROM NULL`).
 
 {
   const reservedMap = {
@@ -2348,9 +2351,11 @@ expr_list
       return el;
     }
 
+// cannery: STRUCT(...) is read as an operand (primary_term, before the calls), not first as a whole
+// expression, so an operator after it applies (`STRUCT(1) IS DISTINCT FROM NULL`, `STRUCT(a) =
+// STRUCT(b)`), where stock stopped after the STRUCT and failed at the operator.
 _expr
-  = struct_expr
-  / json_expr
+  = json_expr
   / or_expr
   / unary_expr
   / array_expr
@@ -2579,9 +2584,22 @@ in_op
 // cannery: the pattern is an operand of the comparison, so `s LIKE 'a' || x` matches 'a' || x, as ||
 // binds more tightly than LIKE (stock took the literal alone and left `|| x` to apply to the LIKE).
 like_op_right
-  = op:like_op __ right:bitwise_or_expr {
+  // cannery: quantified LIKE, `x [NOT] LIKE ANY | SOME | ALL (p, ...)` or `... UNNEST(array)`: the
+  // quantifier joins the operator (`NOT LIKE ANY`), the patterns an expr_list or an unnest node.
+  = op:like_op __ q:like_quantifier __ LPAREN __ l:expr_list __ RPAREN {
+      return { op: op + ' ' + q, right: l };
+    }
+  / op:like_op __ q:like_quantifier __ u:in_unnest {
+      return { op: op + ' ' + q, right: u };
+    }
+  / op:like_op __ right:bitwise_or_expr {
       return { op: op, right: right };
     }
+
+like_quantifier
+  = "ANY"i !ident_start { return 'ANY'; }
+  / "SOME"i !ident_start { return 'SOME'; }
+  / KW_ALL
 
 in_op_right
   = op:in_op __ LPAREN  __ l:expr_list __ RPAREN {
@@ -2683,9 +2701,10 @@ primary_term
   = array_expr
   / interval_expr
   / cast_expr
+  // cannery: STRUCT(...) before the calls, which read `STRUCT(x)` as a call of a function STRUCT.
+  / struct_expr
   / aggr_func
   / func_call
-  / struct_expr
   / json_expr
   / literal
   / case_expr
@@ -3005,12 +3024,15 @@ count_arg
   / d:KW_DISTINCT? __ c:or_and_expr __ or:order_by_clause?  { return { distinct: d, expr: c, orderby: or, ...getLocationObject() }; }
 
 aggr_array_agg
-  = pre:(ident __ DOT)? __ name:(KW_ARRAY_AGG / KW_STRING_AGG) __ LPAREN __ arg:expr __ RPAREN {
+  // cannery: OVER after ARRAY_AGG(x), as after any aggregate (stock stopped before it, so the
+  // analytic form was a syntax error; STRING_AGG(x) reaches aggr_fun_count first, which takes OVER).
+  = pre:(ident __ DOT)? __ name:(KW_ARRAY_AGG / KW_STRING_AGG) __ LPAREN __ arg:expr __ RPAREN __ bc:over_partition? {
     // => { type: 'aggr_func'; args:count_arg; name: 'ARRAY_AGG' | 'STRING_AGG';  }
       return {
         type: 'aggr_func',
         name: pre ? `${pre[0]}.${name}` : name,
         args: arg,
+        ...(bc ? { over: bc } : {}),
       };
     }
 

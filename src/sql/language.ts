@@ -958,6 +958,7 @@ export const CONSTRUCTS: Readonly<Record<string, string>> = {
   'in list': 'x IN (1, 2)',
   'in subquery': 'x IN (SELECT ...)',
   'in unnest': 'x IN UNNEST(@values)',
+  'quantified like': "x LIKE ANY ('a%', 'b%'), x NOT LIKE ALL UNNEST(@patterns), SOME as ANY: an empty or NULL array is FALSE for ANY, TRUE for ALL; STRING only on DuckDB",
   exists: 'EXISTS (SELECT ...)',
   'not exists': 'NOT EXISTS (SELECT ...)',
   between: 'x BETWEEN 1 AND 5',

@@ -113,6 +113,7 @@ export function staticType(expr: Expr, lookup: TypeLookup): StaticType | undefin
     case 'in_list':
     case 'in_query':
     case 'in_unnest':
+    case 'quantified_like':
     case 'exists':
       return 'bool';
     case 'interval':

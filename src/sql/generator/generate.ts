@@ -275,6 +275,10 @@ export function generate(query: Query, dialect: Dialect, options: GenerateOption
         return `(${printExpr(expr.operand)} ${expr.not ? 'NOT IN' : 'IN'} (${printQuery(expr.query)}))`;
       case 'in_unnest':
         return `(${printExpr(expr.operand)} ${expr.not ? 'NOT IN' : 'IN'} UNNEST(${printExpr(expr.array)}))`;
+      case 'quantified_like': {
+        const patterns = expr.array === undefined ? `(${expr.list.map(printExpr).join(', ')})` : `UNNEST(${printExpr(expr.array)})`;
+        return `(${printExpr(expr.operand)} ${expr.not ? 'NOT LIKE' : 'LIKE'} ${expr.quantifier} ${patterns})`;
+      }
       case 'exists':
         return expr.not ? `(NOT EXISTS (${printQuery(expr.query)}))` : `EXISTS (${printQuery(expr.query)})`;
       case 'subquery':

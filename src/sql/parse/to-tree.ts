@@ -23,6 +23,7 @@ import type {
   JoinType,
   Limit,
   OrderItem,
+  QuantifiedLike,
   Query,
   QueryBody,
   Select,
@@ -694,6 +695,15 @@ function readBinary(node: AstNode): Expr {
     if (only && items[0]!.parentheses) return unknown(`${operator} ((subquery)) (write ${operator} (subquery), or a list with a second value)`, node);
     if (only) return { kind: 'in_query', not, operand, query: readQuery(only), loc };
     return { kind: 'in_list', not, operand, list: items.map(readExpr), loc };
+  }
+  const quantified = /^(NOT )?LIKE (ANY|SOME|ALL)$/.exec(operator);
+  if (quantified) {
+    const quantifier = quantified[2] as QuantifiedLike['quantifier'];
+    if (isNode(right) && right.type === 'unnest') return { kind: 'quantified_like', not, quantifier, operand, list: [], array: readExpr(right.expr), loc };
+    const items = isNode(right) && right.type === 'expr_list' && Array.isArray(right.value) ? right.value : [];
+    // `LIKE ANY (SELECT ...)` matches each row of the subquery: GoogleSQL's form, not BigQuery's.
+    if (items.length === 1 && isNode(items[0]) && isNode(items[0].ast) && !items[0].parentheses) return unknown(`${operator} (subquery) (BigQuery takes a list of patterns or UNNEST(array))`, node);
+    return { kind: 'quantified_like', not, quantifier, operand, list: items.map(readExpr), loc };
   }
   if (!BINARY_OPERATORS.has(operator)) return unknown(`operator ${operator}`, node);
   const value = readExpr(right);

@@ -194,6 +194,7 @@ export type Expr =
   | InList
   | InQuery
   | InUnnest
+  | QuantifiedLike
   | Exists
   | ScalarSubquery
   | Case
@@ -296,6 +297,22 @@ export interface InUnnest extends Node {
   not: boolean;
   operand: Expr;
   array: Expr;
+}
+
+/**
+ * `x [NOT] LIKE ANY | SOME | ALL (p1, p2)` or `... UNNEST(array)`: each pattern matched as LIKE
+ * matches (NOT LIKE for `not`), the answers joined by OR (ANY, SOME) or AND (ALL). An UNNEST of
+ * an empty or NULL array has no answers: FALSE for ANY, TRUE for ALL.
+ */
+export interface QuantifiedLike extends Node {
+  kind: 'quantified_like';
+  not: boolean;
+  quantifier: 'ANY' | 'SOME' | 'ALL';
+  operand: Expr;
+  /** The patterns written in parentheses; empty for the UNNEST form. */
+  list: Expr[];
+  /** The array of the UNNEST form. */
+  array?: Expr | undefined;
 }
 
 export interface Exists extends Node {

@@ -59,6 +59,8 @@ export function childrenOf(node: TreeNode): TreeNode[] {
       return [node.operand, node.query];
     case 'in_unnest':
       return [node.operand, node.array];
+    case 'quantified_like':
+      return [node.operand, ...node.list, ...present(node.array)];
     case 'exists':
     case 'subquery':
     case 'array_query':
@@ -136,6 +138,8 @@ export function mapExprChildren(node: Expr, map: ChildMap): Expr {
       return { ...node, operand: map.expr(node.operand), query: map.query(node.query) };
     case 'in_unnest':
       return { ...node, operand: map.expr(node.operand), array: map.expr(node.array) };
+    case 'quantified_like':
+      return { ...node, operand: map.expr(node.operand), list: node.list.map(map.expr), array: mapOptional(node.array, map) };
     case 'exists':
     case 'subquery':
     case 'array_query':

@@ -222,6 +222,24 @@ describe('arrays and structs', () => {
     expect(only("select 1 from t where y in unnest(['a', 'b'])")).toEqual(number(1));
   });
 
+  it('quantified LIKE: the quantifier joins the operator, the patterns a list or an UNNEST', () => {
+    const [any, some, all] = selected("select x like any ('a%', 'b'), x not like some ('c'), x like all unnest(y) from t");
+    expect(any).toMatchObject({ type: 'binary_expr', operator: 'LIKE ANY', right: { type: 'expr_list', value: [{ value: 'a%' }, { value: 'b' }] } });
+    expect(some).toMatchObject({ type: 'binary_expr', operator: 'NOT LIKE SOME', right: { type: 'expr_list', value: [{ value: 'c' }] } });
+    expect(all).toMatchObject({ type: 'binary_expr', operator: 'LIKE ALL', right: { type: 'unnest', expr: { type: 'column_ref' } } });
+  });
+
+  it('ARRAY_AGG(x) takes OVER, a window in parentheses or by name', () => {
+    const [inline, named] = selected('select array_agg(x) over (partition by y), array_agg(x) over w from t');
+    expect(inline).toMatchObject({ type: 'aggr_func', name: 'ARRAY_AGG', over: { type: 'window', as_window_specification: { window_specification: { partitionby: [{ expr: { type: 'column_ref' } }] } } } });
+    expect(named).toMatchObject({ type: 'aggr_func', name: 'ARRAY_AGG', over: { type: 'window', as_window_specification: 'w' } });
+  });
+
+  it('STRUCT(...) is an operand: an operator may follow it', () => {
+    expect(only('select struct(null) is distinct from null')).toMatchObject({ type: 'binary_expr', operator: 'IS DISTINCT FROM', left: { type: 'struct' } });
+    expect(only('select struct(1) = struct(2) from t')).toMatchObject({ type: 'binary_expr', operator: '=', left: { type: 'struct' }, right: { type: 'struct' } });
+  });
+
   it('STRUCT: positional, named and typed', () => {
     expect(selected("select struct(1, 2), struct(1 as a, 'x' as b), struct<a int64>(1) from t")).toMatchObject([
       { type: 'struct', expr_list: [{ expr: number(1), as: null }, { expr: number(2), as: null }] },

@@ -42,11 +42,12 @@ import { columnsData, columnsLookup } from '../../analyse/shape-data.js';
 import { quoteIdentifier, quoteString } from './quote.js';
 import { isTimeText } from './time-formats.js';
 import { namedStructElements } from './struct-arrays.js';
-import { structCase, structCast, structEquality, structInUnnest, structNullif, structShape } from './struct-equality.js';
+import { structCase, structCast, structDistinct, structEquality, structInUnnest, structNullif, structShape } from './struct-equality.js';
 import { typedColumns } from './rewrites/typed-columns.js';
 import { setOperationNumericLiterals } from './rewrites/set-operation-numeric.js';
 import { bignumericBetween, bignumericBinary, bignumericCall, bignumericCase, bignumericCast, bignumericContexts, bignumericIn, bignumericLiteral, bignumericNegation } from './bignumeric.js';
 import { computedOnce, raise, repeatable } from './semantics.js';
+import { likeSql, quantifiedLike } from './quantified-like.js';
 import { canonicalJson, InvalidJson } from '../../functions/json-value.js';
 import { intervalInRange } from '../../functions/overflow.js';
 import { InvalidQuery } from '../../parse/errors.js';
@@ -79,8 +80,6 @@ const NESTED_ARRAY = 'an ARRAY of ARRAYs (BigQuery has no nested arrays: put the
 /** Comparisons whose operands may be STRUCTs, which GoogleSQL compares otherwise than DuckDB (struct-equality.ts). */
 const STRUCT_COMPARISONS: ReadonlySet<string> = new Set(['=', '!=', '<>', '<', '>', '<=', '>=']);
 
-/** A literal pattern without a backslash, which needs no ESCAPE. */
-const PLAIN_PATTERN = /^'[^'\\]*'$/;
 
 export interface DuckDbDialectOptions {
   /**
@@ -166,6 +165,13 @@ export function duckDbDialect(sources: readonly string[], options: DuckDbDialect
         if (raising !== undefined) return raising;
         const bignumeric = bignumericBinary(node, printer);
         if (bignumeric !== undefined) return bignumeric;
+        if (node.operator === 'IS DISTINCT FROM' || node.operator === 'IS NOT DISTINCT FROM') {
+          const shape = structShape(node.left) ?? structShape(node.right);
+          if (shape !== undefined) {
+            const distinct = structDistinct(printer.expr(node.left), printer.expr(node.right), shape, (what) => printer.refuse(what, node));
+            return node.operator === 'IS DISTINCT FROM' ? distinct : `(NOT ${distinct})`;
+          }
+        }
         if (STRUCT_COMPARISONS.has(node.operator)) {
           const shape = structShape(node.left) ?? structShape(node.right);
           if (shape !== undefined) {
@@ -178,13 +184,9 @@ export function duckDbDialect(sources: readonly string[], options: DuckDbDialect
         }
         if (isComparison(node.operator)) return floats(node.left, node.right) ? nanComparison(node.operator, operand(node.left, printer), operand(node.right, printer), typeOf, (what) => printer.refuse(what, node)) : undefined;
         if (node.operator !== 'LIKE' && node.operator !== 'NOT LIKE') return undefined;
-        // BigQuery's LIKE treats a backslash as the escape character; DuckDB's has none unless told.
-        // A literal pattern without a backslash needs no ESCAPE, and without one DuckDB rewrites
-        // LIKE '%x%' as contains() (usage.api-counts' four LIKEs: about a third of the cost).
-        const pattern = printer.expr(node.right);
-        const escape = PLAIN_PATTERN.test(pattern) ? '' : " ESCAPE '\\'";
-        return `(${printer.expr(node.left)} ${node.operator} ${pattern}${escape})`;
+        return likeSql(printer.expr(node.left), node.operator, printer.expr(node.right));
       },
+      quantified_like: quantifiedLike,
       in_unnest: (node, printer) => {
         const elements = node.array.kind === 'array' ? node.array.elements : [];
         const shape = structShape(node.operand) ?? elements.map(structShape).find((found) => found !== undefined);

@@ -49,6 +49,23 @@ export function structEquality(left: string, right: string, shape: StructShape, 
 }
 
 /**
+ * `left IS DISTINCT FROM right` by GoogleSQL's rule for STRUCTs of this shape: a NULL STRUCT is
+ * distinct from any other value but NULL, and two STRUCTs are distinct when a pair of fields is,
+ * by position (DuckDB's matches fields by name). A STRUCT of no fields is left to DuckDB's.
+ */
+export function structDistinct(left: string, right: string, shape: StructShape, refuse: (what: string) => never): string {
+  if (shape.length === 0) return `(${left} IS DISTINCT FROM ${right})`;
+  const l = repeatable(left, refuse);
+  const r = repeatable(right, refuse);
+  const pairs = shape.map((field, index) => {
+    const a = `struct_extract_at(${l}, ${index + 1})`;
+    const b = `struct_extract_at(${r}, ${index + 1})`;
+    return field === undefined ? `(${a} IS DISTINCT FROM ${b})` : structDistinct(a, b, field, refuse);
+  });
+  return `(CASE WHEN ${l} IS NULL OR ${r} IS NULL THEN (${l} IS NULL) <> (${r} IS NULL) ELSE ${pairs.join(' OR ')} END)`;
+}
+
+/**
  * `CASE s WHEN STRUCT(1, 2) THEN ...` compares by the rule above, as `CASE WHEN s = STRUCT(1, 2)`:
  * DuckDB's CASE would match fields by name and a NULL field as a value (ZetaSQL's
  * struct_equality_null_field). Undefined where no side is a STRUCT the text writes.
