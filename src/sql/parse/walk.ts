@@ -3,7 +3,7 @@
  * rebuild with children replaced. Stages that care about scope (rewrites, name resolution) do their
  * own recursion and use `mapChildren` for everything they do not look at.
  */
-import type { Expr, FromItem, OrderItem, Query, Select, SelectItem, SetOperation, WindowSpec } from './tree.js';
+import type { Expr, FromItem, OrderItem, Query, QueryBody, Select, SelectItem, SetOperation, WindowSpec } from './tree.js';
 
 export type TreeNode = Query | Select | SetOperation | FromItem | SelectItem | Expr;
 
@@ -235,4 +235,21 @@ export function mapQueryParts(query: Query, map: ChildMap & { select(select: Sel
     orderBy: mapOrder(query.orderBy, map),
     limit: query.limit && { count: map.expr(query.limit.count), offset: mapOptional(query.limit.offset, map) },
   };
+}
+
+/**
+ * A rewrite of every query's body, inner queries (CTEs, subqueries, set members' own queries)
+ * first: `rewrite` is given each body with the queries it holds already rewritten.
+ */
+export function rewriteBodies(rewrite: (body: QueryBody) => QueryBody): (query: Query) => Query {
+  const map: ChildMap & { select(select: Select): Select } = {
+    expr: (expr: Expr): Expr => mapExprChildren(expr, map),
+    query: (query: Query): Query => everyQuery(query),
+    select: (select: Select): Select => mapSelectChildren(select, map),
+  };
+  function everyQuery(query: Query): Query {
+    const mapped = mapQueryParts(query, map);
+    return { ...mapped, body: rewrite(mapped.body) };
+  }
+  return everyQuery;
 }

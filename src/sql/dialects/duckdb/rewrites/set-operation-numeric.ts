@@ -14,8 +14,8 @@
 import { staticType } from '../../../analyse/static-type.js';
 import type { Rewrite } from '../../../generator/dialect.js';
 import { TYPE_LOOKUP } from '../../../language.js';
-import type { Expr, Query, QueryBody, Select } from '../../../parse/tree.js';
-import { mapExprChildren, mapQueryParts, mapSelectChildren, type ChildMap } from '../../../parse/walk.js';
+import type { Expr, QueryBody, Select } from '../../../parse/tree.js';
+import { rewriteBodies } from '../../../parse/walk.js';
 
 /** The selects whose items are the set's columns by place, or undefined where a place is not in the text. */
 function operands(body: QueryBody): Select[] | undefined {
@@ -59,15 +59,4 @@ function numericLiterals(body: QueryBody): QueryBody {
   return numeric.size === 0 ? body : coerced(body, numeric);
 }
 
-const map: ChildMap & { select(select: Select): Select } = {
-  expr: (expr: Expr): Expr => mapExprChildren(expr, map),
-  query: (query: Query): Query => rewrite(query),
-  select: (select: Select): Select => mapSelectChildren(select, map),
-};
-
-function rewrite(query: Query): Query {
-  const mapped = mapQueryParts(query, map);
-  return { ...mapped, body: numericLiterals(mapped.body) };
-}
-
-export const setOperationNumericLiterals: Rewrite = rewrite;
+export const setOperationNumericLiterals: Rewrite = rewriteBodies(numericLiterals);

@@ -9,8 +9,8 @@
  * STRUCT, the query is refused by name rather than answered with DuckDB's names.
  */
 import type { Rewrite } from '../../../generator/dialect.js';
-import type { Expr, Query, QueryBody, Select, SelectItem, StructLiteral, TypeName } from '../../../parse/tree.js';
-import { mapExprChildren, mapQueryParts, mapSelectChildren, type ChildMap } from '../../../parse/walk.js';
+import type { Expr, QueryBody, Select, SelectItem, StructLiteral, TypeName } from '../../../parse/tree.js';
+import { rewriteBodies } from '../../../parse/walk.js';
 
 /** The field names of a STRUCT the text writes, each with the names of a STRUCT field in turn. */
 interface Names {
@@ -90,15 +90,4 @@ function alignedSet(body: QueryBody): QueryBody {
   return { ...body, members: members.map((member, index) => (index === 0 ? member : aligned(member, first))) };
 }
 
-const map: ChildMap & { select(select: Select): Select } = {
-  expr: (expr: Expr): Expr => mapExprChildren(expr, map),
-  query: (query: Query): Query => rewrite(query),
-  select: (select: Select): Select => mapSelectChildren(select, map),
-};
-
-function rewrite(query: Query): Query {
-  const mapped = mapQueryParts(query, map);
-  return { ...mapped, body: alignedSet(mapped.body) };
-}
-
-export const setOperationStructNames: Rewrite = rewrite;
+export const setOperationStructNames: Rewrite = rewriteBodies(alignedSet);
