@@ -19,6 +19,11 @@ const TEXT_READERS: ReadonlySet<string> = new Set(['to_json_string', 'to_json', 
 const TEXT_TYPES: ReadonlySet<string> = new Set(['STRING', 'BYTES', 'JSON']);
 
 function reader(node: Expr): string | undefined {
+  // CAST('[a, b)' AS RANGE<DATE>) is read as the literal (parse/range-literal.ts); DuckDB's cast of
+  // any other value (SAFE_CAST of text, a column) to the STRUCT is no reading of BigQuery's text.
+  if (node.kind === 'cast' && node.type.name === 'RANGE' && !(node.operand.kind === 'literal' && node.operand.type === 'null') && !isRangeExpr(node.operand)) {
+    return `${node.safe ? 'SAFE_CAST' : 'CAST'} to RANGE of a value other than NULL, a RANGE or (CAST) a string literal`;
+  }
   if (node.kind === 'call' && TEXT_READERS.has(node.name)) return `${node.name.toUpperCase()}(...)`;
   if (node.kind === 'cast' && TEXT_TYPES.has(node.type.name)) return `CAST(... AS ${node.type.name})`;
   if (node.kind === 'binary' && node.operator === '||') return '||';
