@@ -550,15 +550,19 @@ function latin1(text: string): Buffer {
  * [default_time_zone]), BigQuery in UTC: a TIMESTAMP literal without a zone, a cast of one to
  * STRING or DATE, answer otherwise. An answer that differs only so is counted apart: compared again
  * with times that may differ by whole minutes up to two days (a zone's offset, and a day boundary
- * it moves), times of day by whole minutes, and timestamps' text by any.
+ * it moves) or by Los Angeles' local mean time, times of day by whole minutes, and timestamps'
+ * text by any.
  */
 let zoneLenient = false;
 const MINUTE_US = 60_000_000n;
 const DAY_US = 86_400_000_000n;
 
+/** America/Los_Angeles' local mean time before 1883 (-7:52:58), the suite's zone's offset of its oldest timestamps. */
+const LOS_ANGELES_LMT_US = (7n * 3600n + 52n * 60n + 58n) * 1_000_000n;
+
 function zoneShift(difference: bigint): boolean {
   const magnitude = difference < 0n ? -difference : difference;
-  return magnitude % MINUTE_US === 0n && magnitude <= 2n * DAY_US;
+  return (magnitude % MINUTE_US === 0n || magnitude === LOS_ANGELES_LMT_US) && magnitude <= 2n * DAY_US;
 }
 
 function civilMicros(text: string): bigint | undefined {
@@ -591,6 +595,19 @@ function inSuiteZone(sql: string): string | undefined {
 }
 
 const SUITE_ZONE = 'America/Los_Angeles';
+
+/** Whether a RANGE as ZetaSQL prints it (`[2020-01-01, NULL)`) is not our wire's `{start, end}`, null for unbounded. */
+function rangeMismatch(element: ZType, text: string, got: unknown): boolean {
+  const bounds = /^\[\s*(.*?)\s*,\s*(.*?)\s*\)$/s.exec(text);
+  if (!bounds || got === null || typeof got !== 'object' || Array.isArray(got)) return true;
+  const value = got as Record<string, unknown>;
+  if (Object.keys(value).join() !== 'start,end') return true;
+  return [bounds[1]!, bounds[2]!].some((bound, index) => {
+    const wire = index === 0 ? value.start : value.end;
+    if (/^(NULL|UNBOUNDED)$/i.test(bound)) return wire !== null;
+    return mismatch(element, { scalar: bound }, wire) !== undefined;
+  });
+}
 
 /** Why `got` (our wire value) is not `want` (ZetaSQL's) of `type`, if it is not. */
 function mismatch(type: ZType | undefined, want: ZValue, got: unknown): string | undefined {
@@ -633,6 +650,7 @@ function mismatch(type: ZType | undefined, want: ZValue, got: unknown): string |
     return JSON.stringify(sortKeys(value)) === JSON.stringify(sortKeys(want.json)) ? undefined : differ();
   }
   if (got === null) return differ();
+  if (type?.kind === 'range') return rangeMismatch(type.element, want.scalar, got) ? differ() : undefined;
   const text = want.scalar;
   const name = type?.kind === 'scalar' ? type.name : undefined;
   switch (name) {

@@ -61,6 +61,8 @@
 // 31. Quantified LIKE: [NOT] LIKE ANY | SOME | ALL (patterns) or UNNEST(array) (operator `LIKE ANY`...).
 // 32. ARRAY_AGG(x) takes OVER, as the other aggregate calls do.
 // 33. STRUCT(...) is an operand: an operator may follow it (`STRUCT(1) IS DISTINCT FROM NULL`).
+// 34. RANGE<DATE | DATETIME | TIMESTAMP> as a type (a `definition` of its one element type) and
+//     as a typed literal of one string (`range_literal`, its element type and its text as written).
 
 {
   const reservedMap = {
@@ -3369,6 +3371,10 @@ literal_datetime
   / (KW_BIGNUMERIC / KW_BIGDECIMAL) __ q:quoted_text {
       return { type: 'bignumeric', value: q.value };
     }
+  // cannery: RANGE<DATE> '[2020-01-01, UNBOUNDED)', its element type and its text as written.
+  / t:range_type __ q:quoted_text {
+      return { type: 'range_literal', element: t.definition[0].field_type.dataType, value: q.value };
+    }
 
 line_terminator
   = [\n\r]
@@ -3688,7 +3694,8 @@ data_type_list
     }
 
 data_type_alias
-  = n:(n:ident_name !{ return DATA_TYPES[n.toUpperCase()] === true; } {
+  // cannery: a name followed by `<` is a type's (RANGE<DATE>), never a field's.
+  = n:(n:ident_name !{ return DATA_TYPES[n.toUpperCase()] === true; } !(__ LANGLE) {
       return n
     })? __ t:data_type {
     return {
@@ -3699,6 +3706,7 @@ data_type_alias
 
 data_type
   = struct_type
+  / range_type
   / array_type
   / character_string_type
   / numeric_type
@@ -3741,6 +3749,16 @@ array_type
     return {
       dataType: t,
       definition: a,
+      anglebracket: true
+    }
+  }
+
+// cannery: RANGE<T>, of the three element types BigQuery has ranges of.
+range_type
+  = "RANGE"i __ LANGLE __ t:(KW_DATETIME / KW_DATE / KW_TIMESTAMP) __ RANGLE {
+    return {
+      dataType: 'RANGE',
+      definition: [{ field_name: null, field_type: { dataType: t } }],
       anglebracket: true
     }
   }

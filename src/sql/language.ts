@@ -30,6 +30,7 @@ import { ARRAY_FUNCTIONS } from './functions/arrays.js';
 import { TIME_FUNCTIONS } from './functions/times.js';
 import { JSON_FUNCTIONS } from './functions/json.js';
 import { UTILITY_FUNCTIONS } from './functions/utility.js';
+import { RANGE_FUNCTIONS } from './functions/ranges.js';
 import { REFUSED } from './functions/refused.js';
 import { arithmeticChecked, checkedSum, inTimeRange, operand, type ArithmeticOperands } from './functions/overflow.js';
 
@@ -366,6 +367,7 @@ export const FUNCTIONS: ReadonlyMap<string, FunctionSpec> = new Map<string, Func
   ...TIME_FUNCTIONS,
   ...JSON_FUNCTIONS,
   ...UTILITY_FUNCTIONS,
+  ...RANGE_FUNCTIONS,
 ]);
 
 /**

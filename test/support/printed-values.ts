@@ -20,7 +20,7 @@ export interface Actual {
 export function bigQueryTypeOf(type: DuckDBType): string {
   if (type.alias === 'JSON') return 'JSON';
   if (type instanceof DuckDBListType) return `ARRAY<${bigQueryTypeOf(type.valueType)}>`;
-  if (type instanceof DuckDBStructType) return 'STRUCT';
+  if (type instanceof DuckDBStructType) return rangeTypeOf(type) ?? 'STRUCT';
   switch (type.typeId) {
     case DuckDBTypeId.BOOLEAN:
       return 'BOOL';
@@ -60,12 +60,21 @@ export function bigQueryTypeOf(type: DuckDBType): string {
   }
 }
 
-/** Whether the reference's type (`ARRAY`, `ARRAY<STRUCT>`, `BIGNUMERIC`) admits DuckDB's. */
+/** A RANGE, held on DuckDB as a STRUCT of its bounds, "start" and "end" (sql/functions/ranges.ts). */
+function rangeTypeOf(type: DuckDBStructType): string | undefined {
+  if (type.entryNames.length !== 2 || type.entryNames[0] !== 'start' || type.entryNames[1] !== 'end') return undefined;
+  const element = bigQueryTypeOf(type.entryTypes[0]!);
+  return ['DATE', 'DATETIME', 'TIMESTAMP'].includes(element) ? `RANGE<${element}>` : undefined;
+}
+
+/** Whether the reference's type (`ARRAY`, `ARRAY<STRUCT>`, `BIGNUMERIC`, `RANGE<T>`) admits DuckDB's. */
 export function typeMatches(expected: string, actual: string): boolean {
   const normalised = expected.replace(/\s+/g, '').replace(/^BIGNUMERIC$/, 'NUMERIC');
   if (normalised === actual || expected.replace(/\s+/g, '') === actual) return true;
   if (normalised === 'ARRAY') return actual.startsWith('ARRAY<');
   if (normalised === 'ARRAY<STRUCT>') return actual === 'ARRAY<STRUCT>';
+  // The reference writes a RANGE's type as RANGE or RANGE<T> where the example's element type varies.
+  if (normalised === 'RANGE' || normalised === 'RANGE<T>') return actual.startsWith('RANGE<');
   return false;
 }
 
@@ -143,6 +152,23 @@ function civilText(text: string): string {
   return date === undefined ? time : `${date}T${time}`;
 }
 
+/**
+ * Whether a RANGE the reference prints (`[2022-10-01, UNBOUNDED)`, a TIMESTAMP bound in UTC) is the
+ * wire's `{start, end}`, an unbounded bound null; a TIMESTAMP bound is the wire's number.
+ */
+function rangeMatches(printed: string, wire: WireValue): boolean {
+  const bounds = /^\[([^,]*),\s*([^,]*)\)$/.exec(printed.trim());
+  if (!bounds || wire === null || typeof wire !== 'object' || Array.isArray(wire)) return false;
+  const value = wire as Record<string, WireValue>;
+  if (Object.keys(value).join() !== 'start,end') return false;
+  return [bounds[1]!, bounds[2]!].every((text, index) => {
+    const bound = index === 0 ? value.start : value.end;
+    if (/^(UNBOUNDED|NULL)$/i.test(text.trim())) return bound === null;
+    if (typeof bound === 'number') return BigInt(bound) === timestampMicros(text);
+    return civilText(text) === bound;
+  });
+}
+
 /** A value as the reference prints one inside an ARRAY or STRUCT: `{pear, 6}`, `[1, 2]`, `NULL`. */
 function printedForm(value: WireValue): string {
   if (value === null) return 'NULL';
@@ -168,6 +194,7 @@ export function mismatch(type: string, expected: Printed, actual: Actual): strin
     }
     return undefined;
   }
+  if (base.startsWith('RANGE')) return rangeMatches(String(expected), wire) ? undefined : differ;
   switch (base) {
     case 'INT64': {
       const value = typeof raw === 'bigint' || typeof raw === 'number' ? BigInt(raw) : typeof wire === 'number' ? BigInt(wire) : undefined;

@@ -23,6 +23,8 @@ export interface SchemaField {
   type: string;
   mode?: string;
   fields?: SchemaField[];
+  /** A RANGE's element type (`{type: 'DATE'}`). */
+  rangeElementType?: { type: string };
 }
 
 export interface ResultSchema {
@@ -97,10 +99,37 @@ function decodeValue(field: SchemaField, value: unknown, path: string): WireValu
       return datetimeText(value, path);
     case 'TIME':
       return timeText(value, path);
+    case 'RANGE':
+      return rangeValue(field, value, path);
     default:
-      // STRING, DATE (already YYYY-MM-DD), BYTES (base64), GEOGRAPHY (WKT), JSON, INTERVAL, RANGE.
+      // STRING, DATE (already YYYY-MM-DD), BYTES (base64), GEOGRAPHY (WKT), JSON, INTERVAL.
       return value;
   }
+}
+
+/** BigQuery writes a RANGE as `[start, end)`, an unbounded bound UNBOUNDED: the wire's `{start, end}`, each its element type's value or null. */
+function rangeValue(field: SchemaField, text: string, path: string): WireValue {
+  const bounds = /^\[([^,]*), ?([^,]*)\)$/.exec(text);
+  const element = field.rangeElementType?.type;
+  if (!bounds || element === undefined) throw malformed(`RANGE value "${text}" for ${path}`);
+  const bound = (written: string, name: string): WireValue => {
+    const value = written.trim();
+    if (/^(UNBOUNDED|NULL)$/i.test(value)) return null;
+    return decodeValue({ name, type: element }, element.toUpperCase() === 'TIMESTAMP' ? timestampText(value) : value, join(path, name));
+  };
+  return { start: bound(bounds[1]!, 'start'), end: bound(bounds[2]!, 'end') };
+}
+
+/**
+ * A RANGE<TIMESTAMP>'s bound as the TIMESTAMP decoder reads it: integer microseconds as BigQuery
+ * writes them when asked, or its civil text in UTC (`2020-01-01 00:00:00[.ffffff][ UTC|+00]`) as
+ * those microseconds.
+ */
+function timestampText(text: string): string {
+  const civil = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}:\d{2})(?:\.(\d{1,6}))?(?: ?UTC|Z|\+00(?::?00)?)?$/.exec(text);
+  if (!civil) return text;
+  const millis = Date.parse(`${civil[1]}T${civil[2]}Z`);
+  return Number.isFinite(millis) ? String(BigInt(millis) * 1000n + BigInt((civil[3] ?? '').padEnd(6, '0'))) : text;
 }
 
 function number(text: string, type: string, path: string): number | string {

@@ -39,6 +39,14 @@ import { wireInteger } from '../../core/wire-integer.js';
 
 const MICROS_PER_DAY = 86_400_000_000n;
 
+/** DuckDB's infinite DATE (days) and DATETIME / TIMESTAMP (microseconds), either sign. */
+const INFINITE_DAYS = 2_147_483_647;
+const INFINITE_MICROS = 9_223_372_036_854_775_807n;
+
+function finiteMicros(micros: bigint, write: (micros: bigint) => WireValue): WireValue {
+  return micros === INFINITE_MICROS || micros === -INFINITE_MICROS ? null : write(micros);
+}
+
 function pad(value: number | bigint, width: number): string {
   return String(value).padStart(width, '0');
 }
@@ -104,9 +112,11 @@ const wireConverters = {
   [DuckDBTypeId.UUID]: stringFromValue,
   [DuckDBTypeId.ENUM]: stringFromValue,
   [DuckDBTypeId.SQLNULL]: nullConverter,
-  [DuckDBTypeId.TIMESTAMP_TZ]: (value: unknown) => wireInteger((value as DuckDBTimestampTZValue).micros),
-  [DuckDBTypeId.TIMESTAMP]: (value: unknown) => datetimeText((value as DuckDBTimestampValue).micros),
-  [DuckDBTypeId.DATE]: (value: unknown) => dateText((value as DuckDBDateValue).days),
+  // An infinite DATE, DATETIME or TIMESTAMP is only ever a RANGE's unbounded end (sql/functions/ranges.ts):
+  // BigQuery has none, and writes an unbounded end as null.
+  [DuckDBTypeId.TIMESTAMP_TZ]: (value: unknown) => finiteMicros((value as DuckDBTimestampTZValue).micros, wireInteger),
+  [DuckDBTypeId.TIMESTAMP]: (value: unknown) => finiteMicros((value as DuckDBTimestampValue).micros, datetimeText),
+  [DuckDBTypeId.DATE]: (value: unknown) => (Math.abs((value as DuckDBDateValue).days) === INFINITE_DAYS ? null : dateText((value as DuckDBDateValue).days)),
   [DuckDBTypeId.TIME]: (value: unknown) => datetimeText((value as DuckDBTimeValue).micros).slice(11),
   [DuckDBTypeId.INTERVAL]: (value: unknown) => intervalText(value as DuckDBIntervalValue),
   [DuckDBTypeId.BLOB]: (value: unknown) => Buffer.from((value as DuckDBBlobValue).bytes).toString('base64'),

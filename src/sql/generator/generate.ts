@@ -382,6 +382,7 @@ export function generate(query: Query, dialect: Dialect, options: GenerateOption
     if (transformed !== undefined) return transformed;
     if (type.name === 'ARRAY' && type.element) return `ARRAY<${typeName(type.element, node)}>`;
     if (type.name === 'STRUCT' && type.fields) return `STRUCT${typeArguments(type, node)}`;
+    if (type.name === 'RANGE' && type.element) return `RANGE<${typeName(type.element, node)}>`;
     // BigQuery's parameterised types (NUMERIC(10, 2), STRING(5)) round and check on assignment in
     // ways no golden case pins down yet.
     if (type.params) return refuse(`CAST to a parameterised type (${type.name}(...))`, node);

@@ -59,6 +59,7 @@ export const READ_KEYS: Readonly<Record<string, readonly string[]>> = {
   time: ['value'],
   numeric: ['value'],
   bignumeric: ['value'],
+  range_literal: ['element', 'value'],
   json: ['keyword', 'expr_list'],
   named_argument: ['name', 'value'],
   star: ['value'],

@@ -13,6 +13,7 @@ import { decodeBigQueryString, IllegalEscape } from './literals.js';
 import { InvalidQuery, LocatedSqlError, SqlSyntaxError, type SqlLocation } from './errors.js';
 import { parseBigQuery, type AstNode } from './parse.js';
 import { pivotTable, unpivotTable } from './pivot.js';
+import { rangeFromText } from './range-literal.js';
 import type {
   BinaryOperator,
   Call,
@@ -565,6 +566,10 @@ function readExprHere(node: AstNode): Expr {
     case 'numeric':
     case 'bignumeric':
       return { kind: 'literal', type: node.type, value: String(node.value), loc };
+    case 'range_literal': {
+      const range = rangeFromText(String(node.element), decodedString(String(node.value)), loc);
+      return 'invalid' in range ? { kind: 'unknown', what: range.invalid, invalid: true, loc } : range;
+    }
     case 'json': {
       // JSON '...': one string literal, its text decoded as any string's.
       const texts = Array.isArray(node.expr_list) ? node.expr_list.filter(isNode) : [];
@@ -588,7 +593,15 @@ function readExprHere(node: AstNode): Expr {
       const type = targets.length === 1 ? readType(targets[0]) : undefined;
       if (type === undefined) return unknown(`CAST to ${String(targets[0]?.dataType ?? 'this type').toUpperCase()}`, node);
       const safe = String(node.keyword).toLowerCase() === 'safe_cast';
-      if (node.type === 'cast') return { kind: 'cast', safe, operand: readExpr(node.expr), type, loc };
+      if (node.type === 'cast') {
+        const operand = readExpr(node.expr);
+        // CAST('[a, b)' AS RANGE<DATE>) is the literal RANGE<DATE> '[a, b)' (SAFE_CAST's NULL for bad text aside).
+        if (type.name === 'RANGE' && type.element && !safe && operand.kind === 'literal' && operand.type === 'string') {
+          const range = rangeFromText(type.element.name, String(operand.value), loc);
+          return 'invalid' in range ? { kind: 'unknown', what: range.invalid, invalid: true, loc } : range;
+        }
+        return { kind: 'cast', safe, operand, type, loc };
+      }
       const timeZone = isNode(node.time_zone) ? readExpr(node.time_zone) : undefined;
       // The grammar gives a cast with FORMAT no location of its own; its operand's is on the same line.
       const at = locationOf(node) ?? (isNode(node.expr) ? here(node.expr) : loc);
@@ -838,6 +851,10 @@ function readType(node: AstNode | undefined): TypeName | undefined {
     // ARRAY<INT64, STRING> or ARRAY<a INT64> is no type: not read as ARRAY<INT64>.
     if (definition?.length !== 1 || definition[0]!.field_name) return undefined;
     const element = readType(isNode(definition[0]!.field_type) ? definition[0]!.field_type : undefined);
+    return element && { name, element };
+  }
+  if (name === 'RANGE') {
+    const element = definition?.length === 1 ? readType(isNode(definition[0]!.field_type) ? definition[0]!.field_type : undefined) : undefined;
     return element && { name, element };
   }
   if (name === 'STRUCT') {

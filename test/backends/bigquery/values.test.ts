@@ -61,6 +61,24 @@ describe('scalars', () => {
   });
 });
 
+describe('RANGE', () => {
+  // BigQuery writes a RANGE as its text, `[start, end)`; the wire has {start, end} of the element's
+  // wire values, null for unbounded, as the DuckDB path writes the STRUCT it holds a range in.
+  it.each([
+    ['DATE', '[2020-01-01, 2020-12-31)', { start: '2020-01-01', end: '2020-12-31' }],
+    ['DATE', '[UNBOUNDED, 2020-12-31)', { start: null, end: '2020-12-31' }],
+    ['DATETIME', '[2020-01-01 12:00:00, UNBOUNDED)', { start: '2020-01-01T12:00:00', end: null }],
+    ['TIMESTAMP', '[1577836800000000, UNBOUNDED)', { start: 1577836800000000, end: null }],
+    ['TIMESTAMP', '[1969-12-31 23:59:59.5 UTC, 2020-01-01 00:00:00+00)', { start: -500000, end: 1577836800000000 }],
+  ])('RANGE<%s> %s', async (element, text, expected) => {
+    expect(await decodeOne({ name: 'r', type: 'RANGE', rangeElementType: { type: element } }, text)).toEqual(expected);
+  });
+
+  it('refuses a RANGE whose text is no range', async () => {
+    await expect(decodeOne({ name: 'r', type: 'RANGE', rangeElementType: { type: 'DATE' } }, '2020-01-01')).rejects.toThrow(/RANGE value/);
+  });
+});
+
 describe('records and repeated fields', () => {
   // A log row as the sources store it: metadata is a repeated record of repeated records.
   const schema = {

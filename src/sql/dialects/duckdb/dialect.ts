@@ -48,6 +48,7 @@ import { setOperationNumericLiterals } from './rewrites/set-operation-numeric.js
 import { bignumericBetween, bignumericBinary, bignumericCall, bignumericCase, bignumericCast, bignumericContexts, bignumericIn, bignumericLiteral, bignumericNegation } from './bignumeric.js';
 import { computedOnce, raise, repeatable } from './semantics.js';
 import { likeSql, quantifiedLike } from './quantified-like.js';
+import { rangeContexts } from './range-contexts.js';
 import { canonicalJson, InvalidJson } from '../../functions/json-value.js';
 import { intervalInRange } from '../../functions/overflow.js';
 import { InvalidQuery } from '../../parse/errors.js';
@@ -126,6 +127,7 @@ export function duckDbDialect(sources: readonly string[], options: DuckDbDialect
     rewrites: [
       // Before any pass changes the tree: it refuses a BIGNUMERIC where the query's text places one.
       bignumericContexts,
+      rangeContexts,
       // First to change it: the passes after it read set operations by place only.
       setsByName(sourceColumns),
       // Before the columns are typed: a NUMERIC column's FLOAT64 literals become NUMERICs, so that
@@ -292,6 +294,8 @@ export function duckDbDialect(sources: readonly string[], options: DuckDbDialect
         if (type.name === 'BIGNUMERIC' || type.name === 'BIGDECIMAL') return printer.refuse(`BIGNUMERIC as the type of an ARRAY's elements or a STRUCT's fields`);
         if (type.name === 'ARRAY' && type.element?.name === 'ARRAY') return printer.refuse(NESTED_ARRAY);
         if (type.name === 'ARRAY' && type.element) return `${printer.typeName(type.element)}[]`;
+        // A RANGE's bounds, unbounded ones infinite (functions/ranges.ts).
+        if (type.name === 'RANGE' && type.element) return `STRUCT("start" ${printer.typeName(type.element)}, "end" ${printer.typeName(type.element)})`;
         if (type.name !== 'STRUCT' || !type.fields) return undefined;
         return `STRUCT(${type.fields.map((field, index) => `${printer.identifier(field.name ?? `_field_${index + 1}`)} ${printer.typeName(field.type)}`).join(', ')})`;
       },
