@@ -587,14 +587,26 @@ function instantsIn(text: string): string {
  */
 function inSuiteZone(sql: string): string | undefined {
   let zoned = false;
-  const text = sql.replace(/\bTIMESTAMP\s*(['"])(\d{4}-\d\d-\d\d(?:[ T]\d\d:\d\d(?::\d\d(?:\.\d+)?)?)?)\1/gi, (_, quote: string, civil: string) => {
-    zoned = true;
-    return `TIMESTAMP ${quote}${civil} ${SUITE_ZONE}${quote}`;
-  });
+  const CIVIL = /^\d{4}-\d\d-\d\d(?:[ T]\d\d:\d\d(?::\d\d(?:\.\d+)?)?)?$/;
+  const text = sql
+    .replace(/\bTIMESTAMP\s*(['"])(\d{4}-\d\d-\d\d(?:[ T]\d\d:\d\d(?::\d\d(?:\.\d+)?)?)?)\1/gi, (_, quote: string, civil: string) => {
+      zoned = true;
+      return `TIMESTAMP ${quote}${atMidnight(civil)} ${SUITE_ZONE}${quote}`;
+    })
+    // A RANGE<TIMESTAMP> literal's bounds likewise (`'[2020-01-01, UNBOUNDED)'`).
+    .replace(/\bRANGE\s*<\s*TIMESTAMP\s*>\s*(['"])\[([^,'"]*),([^)'"]*)\)\1/gi, (whole: string, quote: string, start: string, end: string) => {
+      const bound = (text: string) => (CIVIL.test(text.trim()) ? ((zoned = true), `${atMidnight(text.trim())} ${SUITE_ZONE}`) : text.trim());
+      return `RANGE<TIMESTAMP> ${quote}[${bound(start)}, ${bound(end)})${quote}`;
+    });
   return zoned ? text : undefined;
 }
 
 const SUITE_ZONE = 'America/Los_Angeles';
+
+/** A date alone with a time of day: the embedded engine reads no zone after a date alone. */
+function atMidnight(civil: string): string {
+  return /\d\d:\d\d/.test(civil) ? civil : `${civil} 00:00:00`;
+}
 
 /** Whether a RANGE as ZetaSQL prints it (`[2020-01-01, NULL)`) is not our wire's `{start, end}`, null for unbounded. */
 function rangeMismatch(element: ZType, text: string, got: unknown): boolean {
