@@ -3134,7 +3134,9 @@ named_argument
     }
 
 proc_func_name
-  = dt:ident_without_kw_type tail:(__ DOT __ ident_without_kw_type)* {
+  // cannery: FROM is never a function's name (patch 34): `SELECT a, FROM (SELECT ...)`, BigQuery's
+  // trailing comma before FROM, read FROM (...) as a call.
+  = !KW_FROM dt:ident_without_kw_type tail:(__ DOT __ ident_without_kw_type)* {
       const result = { name: [dt] }
       if (tail !== null) {
         result.schema = dt
