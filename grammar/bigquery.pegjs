@@ -63,6 +63,7 @@
 // 33. STRUCT(...) is an operand: an operator may follow it (`STRUCT(1) IS DISTINCT FROM NULL`).
 // 34. RANGE<DATE | DATETIME | TIMESTAMP> as a type (a `definition` of its one element type) and
 //     as a typed literal of one string (`range_literal`, its element type and its text as written).
+// 35. FROM is never a function's name: `SELECT a, FROM (SELECT ...)` (a trailing comma) is no call.
 
 {
   const reservedMap = {
@@ -3136,7 +3137,9 @@ named_argument
     }
 
 proc_func_name
-  = dt:ident_without_kw_type tail:(__ DOT __ ident_without_kw_type)* {
+  // cannery: FROM is never a function's name (patch 35): `SELECT a, FROM (SELECT ...)`, BigQuery's
+  // trailing comma before FROM, read FROM (...) as a call.
+  = !KW_FROM dt:ident_without_kw_type tail:(__ DOT __ ident_without_kw_type)* {
       const result = { name: [dt] }
       if (tail !== null) {
         result.schema = dt

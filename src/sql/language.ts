@@ -18,12 +18,12 @@ import { checkedTimeCast, formatSql, parseFormats, UnsupportedFormat, type Forma
 import type { Expr } from './parse/tree.js';
 import { mapExprChildren } from './parse/walk.js';
 import { aggregate, analytic, FIRST, MANY, same, scalar, SECOND, type CallContext, type DialectName, type FunctionSpec, type Render } from './functions/call.js';
-import { coerced, literalCount, literalString, literalValue, nonZero } from './functions/arguments.js';
+import { coerced, literalCount, literalString, literalValue, nonZero, civilOnly } from './functions/arguments.js';
 import { MATH_FUNCTIONS } from './functions/math.js';
 import { oneKindJoined, STRING_FUNCTIONS } from './functions/strings.js';
 import { HASH_FUNCTIONS } from './functions/hashing.js';
 export { allowsPart } from './functions/time-parts.js';
-import { DATE_TRUNCATION_PARTS, DIFF_PARTS, MICROS, TIMESTAMP_DIFF_PARTS, TRUNCATION_PARTS, truncateAnyType, truncateTime, WEEKDAYS, weekStart } from './functions/time-parts.js';
+import { DATE_TRUNCATION_PARTS, DIFF_PARTS, MICROS, TIMESTAMP_DIFF_PARTS, TRUNCATION_PARTS, truncateAnyType, truncateKeepingType, truncateTime, WEEKDAYS, weekStart } from './functions/time-parts.js';
 import { MORE_AGGREGATES } from './functions/aggregates.js';
 import { WINDOW_FUNCTIONS } from './functions/windows.js';
 import { ARRAY_FUNCTIONS } from './functions/arrays.js';
@@ -58,6 +58,19 @@ function truncation(kind: TimeKind | 'any'): Render {
       if (zone === undefined) return truncateAnyType(value, part, known !== 'datetime' && known !== 'timestamp');
       return `timezone(${duckZone(zone)}, ${truncateAnyType(`timezone(${duckZone(zone)}, ${value})`, part, false)})`;
     }
+    if (kind === 'datetime') {
+      // DATETIME_TRUNC of a TIMESTAMP is TIMESTAMP_TRUNC's, in UTC or the zone given; the zone is
+      // for a TIMESTAMP only. A value the query does not type is truncated keeping DuckDB's type
+      // (a TIMESTAMP stays an instant, a DATETIME civil), or with a zone must be a TIMESTAMP.
+      const known = call.argNodes[0] && call.typeOf(call.argNodes[0]);
+      if (known === 'timestamp') return truncation('timestamp')(call);
+      if (known === undefined) {
+        if (zone === undefined) return truncateKeepingType(repeatable(call.args[0]!, call.refuse), part);
+        const noZone = () => raise('No matching signature for function DATETIME_TRUNC: a time zone is for a TIMESTAMP only', 'TIMESTAMPTZ');
+        return byType(call.args[0]!, undefined, { timestamp: (value) => truncation('timestamp')({ ...call, args: [value, ...call.args.slice(1)] }), otherwise: noZone }, call.refuse);
+      }
+      if (zone !== undefined) return call.invalid(`No matching signature for function DATETIME_TRUNC for argument types: ${known.toUpperCase()}, DATE_TIME_PART, STRING (a time zone is for a TIMESTAMP only)`);
+    }
     const value = coerced(call, 0, TIME_KIND_TYPES[kind]);
     if (zone === undefined) return truncateTime(value, part, kind === 'timestamp');
     // In a time zone: the civil time there, truncated, as an instant again.
@@ -71,7 +84,8 @@ function truncation(kind: TimeKind | 'any'): Render {
  * function follows the type of its arguments, which DuckDB tells where the query does not.
  */
 function difference(kind: TimeKind): Render {
-  return (call) => {
+  return (given) => {
+    const call = kind === 'datetime' ? civilOnly(given, [0, 1]) : given;
     const part = call.parts[2]!;
     const end = coerced(call, 0, TIME_KIND_TYPES[kind]);
     const start = coerced(call, 1, TIME_KIND_TYPES[kind]);
@@ -125,7 +139,10 @@ function stringAgg(call: CallContext): string {
 
 /** TIMESTAMP_ADD and its kind: the shifted value, an error past the type's range (DuckDB's is wider than BigQuery's). */
 function shift(operator: '+' | '-', type: 'datetime' | 'timestamp'): Render {
-  return (call) => inTimeRange(`(${call.args[0]} ${operator} ${call.args[1]})`, type, call, call.refuse);
+  return (given) => {
+    const call = type === 'datetime' ? civilOnly(given, [0]) : given;
+    return inTimeRange(`(${call.args[0]} ${operator} ${call.args[1]})`, type, call, call.refuse);
+  };
 }
 
 function dateShift(operator: '+' | '-'): Render {
@@ -197,7 +214,8 @@ function withFormat<T>(call: CallContext, work: () => T): T {
 }
 
 function format(kind: TimeKind): Render {
-  return (call) => {
+  return (given) => {
+    const call = kind === 'datetime' ? civilOnly(given, [1]) : given;
     const formatText = literalString(call, 0, 'a format');
     const operand = coerced(call, 1, TIME_KIND_TYPES[kind]);
     // A TIME is written as the time of a day (DuckDB's strftime takes no TIME).
@@ -304,7 +322,7 @@ export const FUNCTIONS: ReadonlyMap<string, FunctionSpec> = new Map<string, Func
   ['current_date', scalar('the DATE of the execution time, in a time zone (UTC by default)', [0, 1], (call) => (call.args[0] === undefined ? `CAST(${executionTime(call)} AS DATE)` : `CAST(timezone(${duckZone(call.args[0])}, ${executionTime(call)}) AS DATE)`), { returns: 'date' })],
   ['current_datetime', scalar('the DATETIME of the execution time, in a time zone (UTC by default)', [0, 1], (call) => `timezone(${duckZone(call.args[0] ?? `'UTC'`)}, ${executionTime(call)})`, { returns: 'datetime' })],
   ['timestamp_trunc', scalar('a TIMESTAMP truncated to a date part, in UTC or a time zone (weeks start on Sunday)', [2, 3], truncation('timestamp'), { dateParts: [1], parts: TRUNCATION_PARTS, returns: 'timestamp' })],
-  ['datetime_trunc', scalar('a DATETIME truncated to a date part (weeks start on Sunday)', [2, 2], truncation('datetime'), { dateParts: [1], parts: TRUNCATION_PARTS, returns: 'datetime' })],
+  ['datetime_trunc', scalar('a DATETIME truncated to a date part (weeks start on Sunday); of a TIMESTAMP, a TIMESTAMP as TIMESTAMP_TRUNC\'s, in UTC or a time zone', [2, 3], truncation('datetime'), { dateParts: [1], parts: TRUNCATION_PARTS, returns: { sameAs: 0, string: 'datetime', date: 'datetime' } })],
   ['date_trunc', scalar('a DATE (or DATETIME, TIMESTAMP) truncated to a date part, of the same type', [2, 3], truncation('any'), { dateParts: [1], parts: DATE_TRUNCATION_PARTS, returns: FIRST })],
   ['timestamp_diff', scalar('whole date parts from the second TIMESTAMP to the first (a DAY is 24 hours)', [3, 3], difference('timestamp'), { dateParts: [2], parts: TIMESTAMP_DIFF_PARTS, returns: 'int64' })],
   ['datetime_diff', scalar('date-part boundaries from the second DATETIME to the first', [3, 3], difference('datetime'), { dateParts: [2], parts: DIFF_PARTS, returns: 'int64' })],

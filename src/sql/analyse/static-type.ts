@@ -10,9 +10,10 @@ export type StaticType = 'int64' | 'float64' | 'numeric' | 'bignumeric' | 'strin
 
 /**
  * A function's result type: fixed, or the type of one of its arguments (`COALESCE`, `MIN`), an
- * INT64 argument perhaps giving another (`CEIL` of an INT64 is a FLOAT64).
+ * INT64 argument perhaps giving another (`CEIL` of an INT64 is a FLOAT64), as may a STRING or DATE
+ * argument read as another type (DATETIME_TRUNC of either is a DATETIME).
  */
-export type ResultType = StaticType | { sameAs: number; int64?: StaticType };
+export type ResultType = StaticType | { sameAs: number; int64?: StaticType; string?: StaticType; date?: StaticType };
 
 export interface TypeLookup {
   /** The declared result type of a function call, if any. */
@@ -125,7 +126,8 @@ export function staticType(expr: Expr, lookup: TypeLookup): StaticType | undefin
       if (typeof result === 'object') {
         const arg = expr.args[result.sameAs];
         const type = arg === undefined ? undefined : staticType(arg, lookup);
-        return type === 'int64' && result.int64 !== undefined ? result.int64 : type;
+        const retyped = type === 'int64' || type === 'string' || type === 'date' ? result[type] : undefined;
+        return retyped ?? type;
       }
       return result;
     }

@@ -35,6 +35,28 @@ export function coerced(call: CallContext, index: number, duckType: string): str
 }
 
 /**
+ * The call with its arguments at `indexes` kept from being TIMESTAMPs, where a civil-time function
+ * takes a DATETIME (DATETIME_ADD, FORMAT_DATETIME...): BigQuery coerces no TIMESTAMP to a DATETIME
+ * ("No matching signature"), where DuckDB would take it. A TIMESTAMP the query says is that error at
+ * compile time; a value it does not type raises it when DuckDB's constant typeof() says so.
+ */
+export function civilOnly(call: CallContext, indexes: readonly number[]): CallContext {
+  const message = `No matching signature for function ${call.name.toUpperCase()} for argument types: TIMESTAMP (it takes a DATETIME; convert with DATETIME(timestamp, time_zone))`;
+  const args = [...call.args];
+  for (const index of indexes) {
+    const node = call.argNodes[index];
+    if (node === undefined || args[index] === undefined) continue;
+    const known = call.typeOf(node);
+    if (known === 'timestamp') return call.invalid(message);
+    if (known === undefined) {
+      const value = repeatable(args[index], call.refuse);
+      args[index] = `[${value}][(CASE WHEN typeof(${value}) = 'TIMESTAMP WITH TIME ZONE' THEN ${raise(message)} ELSE 1 END)]`;
+    }
+  }
+  return { ...call, args };
+}
+
+/**
  * BigQuery's NULL for a NULL argument, where DuckDB's function goes on without it (SPLIT on a NULL
  * delimiter keeps the string whole): the arguments, those at `indexes` made safe to repeat, and a
  * wrapper giving NULL where any of those is NULL. A string literal there needs no test.

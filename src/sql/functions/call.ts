@@ -5,6 +5,7 @@
  * and language.ts build their rows with the constructors here.
  */
 import type { ResultType, StaticType } from '../analyse/static-type.js';
+import type { SqlLocation } from '../parse/errors.js';
 import type { Expr } from '../parse/tree.js';
 
 export type DialectName = 'bigquery' | 'duckdb';
@@ -22,6 +23,8 @@ export interface CallContext {
   ignoreNulls?: boolean | undefined;
   /** The arguments as trees, for renderings that need a literal's value (a format string). */
   argNodes: readonly Expr[];
+  /** Where the call starts in the query's text, when the parser said. */
+  loc?: SqlLocation | undefined;
   /** Named arguments (`max_distance => 2`), by lower-case name, as trees and written in the dialect. */
   named: Readonly<Record<string, { node: Expr; sql: string }>>;
   /** At each date-part position, the validated part (lower case, `week(monday)`); elsewhere undefined. */

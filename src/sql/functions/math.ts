@@ -206,6 +206,15 @@ function integerDivision(call: CallContext): string {
   return `${sqlMacroName('integer_divide')}(${call.args[0]}, ${call.args[1]})`;
 }
 
+/**
+ * Each RAND() of the query's text is a draw of its own, but DuckDB computes identical aggregates
+ * once, random() in them too (`SUM(RAND()) = SUM(RAND())` was true): each is written apart by where
+ * it stands, in a list DuckDB does not fold. Copies of one RAND() (a PIVOT's values) stay one.
+ */
+function rand(call: CallContext): string {
+  return call.loc === undefined ? 'random()' : `[random(), ${call.loc.line * 1_000_000 + call.loc.column}][1]`;
+}
+
 const FLOAT_BY_INPUT = { sameAs: 0, int64: 'float64' } as const;
 
 export const MATH_FUNCTIONS: ReadonlyMap<string, FunctionSpec> = new Map<string, FunctionSpec>([
@@ -234,7 +243,7 @@ export const MATH_FUNCTIONS: ReadonlyMap<string, FunctionSpec> = new Map<string,
   ['log10', scalar('base-10 logarithm (an error at or below 0)', [1, 1], floatFunction({ finite: (x) => `log10(${x})`, infinities: [INF, NAN], domain: (x) => `${x} <= 0` }), { returns: 'float64' })],
   ['is_inf', scalar('whether the value is +inf or -inf', [1, 1], isKind('isinf'), { returns: 'bool' })],
   ['is_nan', scalar('whether the value is NaN', [1, 1], isKind('isnan'), { returns: 'bool' })],
-  ['rand', scalar('a random FLOAT64 in [0, 1)', [0, 0], () => 'random()', { returns: 'float64' })],
+  ['rand', scalar('a random FLOAT64 in [0, 1)', [0, 0], rand, { returns: 'float64' })],
   ['range_bucket', scalar('the number of sorted boundaries at or below the point (an error for unsorted boundaries, NULL or NaN among them)', [2, 2], rangeBucket, { returns: 'int64' })],
   ['cosine_distance', scalar('1 - the cosine of the angle between two vectors (dense, or sparse as key/value pairs)', [2, 2], distance('cosine'), { returns: 'float64' })],
   ['euclidean_distance', scalar('the Euclidean distance between two vectors (dense, or sparse as key/value pairs)', [2, 2], distance('euclidean'), { returns: 'float64' })],

@@ -57,6 +57,18 @@ export function truncateTime(value: string, part: string, zoned: boolean): strin
 }
 
 /**
+ * A DATETIME or TIMESTAMP truncated to a part in UTC, of the type it has, where the query does not
+ * say which: an INTERVAL subtracted and date_trunc both keep DuckDB's type (the service runs with
+ * TimeZone=UTC), where make_timestamp and make_timestamptz choose one. `value` is read more than once.
+ */
+export function truncateKeepingType(value: string, part: string): string {
+  const unit = MICROS[part];
+  if (unit === undefined || part === 'microsecond') return truncateTime(value, part, true);
+  const micros = `epoch_us(${value})`;
+  return `(${value} - to_microseconds(((${micros} % ${unit}) + ${unit}) % ${unit}))`;
+}
+
+/**
  * A DATE, DATETIME or TIMESTAMP truncated to a part, keeping its type (time_bucket does; date_trunc
  * makes a DATE a TIMESTAMP). An ISO year is no fixed width from a fixed origin, so only date_trunc
  * finds its first Monday: the caller says whether the value is a DATE, to cast it back.

@@ -7,7 +7,7 @@
 import { duckZone } from '../dialects/duckdb/time-zones.js';
 import { computedOnce, raise, repeatable, secondFraction } from '../dialects/duckdb/semantics.js';
 import { intervalFieldsInRange } from './overflow.js';
-import { coerced, failWhen } from './arguments.js';
+import { coerced, civilOnly, failWhen } from './arguments.js';
 import { scalar, type CallContext, type FunctionSpec, type Render } from './call.js';
 import { jsonString } from './json.js';
 import { MICROS, TIME_PARTS, truncateAnyType, weekStart, WEEKDAY_WEEK } from './time-parts.js';
@@ -15,7 +15,8 @@ import { MICROS, TIME_PARTS, truncateAnyType, weekStart, WEEKDAY_WEEK } from './
 const LAST_DAY_PARTS: readonly string[] = ['week', WEEKDAY_WEEK, 'isoweek', 'month', 'quarter', 'year', 'isoyear'];
 
 /** LAST_DAY: the last day of the DATE's (or DATETIME's) month, or of another part. */
-function lastDay(call: CallContext): string {
+function lastDay(given: CallContext): string {
+  const call = civilOnly(given, [0]);
   const date = `CAST(${coerced(call, 0, 'DATE')} AS DATE)`;
   const part = call.parts[1] ?? 'month';
   if (part === 'month') return `last_day(${date})`;
@@ -152,7 +153,8 @@ const ORIGINS: Readonly<Record<string, string>> = {
 const BUCKET_TYPES: Readonly<Record<string, string>> = { date_bucket: 'DATE', datetime_bucket: 'TIMESTAMP', timestamp_bucket: 'TIMESTAMPTZ' };
 
 /** DATE_BUCKET and its kind: the start of the bucket of a width (an INTERVAL) that holds the value, buckets counted from an origin. */
-function bucket(call: CallContext): string {
+function bucket(input: CallContext): string {
+  let call = input.name === 'datetime_bucket' ? civilOnly(input, [0]) : input;
   if (call.argNodes[1]?.kind !== 'interval') return call.refuse(`${call.name.toUpperCase()} with a bucket width that is not an INTERVAL literal`);
   const type = BUCKET_TYPES[call.name]!;
   // ZetaSQL buckets a DATE or DATETIME in TIMESTAMP_BUCKET into the same type; BigQuery's reference

@@ -450,6 +450,7 @@ export function generate(query: Query, dialect: Dialect, options: GenerateOption
       limit,
       ignoreNulls: node.ignoreNulls,
       argNodes: node.args,
+      loc: node.loc,
       named,
       parts,
       parameter: (name) => {

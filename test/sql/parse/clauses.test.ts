@@ -247,3 +247,16 @@ describe('HAVING MAX | MIN in an aggregate call', () => {
     refused('select sum(x having k)');
   });
 });
+
+describe('A trailing comma before FROM', () => {
+  it('ends the select list before a FROM subquery, never a call of a function FROM', () => {
+    const select = statement('select a, from (select 1 as a)');
+    expect(select.columns).toEqual([expect.objectContaining({ expr: column('a') })]);
+    expect(select.from).toEqual([expect.objectContaining({ expr: expect.objectContaining({ ast: expect.objectContaining({ type: 'select' }) }) })]);
+    expect(statement('select a, b, from t').columns).toHaveLength(2);
+  });
+
+  it('leaves a function named from in backticks a call', () => {
+    expect(only('select `from`(1)')).toMatchObject({ type: 'function' });
+  });
+});
