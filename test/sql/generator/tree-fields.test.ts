@@ -38,6 +38,7 @@ const SAMPLES = [
   'select a, grouping(a) as g, count(*) as n from (select 1 as a) as t group by rollup (a)',
   'select (select as struct 1 as p, 2 as r).p as q, sum(x having max x) as h from unnest([1, 2]) as x',
   'select * from (select 1 as a, 2 as b, 3 as c, 4 as d) unpivot ((x, y) for n in ((a, b), (c, d)))',
+  "select x not like any ('a%', 'b%') as p, x like all unnest(['a%']) as q from unnest(['abc']) as x",
 ];
 
 /**

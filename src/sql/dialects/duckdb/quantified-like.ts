@@ -28,7 +28,9 @@ export function likeSql(value: string, operator: 'LIKE' | 'NOT LIKE', pattern: s
  */
 export function quantifiedLike(node: QuantifiedLike, printer: Printer): string {
   const operator = node.not ? 'NOT LIKE' : 'LIKE';
-  const all = node.quantifier === 'ALL';
+  // Each quantifier by name: one the reader did not write is no silent ANY.
+  const all = { ANY: false, SOME: false, ALL: true }[node.quantifier];
+  if (all === undefined) return printer.refuse(`LIKE ${String(node.quantifier)}`, node);
   return computedOnce(printer.expr(node.operand), (value) => {
     if (node.array === undefined) {
       return `(${node.list.map((pattern) => likeSql(value, operator, printer.expr(pattern))).join(all ? ' AND ' : ' OR ')})`;
