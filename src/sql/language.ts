@@ -12,7 +12,7 @@
 import { duckZone } from './dialects/duckdb/time-zones.js';
 import { quoteString } from './dialects/duckdb/quote.js';
 import { intervalQuotient, sqlMacroName } from './dialects/duckdb/sql-macros.js';
-import { byType, computedOnce, float64Text, raise, repeatable, secondFraction, timeText, trying } from './dialects/duckdb/semantics.js';
+import { byType, computedOnce, float64Text, raise, repeatable, secondFraction, timeText, trying, unless } from './dialects/duckdb/semantics.js';
 import type { StaticType, TypeLookup } from './analyse/static-type.js';
 import { checkedTimeCast, formatSql, parseFormats, UnsupportedFormat, type FormatValue, type TimeKind } from './dialects/duckdb/time-formats.js';
 import type { Expr } from './parse/tree.js';
@@ -682,15 +682,6 @@ function operandLeaves(op: OperatorContext): { sql: string; node: Expr }[] {
     { sql: op.left, node: op.leftNode },
     { sql: op.right, node: op.rightNode },
   ];
-}
-
-/**
- * `value`, or an error where `condition` holds: the value read from a one-element list at a
- * position that fails to cast, so the type stays the value's whatever it is (a CASE would need it
- * written out), and no volatile `error()`, which TRY (SAFE.) refuses.
- */
-function unless(condition: string, message: string, value: string): string {
-  return `[${value}][(CASE WHEN ${condition} THEN ${raise(message)} ELSE 1 END)]`;
 }
 
 const SUBQUERY_KINDS: ReadonlySet<string> = new Set(['subquery', 'exists', 'in_query', 'array_query']);

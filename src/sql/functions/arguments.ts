@@ -3,7 +3,7 @@
  * at compile time, a date where BigQuery coerces a string) and the errors BigQuery raises for an
  * argument, raised on DuckDB too (NULL in a `SAFE.` call).
  */
-import { raise, repeatable } from '../dialects/duckdb/semantics.js';
+import { raise, repeatable, unless } from '../dialects/duckdb/semantics.js';
 import type { Expr } from '../parse/tree.js';
 import type { CallContext } from './call.js';
 
@@ -50,7 +50,7 @@ export function civilOnly(call: CallContext, indexes: readonly number[]): CallCo
     if (known === 'timestamp') return call.invalid(message);
     if (known === undefined) {
       const value = repeatable(args[index], call.refuse);
-      args[index] = `[${value}][(CASE WHEN typeof(${value}) = 'TIMESTAMP WITH TIME ZONE' THEN ${raise(message)} ELSE 1 END)]`;
+      args[index] = unless(`typeof(${value}) = 'TIMESTAMP WITH TIME ZONE'`, message, value);
     }
   }
   return { ...call, args };
@@ -101,5 +101,5 @@ export function notNumeric(call: CallContext, index: number, sql: string, hint: 
   if (type === 'numeric') return call.refuse(`${what} (${hint})`);
   if (type !== undefined) return sql;
   const value = repeatable(sql, call.refuse);
-  return `[${value}][(CASE WHEN typeof(${value}) = 'DECIMAL(38,9)' THEN ${raise(`${what} is not supported on the embedded engine (${hint})`)} ELSE 1 END)]`;
+  return unless(`typeof(${value}) = 'DECIMAL(38,9)'`, `${what} is not supported on the embedded engine (${hint})`, value);
 }

@@ -5,7 +5,7 @@
  * origin (1950-01-01 00:00:00).
  */
 import { duckZone } from '../dialects/duckdb/time-zones.js';
-import { computedOnce, raise, repeatable, secondFraction } from '../dialects/duckdb/semantics.js';
+import { computedOnce, repeatable, secondFraction, unless } from '../dialects/duckdb/semantics.js';
 import { intervalFieldsInRange } from './overflow.js';
 import { coerced, civilOnly, failWhen } from './arguments.js';
 import { scalar, type CallContext, type FunctionSpec, type Render } from './call.js';
@@ -164,7 +164,7 @@ function bucket(input: CallContext): string {
   if (call.name === 'timestamp_bucket' && given === undefined) {
     // A column the query does not type: DuckDB's constant typeof() tells a DATE or DATETIME apart.
     const value = repeatable(call.args[0]!, call.refuse);
-    const checked = `[${value}][(CASE WHEN typeof(${value}) IN ('DATE', 'TIMESTAMP') THEN ${raise('TIMESTAMP_BUCKET of a DATE or DATETIME is not supported (use DATE_BUCKET or DATETIME_BUCKET)')} ELSE 1 END)]`;
+    const checked = unless(`typeof(${value}) IN ('DATE', 'TIMESTAMP')`, 'TIMESTAMP_BUCKET of a DATE or DATETIME is not supported (use DATE_BUCKET or DATETIME_BUCKET)', value);
     call = { ...call, args: [checked, ...call.args.slice(1)] };
   }
   const origin = call.args[2] === undefined ? ORIGINS[call.name]! : coerced(call, 2, type);

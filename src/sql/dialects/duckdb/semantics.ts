@@ -47,6 +47,15 @@ export function raise(message: string, duckType = 'BIGINT'): string {
   return duckType === 'BIGINT' ? failing : `CAST(${failing} AS ${duckType})`;
 }
 
+/**
+ * `value`, or an error where `condition` holds: the value read from a one-element list at a
+ * position that fails to cast, so the type stays the value's whatever it is (a CASE would need it
+ * written out), and no volatile `error()`, which TRY (SAFE.) refuses.
+ */
+export function unless(condition: string, message: string, value: string): string {
+  return `[${value}][(CASE WHEN ${condition} THEN ${raise(message)} ELSE 1 END)]`;
+}
+
 const RAISED = /^Conversion Error: Could not convert string '(.*)' to INT64$/;
 
 /**
