@@ -8,17 +8,9 @@
  * none is anything else. RANGE_SESSIONIZE (a table function) and GENERATE_RANGE_ARRAY stay
  * refused (refused.ts).
  */
-import { raise, repeatable } from '../dialects/duckdb/semantics.js';
+import { repeatable, unless } from '../dialects/duckdb/semantics.js';
 import type { Expr } from '../parse/tree.js';
 import { scalar, type CallContext, type FunctionSpec } from './call.js';
-
-/**
- * `value`, or BigQuery's error where `failing` holds: the error (an INT64, semantics.ts `raise`)
- * is the index into a list of the one STRUCT, which no CASE could put beside it.
- */
-function failingUnless(failing: string, message: string, value: string): string {
-  return `[${value}][CASE WHEN ${failing} THEN ${raise(message)} ELSE 1 END]`;
-}
 
 /** A range's bound, as DuckDB holds it. */
 function bound(range: string, name: 'start' | 'end'): string {
@@ -53,7 +45,7 @@ function range(call: CallContext): string {
   const value = `struct_pack("start" := coalesce(${start}, '-infinity'), "end" := coalesce(${end}, 'infinity'))`;
   // An unbounded bound (a literal's UNBOUNDED) makes start < end whatever the other: nothing to check.
   if (call.argNodes.some(isNullBound)) return value;
-  return failingUnless(`${start} >= ${end}`, 'Range start element must be smaller than range end element', value);
+  return unless(`${start} >= ${end}`, 'Range start element must be smaller than range end element', value);
 }
 
 /** RANGE_CONTAINS(outer, inner range | value): the inner range within the outer, or the value in [start, end). */
@@ -78,7 +70,7 @@ function intersect(call: CallContext): string {
   const a = repeatable(call.args[0]!, call.refuse);
   const b = repeatable(call.args[1]!, call.refuse);
   const value = `struct_pack("start" := greatest(${bound(a, 'start')}, ${bound(b, 'start')}), "end" := least(${bound(a, 'end')}, ${bound(b, 'end')}))`;
-  return `(CASE WHEN ${a} IS NULL OR ${b} IS NULL THEN NULL ELSE ${failingUnless(`NOT ${overlaps(a, b)}`, 'Provided RANGE inputs do not overlap', value)} END)`;
+  return `(CASE WHEN ${a} IS NULL OR ${b} IS NULL THEN NULL ELSE ${unless(`NOT ${overlaps(a, b)}`, 'Provided RANGE inputs do not overlap', value)} END)`;
 }
 
 export const RANGE_FUNCTIONS: ReadonlyMap<string, FunctionSpec> = new Map<string, FunctionSpec>([
