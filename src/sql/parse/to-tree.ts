@@ -566,10 +566,8 @@ function readExprHere(node: AstNode): Expr {
     case 'numeric':
     case 'bignumeric':
       return { kind: 'literal', type: node.type, value: String(node.value), loc };
-    case 'range_literal': {
-      const range = rangeFromText(String(node.element), decodedString(String(node.value)), loc);
-      return 'invalid' in range ? { kind: 'unknown', what: range.invalid, invalid: true, loc } : range;
-    }
+    case 'range_literal':
+      return rangeFromText(String(node.element), decodedString(String(node.value)), loc);
     case 'json': {
       // JSON '...': one string literal, its text decoded as any string's.
       const texts = Array.isArray(node.expr_list) ? node.expr_list.filter(isNode) : [];
@@ -597,8 +595,7 @@ function readExprHere(node: AstNode): Expr {
         const operand = readExpr(node.expr);
         // CAST('[a, b)' AS RANGE<DATE>) is the literal RANGE<DATE> '[a, b)' (SAFE_CAST's NULL for bad text aside).
         if (type.name === 'RANGE' && type.element && !safe && operand.kind === 'literal' && operand.type === 'string') {
-          const range = rangeFromText(type.element.name, String(operand.value), loc);
-          return 'invalid' in range ? { kind: 'unknown', what: range.invalid, invalid: true, loc } : range;
+          return rangeFromText(type.element.name, String(operand.value), loc);
         }
         return { kind: 'cast', safe, operand, type, loc };
       }
