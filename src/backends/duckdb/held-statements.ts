@@ -9,8 +9,8 @@
  * PreparedStatement::CanCachePlan, so `always_require_rebind` makes every execution bind and
  * optimise it anew with the values as constants, which the scan's filters and zone maps need).
  * Typing the parameters does not change that. Holding the statement leaves out the parse and the
- * first bind: 1.7 ms of `logs.all`'s CPU per request and 5.5 ms of `usage.api-counts`' at 1M
- * edge events (docs/benchmarks.md, 2026-11-29, 10:05 to 11:20).
+ * first bind: about 2 ms of `logs.all`'s CPU per request and 5 to 6 ms of `usage.api-counts`' at
+ * 1M edge events (docs/benchmarks.md, 2026-11-29, 10:05 to 11:20).
  *
  * Why an answer is the text's: every execution binds the held statement again against the catalog
  * as it is then (a column an ingest added, a type it widened, a table dropped or made again), and
