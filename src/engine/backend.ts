@@ -24,6 +24,11 @@ export interface QueryRequest {
   timeoutMs: number;
   /** Names the endpoint, for backends that label jobs. */
   endpointName: string;
+  /**
+   * The SQL is an endpoint's own compiled text, the same at every request of it (a caller's
+   * sandbox SQL is not): a backend may keep what it prepared of it for the next request.
+   */
+  recurring?: boolean;
   /** Columns stored otherwise than BigQuery types them, written back as rows are converted (the generator's `writeBack`). */
   writeBack?: Record<string, WriteBack> | undefined;
 }

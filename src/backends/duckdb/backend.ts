@@ -330,12 +330,13 @@ export async function withConnection<T>(instance: DuckDBInstance, work: (connect
 }
 
 /**
- * Runs `request` on a free connection, reading its streamed answer. `watch`, for a query that
+ * Runs `request` on a free connection, reading its streamed answer: an endpoint's own SQL on the
+ * statement the connection holds of it (held-statements.ts). `watch`, for a query that
  * calls host functions, is what they share with it: its deadline, and the bound or timeout they
  * met, which fail the query even where SAFE. made the function's error a NULL.
  */
 export function runDuckDbQuery(connections: Connections, request: QueryRequest, watch?: HostWatch): Promise<QueryResult> {
-  return connections.use(async (connection) => {
+  return connections.use(async (connection, held) => {
     const started = performance.now();
     const stopWatching = watch ? watchQuery(watch, started + request.timeoutMs) : undefined;
     let timedOut = false;
@@ -348,12 +349,13 @@ export function runDuckDbQuery(connections: Connections, request: QueryRequest, 
       timer = setTimeout(interrupt, INTERRUPT_AGAIN_MS);
     }, request.timeoutMs);
     try {
-      const result = await connection.stream(request.sql, bindings(request));
+      const result = request.recurring ? await held.stream(request.sql, bindings(request)) : await connection.stream(request.sql, bindings(request));
       const rows = await readWireRows(result, request.maxRows, resultBudget(request.maxBytes), request.writeBack);
       if (watch?.bound !== undefined) throw boundPassed(request, watch.bound);
       if (watch?.expired) throw timeout();
       return { rows, backendMs: performance.now() - started };
     } catch (error) {
+      if (request.recurring) held.forget(request.sql);
       if (watch?.bound !== undefined) throw boundPassed(request, watch.bound);
       if (error instanceof CanneryError) throw error;
       if (timedOut || watch?.expired) throw timeout();

@@ -11,12 +11,13 @@
  */
 import type { DuckDBConnection, DuckDBInstance } from '#duckdb-api';
 import { defineSqlMacros } from './sql-macros.js';
+import { heldStatements, type HeldStatements } from './held-statements.js';
 
 export const STREAMING_BUFFER_SIZE = '1KiB';
 
 export interface Connections {
-  /** Runs `work` on a free connection, waiting for one while all are busy. */
-  use<T>(work: (connection: DuckDBConnection) => Promise<T>): Promise<T>;
+  /** Runs `work` on a free connection, with the statements it holds, waiting for one while all are busy. */
+  use<T>(work: (connection: DuckDBConnection, held: HeldStatements) => Promise<T>): Promise<T>;
   /**
    * Interrupts the queries running, refuses new ones, waits until every connection is free, then
    * closes them all; the instance stays open. A stop (SIGTERM past its grace) never waits for a
@@ -43,6 +44,8 @@ export async function openConnections(instance: DuckDBInstance, count: number): 
     throw error;
   }
   const all = [...idle];
+  // Closing a connection destroys the statements prepared on it.
+  const held = new Map(all.map((connection) => [connection, heldStatements(connection)]));
   const busy = new Set<DuckDBConnection>();
   const waiting: { resolve: (connection: DuckDBConnection) => void; reject: (error: Error) => void }[] = [];
   let closing = false;
@@ -58,7 +61,7 @@ export async function openConnections(instance: DuckDBInstance, count: number): 
       const connection = idle.pop() ?? (await new Promise<DuckDBConnection>((resolve, reject) => waiting.push({ resolve, reject })));
       busy.add(connection);
       try {
-        return await work(connection);
+        return await work(connection, held.get(connection)!);
       } finally {
         release(connection);
       }

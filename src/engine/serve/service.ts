@@ -236,6 +236,7 @@ export function createService(options: ServiceOptions): Service {
               : await sandbox.compile(endpoint, sql, options.backend.dialect, { redact });
           const result = await runOnBackend(backend, request.sql !== undefined, {
             sql: compiled.sql,
+            recurring: sql === undefined,
             parameters: compiled.parameters,
             writeBack: compiled.writeBack,
             values: withDerivedValues(compiled.derived, request.values),
