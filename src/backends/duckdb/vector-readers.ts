@@ -12,6 +12,7 @@ import type { WireValue } from '../../core/types.js';
 import type { WriteBack } from '../../sql/parse/tree.js';
 import { toWireValue, withoutNullElements } from './values.js';
 import { writeBackValue } from './write-back.js';
+import { JSON_TEXT_BYTES_PER_WIRE_BYTE, jsonColumnReader } from './json-column.js';
 
 export type WireReader = (row: number) => WireValue;
 
@@ -26,9 +27,16 @@ interface Validity {
  *
  * `writeBack`: the column's stored records, written back as writeBackValue writes them. A STRUCT
  * is written back as it is read, its one-element list made once, where writeBackValue copied each
- * record of every row again (logs.all's `metadata` holds some fifteen).
+ * record of every row again (logs.all's `metadata` holds some fifteen). A column the SQL hands
+ * over as its JSON text (`writeBack.json`) is read as that text and parsed.
  */
 export function wireReader(vector: DuckDBVector, maxBytes = Infinity, writeBack?: WriteBack): WireReader {
+  if (writeBack?.json !== undefined) {
+    // The record's JSON text (json-column.ts); the byte budget weighs the value it becomes.
+    const read = valueReader(vector, maxBytes * JSON_TEXT_BYTES_PER_WIRE_BYTE);
+    const finish = jsonColumnReader(writeBack.json, writeBack);
+    return (row) => finish(read(row));
+  }
   if (vector instanceof DuckDBStructVector) return structReader(vector, maxBytes, writeBack);
   if (writeBack === undefined) return valueReader(vector, maxBytes);
   const read = valueReader(vector, maxBytes);
