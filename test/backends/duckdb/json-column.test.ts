@@ -5,7 +5,8 @@
  * INT64s across their range and around 2^53, BOOLs, arrays of them or of records, records stored
  * as one STRUCT and written back as one-element lists, NULLs at every depth), on a real DuckDB,
  * compared as the wire's text; an array holding NULL fails both ways alike. And the DuckDB dialect
- * writes `to_json` only for a table whose types hold still and whose record holds nothing else.
+ * writes `to_json` only for a table whose types hold still and whose record holds nothing else,
+ * also from columns passed as data.
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,6 +15,7 @@ import type { ColumnType, WireRow } from '../../../src/core/types.js';
 import type { WriteBack } from '../../../src/sql/parse/tree.js';
 import { resultBudget } from '../../../src/engine/serve/result-budget.js';
 import { structShape, type Shape } from '../../../src/sql/analyse/shapes.js';
+import { columnsData, columnsLookup } from '../../../src/sql/analyse/shape-data.js';
 import { duckDbDialect } from '../../../src/sql/dialects/duckdb/dialect.js';
 import { generate } from '../../../src/sql/generator/generate.js';
 import { parseQuery } from '../../../src/sql/parse/to-tree.js';
@@ -158,6 +160,12 @@ describe('the DuckDB dialect', () => {
       kind: 'struct',
       fields: [{ name: 'host', type: STRING }, { name: 'status', type: INT64 }, { name: 'tags', type: { kind: 'array', element: STRING } }],
     });
+  });
+
+  it('keeps the stored types when the columns pass as data (the compile cache, the compiling worker)', () => {
+    const data = columnsData(['logs'], () => columns(scalar('INT64')));
+    const compiled = generate(parseQuery('select id, metadata from logs'), duckDbDialect(['logs'], { sourceColumns: columnsLookup(data) }));
+    expect(compiled.sql).toContain('to_json(');
   });
 
   it('reads the STRUCT as before where a scalar\'s stored type is not known (a FLOAT64, a file being written), or where the record is not the answer\'s', () => {
