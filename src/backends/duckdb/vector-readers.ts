@@ -107,11 +107,17 @@ function structReader(vector: DuckDBStructVector, maxBytes: number, writeBack: W
   const fields = writeBack?.fields;
   const readers = names.map((name, index) => wireReader(vector.entryVectorAt(index), maxBytes, fields && Object.hasOwn(fields, name) ? fields[name] : undefined));
   const list = writeBack?.list === true;
+  const proto = names.includes('__proto__');
   return (row) => {
     // No record is no element: BigQuery's repeated record is then `[]`.
     if (!vector.isItemValid(row)) return list ? [] : null;
     const result: Record<string, WireValue> = {};
-    for (let index = 0; index < names.length; index++) result[names[index]!] = readers[index]!(row);
+    if (proto) {
+      // Assigned, a field named __proto__ would set the object's prototype and leave the answer without it.
+      for (let index = 0; index < names.length; index++) Object.defineProperty(result, names[index]!, { value: readers[index]!(row), enumerable: true, writable: true, configurable: true });
+    } else {
+      for (let index = 0; index < names.length; index++) result[names[index]!] = readers[index]!(row);
+    }
     return list ? [result] : result;
   };
 }

@@ -29,7 +29,7 @@ interface Stored {
   writeBack?: WriteBack;
 }
 
-const FIELD_NAMES = ['a', 'B', 'x y', 'q"uote', "it's", 'é', '1', '10', 'constructor', 'toString', 'path'];
+const FIELD_NAMES = ['a', 'B', 'x y', 'q"uote', "it's", 'é', '1', '10', 'constructor', 'toString', '__proto__', 'path'];
 const INT64 = { kind: 'scalar', name: 'INT64' } as const;
 const STRING = { kind: 'scalar', name: 'STRING' } as const;
 const BOOL = { kind: 'scalar', name: 'BOOL' } as const;
