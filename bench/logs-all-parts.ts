@@ -8,7 +8,7 @@
  * - no metadata: selecting `id, timestamp, event_message`;
  * - query: the query as shipped, every block fetched, nothing converted;
  * - convert: those blocks to wire values, as the backend does (readWireRows, the stored records
- *   written back);
+ *   written back; `metadata` parsed from the JSON text DuckDB writes of it on a file served read-only);
  * - encode: the rows to the answer's bytes, as the service does (encodeResult);
  * - serve: with `--serve`, the built `cannery serve` on the same file, asked over HTTP on loopback
  *   (result cache off), its own CPU per request from /proc over a batch of requests.
@@ -38,6 +38,9 @@ interface Extra {
   resultBudget(maxBytes: number): unknown;
   encodeResult(rows: readonly unknown[], options: { maxBytes: number }): Promise<Uint8Array>;
   DEFAULTS: { maxResultBytes: number };
+  readSourceTables(connection: unknown, sources: readonly string[]): Promise<ReadonlyMap<string, unknown>>;
+  readPresentRecords(connection: unknown, tables: ReadonlyMap<string, unknown>): Promise<ReadonlyMap<string, ReadonlySet<string>>>;
+  tableColumns(tables: ReadonlyMap<string, unknown>, present?: ReadonlyMap<string, ReadonlySet<string>>): unknown;
 }
 
 function cpuMs(from: NodeJS.CpuUsage): number {
@@ -55,11 +58,14 @@ async function measure(db: string, threads: number, samples: number, withServe: 
   const modules = await canneryModules();
   const extra = Object.assign(
     {},
-    ...(await Promise.all(['backends/duckdb/result-rows.js', 'engine/serve/result-budget.js', 'engine/serve/encode.js', 'config/settings.js'].map((path) => import(new URL(path, DIST).href)))),
+    ...(await Promise.all(['backends/duckdb/result-rows.js', 'engine/serve/result-budget.js', 'engine/serve/encode.js', 'config/settings.js', 'backends/duckdb/source-tables.js', 'backends/duckdb/table-columns.js'].map((path) => import(new URL(path, DIST).href)))),
   ) as Extra;
   const instance: DuckDBInstance = await modules.openDuckDb({ path: db, memoryLimit: '1GB', readOnly: true, threads });
   const setup = await instance.connect();
-  const dialect = modules.duckDbDialect(modules.sourceNames(), { sourceColumns: await modules.readTableColumns(setup, modules.sourceNames()), strictNames: true });
+  // The columns as `serve` reads them from a file it opens read-only (the records every row holds,
+  // the stored types that let DuckDB hand `metadata` over as JSON text), so the SQL is serve's.
+  const tables = await extra.readSourceTables(setup, modules.sourceNames());
+  const dialect = modules.duckDbDialect(modules.sourceNames(), { sourceColumns: extra.tableColumns(tables, await extra.readPresentRecords(setup, tables)), strictNames: true });
   setup.closeSync();
   const registry = await modules.loadRegistry(SHIPPED_ENDPOINTS, { dialect, sources: modules.sourceNames() });
   const endpoint = registry.find('logs.all')! as unknown as { definition: { max_rows: number; query: string }; sql: string; sqlParameters: string[]; sqlDerived: Record<string, unknown>; sqlWriteBack?: unknown };

@@ -5,26 +5,35 @@
  * read-only), so a name no table has can be refused as BigQuery refuses it.
  */
 import type { DuckDBConnection } from '#duckdb-api';
-import { FLOAT64_SCALAR, NOT_NULL_SCALAR, SCALAR, structShape, UNKNOWN, type Columns, type Shape } from '../../sql/analyse/shapes.js';
+import { FLOAT64_SCALAR, NOT_NULL_SCALAR, SCALAR, structShape, UNKNOWN, type Columns, type Shape, type StoredScalar } from '../../sql/analyse/shapes.js';
 import { quoteIdentifier } from '../../sql/dialects/duckdb/quote.js';
 import { readSourceTables, type SourceTable } from './source-tables.js';
-import { hasColumns, type ValueShape } from './value-shape.js';
+import { hasColumns, type ScalarType, type ValueShape } from './value-shape.js';
+
+/** The stored scalars whose DuckDB JSON text reads back as their wire value (a BIGINT past 2^53 aside). */
+const STORED_SCALARS: Partial<Record<ScalarType, Shape>> = {
+  string: { kind: 'scalar', stored: 'STRING' satisfies StoredScalar },
+  integer: { kind: 'scalar', stored: 'INT64' satisfies StoredScalar },
+  boolean: { kind: 'scalar', stored: 'BOOL' satisfies StoredScalar },
+};
 
 /**
  * A stored value's shape: as BigQuery types it (a record is a repeated record, an array of
- * structs), and how it is stored (`stored: 'struct'`: as its one element; storage.md).
+ * structs), and how it is stored (`stored: 'struct'`: as its one element; storage.md). `fixed`: the
+ * table's types hold still while it is served, so its scalars' stored types are said too (an
+ * import may widen a field of a file it writes: integer -> number -> string).
  */
-function storedShape(shape: ValueShape, present: ReadonlySet<string> = NONE, path = ''): Shape {
+function storedShape(shape: ValueShape, present: ReadonlySet<string> = NONE, path = '', fixed = false): Shape {
   switch (shape.kind) {
     case 'scalar':
-      return SCALAR;
+      return (fixed && STORED_SCALARS[shape.type]) || SCALAR;
     case 'list':
-      return { kind: 'array', element: SCALAR };
+      return { kind: 'array', element: (fixed && STORED_SCALARS[shape.element]) || SCALAR };
     case 'native':
       return UNKNOWN;
     case 'record': {
       const element = structShape(
-        [...shape.fields.values()].filter((field) => hasColumns(field.shape)).map((field) => [field.name, storedShape(field.shape, present, path + recordKey([field.name]))] as const),
+        [...shape.fields.values()].filter((field) => hasColumns(field.shape)).map((field) => [field.name, storedShape(field.shape, present, path + recordKey([field.name]), fixed)] as const),
       );
       if (shape.repeated) return { kind: 'array', element };
       return present.has(path) ? { kind: 'array', stored: 'struct', element, present: true } : { kind: 'array', stored: 'struct', element };
@@ -88,14 +97,17 @@ export async function readTableColumns(connection: DuckDBConnection, sources: re
   return tableColumns(await readSourceTables(connection, sources));
 }
 
-/** The columns of tables already read, by source name, as the dialect's `sourceColumns` takes them. */
+/**
+ * The columns of tables already read, by source name, as the dialect's `sourceColumns` takes them.
+ * `present`: given for a file opened read-only, whose tables hold still while it is served.
+ */
 export function tableColumns(tables: ReadonlyMap<string, SourceTable>, present?: ReadonlyMap<string, ReadonlySet<string>>): (source: string) => Columns {
   const bySource = new Map<string, Columns>();
   for (const [source, table] of tables) {
     const columns = new Map<string, Shape>();
     for (const [name, column] of table.columns) {
       // A DOUBLE column is a FLOAT64 one, which can hold NaN; no log source's top-level column is.
-      columns.set(name, name === 'metadata' ? storedShape(table.metadata, present?.get(source)) : column.notNull ? NOT_NULL_SCALAR : column.type === 'DOUBLE' ? FLOAT64_SCALAR : SCALAR);
+      columns.set(name, name === 'metadata' ? storedShape(table.metadata, present?.get(source), '', present !== undefined) : column.notNull ? NOT_NULL_SCALAR : column.type === 'DOUBLE' ? FLOAT64_SCALAR : SCALAR);
     }
     bySource.set(source, columns);
   }

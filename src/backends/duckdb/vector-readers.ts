@@ -12,6 +12,7 @@ import type { WireValue } from '../../core/types.js';
 import type { WriteBack } from '../../sql/parse/tree.js';
 import { toWireValue, withoutNullElements } from './values.js';
 import { writeBackValue } from './write-back.js';
+import { JSON_TEXT_BYTES_PER_WIRE_BYTE, jsonColumnReader } from './json-column.js';
 
 export type WireReader = (row: number) => WireValue;
 
@@ -26,9 +27,16 @@ interface Validity {
  *
  * `writeBack`: the column's stored records, written back as writeBackValue writes them. A STRUCT
  * is written back as it is read, its one-element list made once, where writeBackValue copied each
- * record of every row again (logs.all's `metadata` holds some fifteen).
+ * record of every row again (logs.all's `metadata` holds some fifteen). A column the SQL hands
+ * over as its JSON text (`writeBack.json`) is read as that text and parsed.
  */
 export function wireReader(vector: DuckDBVector, maxBytes = Infinity, writeBack?: WriteBack): WireReader {
+  if (writeBack?.json !== undefined) {
+    // The record's JSON text (json-column.ts); the byte budget weighs the value it becomes.
+    const read = valueReader(vector, maxBytes * JSON_TEXT_BYTES_PER_WIRE_BYTE);
+    const finish = jsonColumnReader(writeBack.json, writeBack);
+    return (row) => finish(read(row));
+  }
   if (vector instanceof DuckDBStructVector) return structReader(vector, maxBytes, writeBack);
   if (writeBack === undefined) return valueReader(vector, maxBytes);
   const read = valueReader(vector, maxBytes);
@@ -99,11 +107,17 @@ function structReader(vector: DuckDBStructVector, maxBytes: number, writeBack: W
   const fields = writeBack?.fields;
   const readers = names.map((name, index) => wireReader(vector.entryVectorAt(index), maxBytes, fields && Object.hasOwn(fields, name) ? fields[name] : undefined));
   const list = writeBack?.list === true;
+  const proto = names.includes('__proto__');
   return (row) => {
     // No record is no element: BigQuery's repeated record is then `[]`.
     if (!vector.isItemValid(row)) return list ? [] : null;
     const result: Record<string, WireValue> = {};
-    for (let index = 0; index < names.length; index++) result[names[index]!] = readers[index]!(row);
+    if (proto) {
+      // Assigned, a field named __proto__ would set the object's prototype and leave the answer without it.
+      for (let index = 0; index < names.length; index++) Object.defineProperty(result, names[index]!, { value: readers[index]!(row), enumerable: true, writable: true, configurable: true });
+    } else {
+      for (let index = 0; index < names.length; index++) result[names[index]!] = readers[index]!(row);
+    }
     return list ? [result] : result;
   };
 }

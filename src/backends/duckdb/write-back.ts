@@ -7,8 +7,11 @@
  */
 import type { ColumnType, WireRow, WireValue } from '../../core/types.js';
 import type { WriteBack } from '../../sql/parse/tree.js';
+import { jsonColumnReader } from './json-column.js';
 
 export function writeBackValue(value: WireValue, writeBack: WriteBack): WireValue {
+  // The SQL handed the record over as its JSON text: read it as the backend does.
+  if (writeBack.json !== undefined) return jsonColumnReader(writeBack.json, writeBack)(value);
   // No record is no element: BigQuery's repeated record is then `[]`.
   if (value === null) return writeBack.list ? [] : null;
   if (typeof value !== 'object' || Array.isArray(value)) return value;
@@ -20,6 +23,8 @@ export function writeBackValue(value: WireValue, writeBack: WriteBack): WireValu
 }
 
 export function writeBackType(type: ColumnType, writeBack: WriteBack): ColumnType {
+  // A record handed over as its JSON text is typed as stored, not as the text.
+  if (writeBack.json !== undefined) return writeBackType(writeBack.json, { list: writeBack.list, fields: writeBack.fields });
   if (type.kind !== 'struct') return type;
   const fields = type.fields.map((field) => {
     const inner = writeBack.fields[field.name];

@@ -1,10 +1,10 @@
 /** Source columns as JSON data and back, for a dialect's settings (generator/dialect.ts). */
-import { structShape, type Columns, type Shape } from './shapes.js';
+import { structShape, type Columns, type Shape, type StoredScalar } from './shapes.js';
 
 /** A Shape as JSON: a struct's fields as [name as spelt, shape] pairs, in their order. */
 export type ShapeData =
   | { kind: 'unknown' }
-  | { kind: 'scalar'; notNull?: true; float64?: true }
+  | { kind: 'scalar'; notNull?: true; float64?: true; stored?: StoredScalar }
   | { kind: 'array'; element: ShapeData; stored?: 'struct' | undefined; present?: true }
   | { kind: 'struct'; fields: [string, ShapeData][] };
 
@@ -29,7 +29,7 @@ function shapeData(shape: Shape): ShapeData {
     case 'unknown':
       return { kind: shape.kind };
     case 'scalar':
-      return { kind: 'scalar', ...(shape.notNull ? { notNull: true } : {}), ...(shape.float64 ? { float64: true } : {}) };
+      return { kind: 'scalar', ...(shape.notNull ? { notNull: true } : {}), ...(shape.float64 ? { float64: true } : {}), ...(shape.stored ? { stored: shape.stored } : {}) };
     case 'array':
       if (!shape.stored) return { kind: 'array', element: shapeData(shape.element) };
       return shape.present ? { kind: 'array', element: shapeData(shape.element), stored: shape.stored, present: true } : { kind: 'array', element: shapeData(shape.element), stored: shape.stored };
@@ -43,7 +43,7 @@ function shapeOf(data: ShapeData): Shape {
     case 'unknown':
       return { kind: data.kind };
     case 'scalar':
-      return { kind: 'scalar', ...(data.notNull ? { notNull: true } : {}), ...(data.float64 ? { float64: true } : {}) };
+      return { kind: 'scalar', ...(data.notNull ? { notNull: true } : {}), ...(data.float64 ? { float64: true } : {}), ...(data.stored ? { stored: data.stored } : {}) };
     case 'array':
       return data.present ? { kind: 'array', element: shapeOf(data.element), stored: data.stored, present: true } : { kind: 'array', element: shapeOf(data.element), stored: data.stored };
     case 'struct':

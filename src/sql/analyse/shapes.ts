@@ -16,8 +16,11 @@ export type Shape =
   /**
    * `notNull`: a column its table declares NOT NULL (a source's `timestamp`). `float64`: a FLOAT64
    * column (declared so, or a DOUBLE in its table), which can hold NaN (rewrites/typed-columns.ts).
+   * `stored`: a record's field of a table whose types hold still while it is served (a file opened
+   * read-only), stored as this type; what rewrites/stored-records.ts needs to let DuckDB write the
+   * record as JSON.
    */
-  | { kind: 'scalar'; notNull?: true | undefined; float64?: true | undefined }
+  | { kind: 'scalar'; notNull?: true | undefined; float64?: true | undefined; stored?: StoredScalar | undefined }
   /**
    * `present`: a record stored as its one STRUCT that holds its object in every row of the table
    * (DuckDB's statistics say so, read when a file is opened read-only: backends/duckdb/table-columns.ts).
@@ -25,6 +28,9 @@ export type Shape =
   | { kind: 'array'; element: Shape; stored?: 'struct' | undefined; present?: true | undefined }
   /** `fields` by lower-case name; `names` the fields' own spellings, in order. */
   | { kind: 'struct'; fields: ReadonlyMap<string, Shape>; names: readonly string[] };
+
+/** The stored types of a record's fields whose JSON text (DuckDB's to_json) JSON.parse reads back as their wire value. */
+export type StoredScalar = 'STRING' | 'INT64' | 'BOOL';
 
 /** A relation's columns by lower-case name; undefined when they are not known. */
 export type Columns = ReadonlyMap<string, Shape> | undefined;

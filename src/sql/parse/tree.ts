@@ -8,6 +8,7 @@
  * it, in one place, for the backend it writes for.
  */
 import type { SqlLocation } from './errors.js';
+import type { ColumnType } from '../../core/types.js';
 
 interface Node {
   /** Where the construct starts in the SQL text, when the parser said. */
@@ -35,6 +36,12 @@ export interface Query extends Node {
 export interface WriteBack {
   list: boolean;
   fields: Record<string, WriteBack>;
+  /**
+   * Set on a column the SQL hands over as DuckDB's JSON text of it (`to_json`), its type as stored:
+   * the backend reads the text with JSON.parse and finishes the wire value from this type (an
+   * INT64 past 2^53 as its digits, a NULL array as `[]`; backends/duckdb/json-column.ts).
+   */
+  json?: ColumnType | undefined;
 }
 
 /** A SELECT, a set operation of them, or a parenthesised query with its own ORDER BY / LIMIT. */

@@ -26,6 +26,7 @@ import { elementOf, fieldOf, UNKNOWN, type Columns, type Shape } from '../../../
 import type { Binary, ColumnRef, Expr, FromItem, Literal, Query, QueryBody, Select, SelectItem, StarItem, WriteBack } from '../../../parse/tree.js';
 import { mapExprChildren } from '../../../parse/walk.js';
 import { InvalidQuery } from '../../../parse/errors.js';
+import type { ColumnField, ColumnType } from '../../../../core/types.js';
 
 /** A relation's columns by lower-case name, with their own spelling; undefined when not known. */
 type Relation = ReadonlyMap<string, { name: string; shape: Shape }> | undefined;
@@ -117,6 +118,34 @@ function writeBackOf(shape: Shape): WriteBack {
     }
   }
   return { list: isStored(shape), fields };
+}
+
+/**
+ * The type a stored value of this shape has in its table, where DuckDB's JSON text of it
+ * (`to_json`) reads back with JSON.parse as its wire value once the backend has finished it: every
+ * scalar in it a STRING, INT64 or BOOL of a table whose types hold still (table-columns.ts). Its
+ * fields in the table's order, which is the order `to_json` writes them in. Undefined otherwise.
+ */
+function storedJsonType(shape: Shape): ColumnType | undefined {
+  switch (shape.kind) {
+    case 'scalar':
+      return shape.stored ? { kind: 'scalar', name: shape.stored } : undefined;
+    case 'array': {
+      const element = storedJsonType(shape.element);
+      return element === undefined ? undefined : shape.stored === 'struct' ? element : { kind: 'array', element };
+    }
+    case 'struct': {
+      const fields: ColumnField[] = [];
+      for (const name of shape.names) {
+        const type = storedJsonType(shape.fields.get(name.toLowerCase())!);
+        if (type === undefined) return undefined;
+        fields.push({ name, type });
+      }
+      return fields.length > 0 ? { kind: 'struct', fields } : undefined;
+    }
+    default:
+      return undefined;
+  }
 }
 
 /**
@@ -455,7 +484,7 @@ export function readStoredRecords(sourceColumns?: (source: string) => Columns): 
     let anonymous = 0;
     // Written back as rows are converted only where each column's name is its own: a `*` may
     // bring names that clash.
-    const wire = mode === 'wire' && select.items.every((item) => item.kind === 'item') ? new Map<string, Shape>() : undefined;
+    const wire = mode === 'wire' && select.items.every((item) => item.kind === 'item') ? new Map<string, WriteBack>() : undefined;
     const items = select.items.flatMap((item): SelectItem[] => {
       if (item.kind === 'star') {
         const expanded = star(item, scope, mode === 'wire' ? 'value' : mode, aliases, columns);
@@ -464,11 +493,14 @@ export function readStoredRecords(sourceColumns?: (source: string) => Columns): 
       }
       const resolved = resolve(item.expr, scope);
       const raw = mode === 'pass' || (wire !== undefined && holdsStored(resolved.shape));
-      const expr = raw ? resolved.expr : written(resolved.expr, resolved.shape);
+      // An answer's stored record DuckDB can write as JSON text is handed over as that text: one
+      // string a row, where its STRUCT was some hundred vectors converted a value at a time.
+      const json = wire !== undefined && raw ? storedJsonType(resolved.shape) : undefined;
+      const expr: Expr = json ? { kind: 'native', name: 'to_json', args: [resolved.expr] } : raw ? resolved.expr : written(resolved.expr, resolved.shape);
       const implied = impliedName(item.expr);
       const name = item.alias ?? implied ?? `f${anonymous++}_`;
       columns.set(name.toLowerCase(), { name, shape: mode === 'pass' ? resolved.shape : UNKNOWN });
-      if (wire !== undefined && raw) wire.set(name, resolved.shape);
+      if (wire !== undefined && raw) wire.set(name, json ? { ...writeBackOf(resolved.shape), json } : writeBackOf(resolved.shape));
       // Keep BigQuery's name for the column where the SQL written for it no longer implies it.
       const alias = item.alias ?? (implied !== undefined && impliedName(expr) !== implied ? implied : undefined);
       return [{ ...item, expr, alias }];
@@ -476,7 +508,7 @@ export function readStoredRecords(sourceColumns?: (source: string) => Columns): 
     if (wire !== undefined && wire.size > 0) {
       // Two columns of one name (one entry in `columns`): the backend could not tell which to write back.
       if (columns.size !== select.items.length) return rewriteSelect(select, parent, 'value');
-      writeBack = Object.fromEntries([...wire].map(([name, shape]) => [name, writeBackOf(shape)]));
+      writeBack = Object.fromEntries(wire);
     }
     return {
       scope,
