@@ -13,7 +13,7 @@
  * - cannery after ten imports (in-process): the same events loaded by ten `cannery import` runs of
  *   a tenth of them each, in time order, as continuous ingest writes them (no compaction);
  * - ClickHouse through chDB (installed on demand, bench/on-demand.ts): a flat MergeTree ordered by
- *   timestamp, with url and path as columns and metadata as JSON text;
+ *   timestamp, with url and path as columns and metadata as JSON text, asked once its merges settle;
  * - Postgres, when Debian's `postgresql` is installed: a private cluster in a temporary folder,
  *   one table with metadata as JSONB and a B-tree index on timestamp, as self-hosters run it.
  *
@@ -308,6 +308,28 @@ interface ChdbModule {
   };
 }
 
+/** No background merge of `edge` running for this long counts as settled. */
+const MERGES_QUIET_MS = 5000;
+/** The most a load waits for its merges: a 10M insert's take about a minute on 2 cores. */
+const MERGES_WAIT_MS = 600_000;
+
+/**
+ * Waits for the MergeTree's background merges of the parts an insert wrote: they run on this
+ * process's threads, so a question asked meanwhile shares the cores with them (cannery's too),
+ * and ClickHouse's figures would be those of a table still being merged, not its steady state.
+ */
+async function mergesSettled(session: InstanceType<ChdbModule['Session']>): Promise<void> {
+  const started = performance.now();
+  let quietSince = started;
+  while (performance.now() - started < MERGES_WAIT_MS) {
+    const running = Number(session.query(`SELECT count() FROM system.merges WHERE database = currentDatabase() AND table = 'edge'`, 'CSV').trim());
+    const now = performance.now();
+    if (running > 0) quietSince = now;
+    else if (now - quietSince >= MERGES_QUIET_MS) return;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
 export async function openClickHouse(dir: string, parquet: string, now: Date): Promise<Engine> {
   const { Session } = requireOnDemand<ChdbModule>('chdb', '3.4.0');
   const session = new Session(join(dir, 'chdb'));
@@ -316,6 +338,7 @@ export async function openClickHouse(dir: string, parquet: string, now: Date): P
      ENGINE = MergeTree ORDER BY timestamp`,
   );
   session.query(`INSERT INTO edge SELECT id, timestamp, project, event_message, ifNull(url, ''), ifNull(path, ''), metadata FROM file('${parquet}', Parquet)`);
+  await mergesSettled(session);
   const nowMicros = now.getTime() * 1000;
   /** The answer's text, read while timed; its rows, decoded after. */
   const rows = async (sql: string, params: object) => {
