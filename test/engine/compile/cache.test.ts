@@ -27,7 +27,11 @@ const bigquery = (dataset = 'd') => bigQueryDialect(sourceTables(sources, { proj
 const CONTEXT: CompileContext = { dialect: duckdb(), sources };
 
 const made: string[] = [];
+/** The caches opened: a load writes its entries after it returns, so a folder is removed only once they settle. */
+const opened: CompileCache[] = [];
 afterEach(async () => {
+  // Removed while an entry was still being written, a folder is not empty by the time rm reaches it (ENOTEMPTY).
+  await Promise.all(opened.splice(0).map((cache) => cache.settled()));
   await Promise.all(made.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
 });
 
@@ -48,6 +52,7 @@ async function endpointFolder(): Promise<string> {
 async function cacheIn(dir: string, log: string[] = []): Promise<CompileCache> {
   const cache = await openCompileCache(dir, (line) => log.push(line));
   expect(cache, log.join('\n')).toBeDefined();
+  opened.push(cache!);
   return cache!;
 }
 
